@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mempool.h>
+
+#include "ports.h"
+
+static int
+port_start(uint16_t port, const struct fcr_port_conf *conf,
+	   struct rte_mempool *mp)
+{
+	struct rte_eth_conf eth_conf;
+	struct rte_eth_dev_info info;
+	uint16_t q, rxd = conf->rxd, txd = conf->txd;
+	int socket = rte_eth_dev_socket_id(port);
+	int rc;
+
+	memset(&eth_conf, 0, sizeof(eth_conf));
+	rc = rte_eth_dev_info_get(port, &info);
+	if (rc != 0) {
+		fprintf(stderr, "port %u: cannot read device info: %s\n", port,
+			rte_strerror(-rc));
+		return -1;
+	}
+	rc = rte_eth_dev_configure(port, conf->rxq, conf->txq, &eth_conf);
+	if (rc != 0) {
+		fprintf(stderr, "port %u (%s): configure %u rx / %u tx queues: %s\n",
+			port, info.driver_name, conf->rxq, conf->txq,
+			rte_strerror(-rc));
+		return -1;
+	}
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &rxd, &txd);
+	if (rc != 0)
+		return -1;
+	/* FCoE needs baby-jumbo frames; virtual ports (pcap, memif) cannot
+	 * change their MTU, which is a warning, not a failure. */
+	rc = rte_eth_dev_set_mtu(port, conf->mtu);
+	if (rc != 0)
+		fprintf(stderr, "port %u (%s): warning: MTU %u not set: %s\n",
+			port, info.driver_name, conf->mtu, rte_strerror(-rc));
+	for (q = 0; q < conf->rxq; q++) {
+		rc = rte_eth_rx_queue_setup(port, q, rxd, socket, NULL, mp);
+		if (rc != 0) {
+			fprintf(stderr, "port %u: rx queue %u setup: %s\n", port,
+				q, rte_strerror(-rc));
+			return -1;
+		}
+	}
+	for (q = 0; q < conf->txq; q++) {
+		rc = rte_eth_tx_queue_setup(port, q, txd, socket, NULL);
+		if (rc != 0) {
+			fprintf(stderr, "port %u: tx queue %u setup: %s\n", port,
+				q, rte_strerror(-rc));
+			return -1;
+		}
+	}
+	rc = rte_eth_dev_start(port);
+	if (rc != 0) {
+		fprintf(stderr, "port %u: start: %s\n", port, rte_strerror(-rc));
+		return -1;
+	}
+	rte_eth_promiscuous_enable(port);
+	return 0;
+}
+
+int
+fcr_ports_start(const struct fcr_port_conf *conf, struct rte_mempool *mp)
+{
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port)
+		if (port_start(port, conf, mp) != 0)
+			return -1;
+	return 0;
+}
+
+void
+fcr_ports_print(FILE *out)
+{
+	struct rte_eth_dev_info info;
+	struct rte_ether_addr mac;
+	struct rte_eth_link link;
+	char name[RTE_ETH_NAME_MAX_LEN];
+	char macs[RTE_ETHER_ADDR_FMT_SIZE];
+	char links[RTE_ETH_LINK_MAX_STR_LEN];
+	uint16_t port;
+
+	fprintf(out, "%-4s %-20s %-12s %-17s %s\n", "port", "name", "driver",
+		"mac", "link");
+	RTE_ETH_FOREACH_DEV(port) {
+		if (rte_eth_dev_info_get(port, &info) != 0)
+			continue;
+		rte_eth_dev_get_name_by_port(port, name);
+		rte_eth_macaddr_get(port, &mac);
+		rte_ether_format_addr(macs, sizeof(macs), &mac);
+		rte_eth_link_get_nowait(port, &link);
+		rte_eth_link_to_str(links, sizeof(links), &link);
+		fprintf(out, "%-4u %-20s %-12s %-17s %s\n", port, name,
+			info.driver_name, macs, links);
+	}
+}
+
+void
+fcr_ports_close(void)
+{
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		rte_eth_dev_stop(port);
+		rte_eth_dev_close(port);
+	}
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Port bring-up: one mbuf pool, queues, start, and a listing for users. */
+#ifndef FCR_APP_PORTS_H
+#define FCR_APP_PORTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct rte_mempool;
+
+/* Mbuf data room for the largest FCoE frame (2180 bytes on the wire) in one
+ * segment, plus headroom. */
+#define FCR_MBUF_DATA_ROOM (2304 + 128)
+
+struct fcr_port_conf {
+	uint16_t rxq;
+	uint16_t txq;
+	uint16_t rxd;
+	uint16_t txd;
+	uint16_t mtu;
+};
+
+/* Configure and start every available port. 0, or -1 with a message on
+ * stderr naming the port and the step that failed. */
+int fcr_ports_start(const struct fcr_port_conf *conf, struct rte_mempool *mp);
+void fcr_ports_print(FILE *out);
+void fcr_ports_close(void);
+
+#endif /* FCR_APP_PORTS_H */

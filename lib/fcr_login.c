@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include "fcr_build.h"
+#include "fcr_login.h"
+
+/* Service parameters: WWPN at 20..27, WWNN at 28..35. */
+#define SPARM_MIN 36
+
+const char *
+fcr_login_kind_name(enum fcr_login_kind k)
+{
+	static const char *const names[] = {
+		[FCR_LOGIN_NONE] = "none", [FCR_LOGIN_FLOGI] = "flogi",
+		[FCR_LOGIN_FDISC] = "fdisc", [FCR_LOGIN_PLOGI] = "plogi",
+		[FCR_LOGIN_LOGO] = "logo", [FCR_LOGIN_ACC] = "ls_acc",
+		[FCR_LOGIN_RJT] = "ls_rjt",
+	};
+
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+/* Shared by FCoE and FIP: the ELS command in `p` (avail bytes). */
+static enum fcr_reason
+els_payload(uint8_t r_ctl, const uint8_t *p, uint32_t avail,
+	    struct fcr_login *out)
+{
+	if (avail < 4)
+		return FCR_R_TRUNC_PAYLOAD;
+	if (r_ctl == FCR_RCTL_ELS_REP) {
+		if (p[0] == FCR_ELS_LS_RJT) {
+			out->kind = FCR_LOGIN_RJT;
+		} else if (p[0] == FCR_ELS_LS_ACC) {
+			out->kind = FCR_LOGIN_ACC;
+			/* an ACC to FLOGI/FDISC/PLOGI carries service
+			 * parameters; one to LOGO is 4 bytes */
+			if (avail >= SPARM_MIN) {
+				out->wwpn = fcr_get_be64(p + 20);
+				out->wwnn = fcr_get_be64(p + 28);
+				out->has_wwpn = 1;
+			}
+		}
+		return FCR_R_OK;
+	}
+	if (r_ctl != FCR_RCTL_ELS_REQ)
+		return FCR_R_OK;
+	switch (p[0]) {
+	case FCR_ELS_FLOGI:
+	case FCR_ELS_FDISC:
+	case FCR_ELS_PLOGI:
+		if (avail < SPARM_MIN)
+			return FCR_R_TRUNC_PAYLOAD;
+		out->kind = p[0] == FCR_ELS_FLOGI ? FCR_LOGIN_FLOGI :
+			    p[0] == FCR_ELS_FDISC ? FCR_LOGIN_FDISC :
+						    FCR_LOGIN_PLOGI;
+		out->wwpn = fcr_get_be64(p + 20);
+		out->wwnn = fcr_get_be64(p + 28);
+		out->has_wwpn = 1;
+		break;
+	case FCR_ELS_LOGO:
+		if (avail < FCR_ELS_LOGO_LEN)
+			return FCR_R_TRUNC_PAYLOAD;
+		out->kind = FCR_LOGIN_LOGO;
+		out->port_id = fcr_get_be24(p + 5);
+		out->wwpn = fcr_get_be64(p + 8);
+		out->has_wwpn = 1;
+		break;
+	}
+	return FCR_R_OK;
+}
+
+static void
+header_ids(const uint8_t *fc, struct fcr_login *out)
+{
+	out->d_id = fcr_get_be24(fc + FCR_FC_D_ID);
+	out->s_id = fcr_get_be24(fc + FCR_FC_S_ID);
+	out->ox_id = fcr_get_be16(fc + FCR_FC_OX_ID);
+	out->rx_id = fcr_get_be16(fc + FCR_FC_RX_ID);
+}
+
+enum fcr_reason
+fcr_login_from_els(const struct fcr_frame *f, const uint8_t *payload,
+		   uint32_t avail, struct fcr_login *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->vlan = f->vlan;
+	out->s_id = f->s_id;
+	out->d_id = f->d_id;
+	out->ox_id = f->ox_id;
+	out->rx_id = f->rx_id;
+	if (f->type != FCR_TYPE_ELS ||
+	    (f->r_ctl != FCR_RCTL_ELS_REQ && f->r_ctl != FCR_RCTL_ELS_REP))
+		return FCR_R_OK;
+	if (avail > f->payload_len)
+		avail = f->payload_len;
+	return els_payload(f->r_ctl, payload, avail, out);
+}
+
+static uint8_t
+fip_desc_kind(uint8_t dt)
+{
+	return dt == FCR_FIP_DT_FLOGI ? FCR_LOGIN_FLOGI :
+	       dt == FCR_FIP_DT_FDISC ? FCR_LOGIN_FDISC : FCR_LOGIN_LOGO;
+}
+
+static enum fcr_reason
+fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
+{
+	uint32_t dlen, off;
+	uint16_t op;
+	uint8_t sub;
+	enum fcr_reason r;
+	int seen_els = 0;
+
+	if (avail < FCR_FIP_HLEN)
+		return FCR_R_TRUNC_PAYLOAD;
+	if ((h[0] >> 4) != (FCR_FIP_VERSION >> 4))
+		return FCR_R_BAD_VERSION;
+	op = fcr_get_be16(h + 2);
+	sub = h[5];
+	if (op != FCR_FIP_OP_LS || (sub != FCR_FIP_SC_REQ && sub != FCR_FIP_SC_REP))
+		return FCR_R_OK; /* discovery, keep-alive, VLAN: nothing to learn */
+	dlen = (uint32_t)fcr_get_be16(h + 6) * 4;
+	if (dlen > avail - FCR_FIP_HLEN)
+		return FCR_R_BAD_PAYLOAD;
+	out->via_fip = 1;
+
+	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen;) {
+		const uint8_t *d = h + off;
+		uint32_t left = FCR_FIP_HLEN + dlen - off, len;
+
+		if (left < 2)
+			return FCR_R_TRUNC_PAYLOAD;
+		len = (uint32_t)d[1] * 4;
+		if (len == 0 || len > left)
+			return FCR_R_BAD_PAYLOAD;
+		switch (d[0]) {
+		case FCR_FIP_DT_MAC:
+			if (len < 8)
+				return FCR_R_TRUNC_PAYLOAD;
+			memcpy(out->mac, d + 2, 6);
+			out->has_mac = 1;
+			break;
+		case FCR_FIP_DT_FLOGI:
+		case FCR_FIP_DT_FDISC:
+		case FCR_FIP_DT_LOGO:
+			if (seen_els++)
+				return FCR_R_BAD_PAYLOAD;
+			if (len < 4 + FCR_FC_HLEN)
+				return FCR_R_TRUNC_PAYLOAD;
+			header_ids(d + 4, out);
+			r = els_payload(d[4 + FCR_FC_R_CTL], d + 4 + FCR_FC_HLEN,
+					len - 4 - FCR_FC_HLEN, out);
+			if (r != FCR_R_OK)
+				return r;
+			if (sub == FCR_FIP_SC_REP)
+				out->answers = fip_desc_kind(d[0]);
+			else if (out->kind != fip_desc_kind(d[0]))
+				return FCR_R_BAD_PAYLOAD; /* descriptor and ELS disagree */
+			break;
+		default:
+			break;
+		}
+		off += len;
+	}
+	if (!seen_els)
+		out->kind = FCR_LOGIN_NONE;
+	return FCR_R_OK;
+}
+
+enum fcr_reason
+fcr_login_parse(const uint8_t *buf, uint32_t len, struct fcr_login *out)
+{
+	struct fcr_frame f;
+	enum fcr_reason r = fcr_frame_parse(buf, len, &f);
+
+	if (r == FCR_R_NOT_FCOE && f.ethertype == FCR_ETHERTYPE_FIP) {
+		memset(out, 0, sizeof(*out));
+		out->vlan = f.vlan;
+		memcpy(out->eth_dst, buf, 6);
+		memcpy(out->eth_src, buf + 6, 6);
+		return fip_parse(buf + f.fcoe_off, len - f.fcoe_off, out);
+	}
+	if (r == FCR_R_NOT_FCOE) {
+		memset(out, 0, sizeof(*out));
+		return FCR_R_OK;
+	}
+	if (r != FCR_R_OK)
+		return r;
+	r = fcr_login_from_els(&f, buf + f.fc_off + FCR_FC_HLEN, f.payload_len, out);
+	memcpy(out->eth_dst, buf, 6);
+	memcpy(out->eth_src, buf + 6, 6);
+	return r;
+}

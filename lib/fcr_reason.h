@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Why a frame is not a valid FCoE frame. One list for the parser, the login
+ * snooper and (later) the dataplane's drop counters: each name is the
+ * counter's name in `show fwd stats` and telemetry, so keep them stable.
+ */
+#ifndef FCR_REASON_H
+#define FCR_REASON_H
+
+/* X(identifier, "counter_name", "what it means") */
+#define FCR_REASON_LIST(X) \
+	X(OK, "ok", "valid FCoE frame") \
+	X(RUNT, "runt", "shorter than an Ethernet header") \
+	X(TRUNC_VLAN, "trunc_vlan", "802.1Q tag cut short") \
+	X(VLAN_STACKED, "vlan_stacked", "more than one VLAN tag") \
+	X(NOT_FCOE, "not_fcoe", "EtherType is not FCoE (0x8906)") \
+	X(TRUNC_FCOE_HDR, "trunc_fcoe_hdr", "FCoE header cut short") \
+	X(BAD_VERSION, "bad_version", "FCoE version is not 0") \
+	X(BAD_RESERVED, "bad_reserved", "FCoE header reserved bytes not zero (pre-standard format)") \
+	X(BAD_SOF, "bad_sof", "unknown SOF code") \
+	X(TRUNC_FC_HDR, "trunc_fc_hdr", "FC header cut short") \
+	X(NO_TRAILER, "no_trailer", "no room for the CRC/EOF trailer") \
+	X(BAD_EOF, "bad_eof", "unknown EOF code") \
+	X(BAD_TRAILER, "bad_trailer", "trailer reserved bytes not zero") \
+	X(BAD_LENGTH, "bad_length", "FC frame length not a multiple of 4") \
+	X(TOO_LONG, "too_long", "FC payload longer than 2112 bytes") \
+	X(BAD_FILL, "bad_fill", "fill byte count larger than the payload") \
+	X(BAD_CRC, "bad_crc", "FC CRC does not match") \
+	X(TRUNC_PAYLOAD, "trunc_payload", "payload shorter than its protocol needs") \
+	X(BAD_PAYLOAD, "bad_payload", "payload contradicts its own length or kind")
+
+enum fcr_reason {
+#define FCR_REASON_ENUM(id, name, text) FCR_R_##id,
+	FCR_REASON_LIST(FCR_REASON_ENUM)
+#undef FCR_REASON_ENUM
+	FCR_R_COUNT
+};
+
+/* Counter name, e.g. "bad_sof"; "?" for values out of range. */
+const char *fcr_reason_name(enum fcr_reason r);
+/* One-line explanation for logs and `help`. */
+const char *fcr_reason_text(enum fcr_reason r);
+
+#endif /* FCR_REASON_H */
