@@ -1,71 +1,137 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fcredirect: FCoE forwarder with FC-Redirect on DPDK ports.
- * This stage brings up EAL and the ports and lists them.
+ * fcredirect: an FCoE forwarder that does FC-Redirect on DPDK ports.
+ * The main lcore runs the command line and is the tables' one writer; the
+ * worker lcores forward.
  */
-#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring_elem.h>
 
+#include "control.h"
 #include "fcr_crc.h"
+#include "fcr_tables.h"
+#include "fwd.h"
+#include "options.h"
 #include "ports.h"
+#include "show.h"
+
+struct fcr_fwd fcr_fwd;
 
 static void
-usage(const char *prog)
+on_signal(int sig)
 {
-	printf("Usage: %s [EAL options] -- [options]\n"
-	       "  --rxd N    RX descriptors per queue (default 1024)\n"
-	       "  --txd N    TX descriptors per queue (default 1024)\n"
-	       "  -h, --help this text\n", prog);
+	(void)sig;
+	fcr_control_signal = 1;
 }
 
+/* Workers from --config, or the default: the first worker lcore polls
+ * queue 0 of every port. Fills the per-port RX queue counts. */
 static int
-parse_u16(const char *opt, const char *s, uint16_t *out)
+assign_workers(const struct fcr_options *o, uint16_t nb_ports,
+	       struct fcr_port_conf *pc)
 {
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
+	struct fcr_lcore_rxq def[FCR_MAX_PORTS];
+	const struct fcr_lcore_rxq *cfg = o->config;
+	unsigned int n = o->nb_config, i, w;
 
-	if (*s == '\0' || *end != '\0' || v == 0 || v > UINT16_MAX) {
-		fprintf(stderr, "%s: '%s' is not a number between 1 and 65535\n",
-			opt, s);
-		return -1;
+	if (n == 0) {
+		unsigned int lc = rte_get_next_lcore(-1, 1, 0);
+
+		if (lc >= RTE_MAX_LCORE) {
+			fprintf(stderr, "error: no worker lcore: give EAL at least two, e.g. -l 0,1\n");
+			return -1;
+		}
+		for (i = 0; i < nb_ports; i++) {
+			def[i].port = (uint16_t)i;
+			def[i].queue = 0;
+			def[i].lcore = (uint16_t)lc;
+		}
+		cfg = def;
+		n = nb_ports;
 	}
-	*out = (uint16_t)v;
+	for (i = 0; i < n; i++) {
+		const struct fcr_lcore_rxq *c = &cfg[i];
+		struct fcr_worker *wk = NULL;
+
+		if (c->port >= nb_ports) {
+			fprintf(stderr, "error: --config: port %u does not exist (%u ports)\n",
+				c->port, nb_ports);
+			return -1;
+		}
+		if (c->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(c->lcore)) {
+			fprintf(stderr, "error: --config: lcore %u is not an enabled worker lcore "
+				"(the main lcore %u runs the command line)\n",
+				c->lcore, rte_get_main_lcore());
+			return -1;
+		}
+		for (w = 0; w < fcr_fwd.nb_workers; w++)
+			if (fcr_fwd.workers[w]->lcore == c->lcore)
+				wk = fcr_fwd.workers[w];
+		if (wk == NULL) {
+			if (fcr_fwd.nb_workers == FCR_MAX_WORKERS)
+				return -1;
+			wk = rte_zmalloc_socket("worker", sizeof(*wk), RTE_CACHE_LINE_SIZE,
+						(int)rte_lcore_to_socket_id(c->lcore));
+			if (wk == NULL)
+				return -1;
+			wk->id = fcr_fwd.nb_workers;
+			wk->lcore = c->lcore;
+			wk->txq = (uint16_t)wk->id;
+			fcr_fwd.workers[fcr_fwd.nb_workers++] = wk;
+		}
+		if (wk->nb_rxq == FCR_MAX_RXQ_PER_WORKER) {
+			fprintf(stderr, "error: --config: lcore %u polls more than %d queues\n",
+				c->lcore, FCR_MAX_RXQ_PER_WORKER);
+			return -1;
+		}
+		wk->rxq[wk->nb_rxq].port = c->port;
+		wk->rxq[wk->nb_rxq].queue = c->queue;
+		wk->nb_rxq++;
+		if (c->queue + 1 > pc->rxq[c->port])
+			pc->rxq[c->port] = (uint16_t)(c->queue + 1);
+	}
+	for (i = 0; i < nb_ports; i++)
+		if (pc->rxq[i] == 0)
+			pc->rxq[i] = 1; /* a port nobody polls still needs a queue */
 	return 0;
 }
 
 static int
-parse_args(int argc, char **argv, struct fcr_port_conf *conf)
+setup_workers(uint16_t nb_ports, uint16_t burst)
 {
-	static const struct option longopts[] = {
-		{ "rxd", required_argument, NULL, 'r' },
-		{ "txd", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	char name[64];
+	unsigned int w;
+	uint16_t p;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			if (parse_u16("--rxd", optarg, &conf->rxd) < 0)
-				return -1;
-			break;
-		case 't':
-			if (parse_u16("--txd", optarg, &conf->txd) < 0)
-				return -1;
-			break;
-		case 'h':
-			usage(argv[0]);
-			exit(0);
-		default:
-			usage(argv[0]);
+	for (w = 0; w < fcr_fwd.nb_workers; w++) {
+		struct fcr_worker *wk = fcr_fwd.workers[w];
+		int socket = (int)rte_lcore_to_socket_id(wk->lcore);
+
+		snprintf(name, sizeof(name), "fcr_ev%u", w);
+		wk->events = rte_ring_create_elem(name, sizeof(struct fcr_event),
+						  FCR_EVENT_RING_SIZE, socket,
+						  RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (wk->events == NULL)
 			return -1;
+		for (p = 0; p < nb_ports; p++) {
+			wk->txb[p] = rte_zmalloc_socket("txb", RTE_ETH_TX_BUFFER_SIZE(burst),
+							0, socket);
+			if (wk->txb[p] == NULL)
+				return -1;
+			rte_eth_tx_buffer_init(wk->txb[p], burst);
+			rte_eth_tx_buffer_set_err_callback(wk->txb[p],
+				rte_eth_tx_buffer_count_callback, &wk->st.tx_fail[p]);
 		}
 	}
 	return 0;
@@ -74,54 +140,130 @@ parse_args(int argc, char **argv, struct fcr_port_conf *conf)
 int
 main(int argc, char **argv)
 {
-	struct fcr_port_conf conf = {
-		.rxq = 1, .txq = 1, .rxd = 1024, .txd = 1024, .mtu = 2500,
-	};
+	struct fcr_port_conf pc;
+	struct fcr_options opt;
+	struct fcr_tables_params tp;
 	struct rte_mempool *mp;
-	unsigned int nb_mbufs;
-	int ret;
+	unsigned int nb_mbufs, w;
+	uint16_t nb_ports, p;
+	size_t qsize;
+	int ret, rc = 0;
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "EAL initialisation failed: %s\n",
+		fprintf(stderr, "error: EAL initialisation failed: %s\n",
 			rte_strerror(rte_errno));
 		return 1;
 	}
 	argc -= ret;
 	argv += ret;
-	if (parse_args(argc, argv, &conf) < 0) {
+	argv[0] = (char *)"fcredirect";
+	ret = fcr_options_parse(argc, argv, &opt);
+	if (ret != 0) {
+		rte_eal_cleanup();
+		return ret > 0 ? 0 : 2;
+	}
+	fcr_crc_init();
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	nb_ports = rte_eth_dev_count_avail();
+	if (nb_ports == 0 || nb_ports > FCR_MAX_PORTS) {
+		fprintf(stderr, "error: %u ports; give 1 to %d with -a or --vdev "
+			"(e.g. --vdev net_pcap0,rx_pcap=in.pcap,tx_pcap=out.pcap)\n",
+			nb_ports, FCR_MAX_PORTS);
+		rte_eal_cleanup();
+		return 1;
+	}
+	memset(&pc, 0, sizeof(pc));
+	pc.rxd = opt.rxd;
+	pc.txd = opt.txd;
+	pc.mtu = 2500;
+	if (assign_workers(&opt, nb_ports, &pc) < 0) {
 		rte_eal_cleanup();
 		return 2;
 	}
-	fcr_crc_init();
+	pc.txq = (uint16_t)fcr_fwd.nb_workers;
 
-	if (rte_eth_dev_count_avail() == 0) {
-		fprintf(stderr, "no ports: give some with -a or --vdev "
-				"(e.g. --vdev net_pcap0,rx_pcap=in.pcap,tx_pcap=out.pcap)\n");
-		rte_eal_cleanup();
-		return 1;
+	fcr_fwd.nb_ports = nb_ports;
+	fcr_fwd.burst = opt.burst;
+	fcr_fwd.fc_map = opt.fc_map;
+	fcr_fwd.drain_tsc = (rte_get_tsc_hz() + 9999) / 10000; /* 100 us */
+	for (p = 0; p < FCR_MAX_PORTS; p++)
+		fcr_fwd.passthrough[p] = opt.passthrough[p];
+
+	qsize = rte_rcu_qsbr_get_memsize(fcr_fwd.nb_workers);
+	fcr_fwd.qsbr = rte_zmalloc("fcr_qsbr", qsize, RTE_CACHE_LINE_SIZE);
+	if (fcr_fwd.qsbr == NULL || rte_rcu_qsbr_init(fcr_fwd.qsbr, fcr_fwd.nb_workers) != 0) {
+		fprintf(stderr, "error: cannot set up RCU\n");
+		rc = 1;
+		goto out;
 	}
-	nb_mbufs = RTE_MAX(rte_eth_dev_count_avail() * (conf.rxd + conf.txd + 512u),
-			   8192u);
+	tp = (struct fcr_tables_params){
+		.max_flows = opt.max_flows,
+		.max_routes = opt.max_routes,
+		.max_names = opt.max_bindings,
+		.max_redirects = opt.max_redirects,
+		.nb_workers = fcr_fwd.nb_workers,
+		.qsbr = fcr_fwd.qsbr,
+		.socket = (int)rte_socket_id(),
+	};
+	fcr_fwd.tables = fcr_tables_create("fcr", &tp);
+	if (fcr_fwd.tables == NULL) {
+		fprintf(stderr, "error: cannot allocate tables for %u flows, %u redirects, "
+			"%u bindings: %s (give EAL more memory with -m, or lower --max-*)\n",
+			opt.max_flows, opt.max_redirects, opt.max_bindings,
+			rte_strerror(rte_errno));
+		rc = 1;
+		goto out;
+	}
+	fcr_fwd.tables->routes->fc_map = opt.fc_map;
+
+	nb_mbufs = 0;
+	for (p = 0; p < nb_ports; p++)
+		nb_mbufs += pc.rxq[p] * pc.rxd + pc.txq * (pc.txd + opt.burst);
+	nb_mbufs = RTE_MAX(nb_mbufs + fcr_fwd.nb_workers * 64u + 2048u, 8192u);
 	mp = rte_pktmbuf_pool_create("fcr_mbufs", nb_mbufs, 256, 0,
 				     FCR_MBUF_DATA_ROOM, (int)rte_socket_id());
 	if (mp == NULL) {
-		fprintf(stderr, "cannot create mbuf pool of %u mbufs: %s\n",
+		fprintf(stderr, "error: cannot create a pool of %u mbufs: %s\n",
 			nb_mbufs, rte_strerror(rte_errno));
-		rte_eal_cleanup();
-		return 1;
+		rc = 1;
+		goto out;
 	}
-	if (fcr_ports_start(&conf, mp) != 0) {
-		fcr_ports_close();
-		rte_eal_cleanup();
-		return 1;
+	if (setup_workers(nb_ports, opt.burst) < 0 || fcr_ports_start(&pc, mp) != 0) {
+		fprintf(stderr, "error: port or worker setup failed\n");
+		rc = 1;
+		goto out;
 	}
-	printf("fcredirect: %u port(s), FC CRC path %s, incremental update %s\n",
-	       rte_eth_dev_count_avail(), fcr_crc_impl(),
+	for (p = 0; p < nb_ports; p++)
+		rte_eth_macaddr_get(p, &fcr_fwd.port_mac[p]);
+	printf("fcredirect: %u port(s), %u worker(s), FC CRC %s, incremental update %s\n",
+	       nb_ports, fcr_fwd.nb_workers, fcr_crc_impl(),
 	       fcr_crc_update_uses_clmul() ? "pclmulqdq" : "scalar");
 	fcr_ports_print(stdout);
-	fcr_ports_close();
-	rte_mempool_free(mp);
+	fflush(stdout);
+
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		rte_eal_remote_launch(fcr_worker_main, fcr_fwd.workers[w],
+				      fcr_fwd.workers[w]->lcore);
+
+	if (opt.cmdline_file != NULL)
+		fcr_control_run_file(opt.cmdline_file);
+	if (!fcr_control_quit_requested()) {
+		if (!opt.interactive)
+			fcr_control_start();
+		fcr_control_loop(opt.interactive);
+	}
+
+	fcr_control_stop();
+	fcr_show_fwd_stats(stdout);
+	fflush(stdout);
+	__atomic_store_n(&fcr_fwd.quit, 1, __ATOMIC_RELEASE);
+	rte_eal_mp_wait_lcore();
+	fcr_ports_close(); /* closing a pcap port completes its capture file */
+out:
+	fcr_tables_free(fcr_fwd.tables);
 	rte_eal_cleanup();
-	return 0;
+	return rc;
 }

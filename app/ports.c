@@ -23,10 +23,10 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 			rte_strerror(-rc));
 		return -1;
 	}
-	rc = rte_eth_dev_configure(port, conf->rxq, conf->txq, &eth_conf);
+	rc = rte_eth_dev_configure(port, conf->rxq[port], conf->txq, &eth_conf);
 	if (rc != 0) {
 		fprintf(stderr, "port %u (%s): configure %u rx / %u tx queues: %s\n",
-			port, info.driver_name, conf->rxq, conf->txq,
+			port, info.driver_name, conf->rxq[port], conf->txq,
 			rte_strerror(-rc));
 		return -1;
 	}
@@ -39,7 +39,7 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 	if (rc != 0)
 		fprintf(stderr, "port %u (%s): warning: MTU %u not set: %s\n",
 			port, info.driver_name, conf->mtu, rte_strerror(-rc));
-	for (q = 0; q < conf->rxq; q++) {
+	for (q = 0; q < conf->rxq[port]; q++) {
 		rc = rte_eth_rx_queue_setup(port, q, rxd, socket, NULL, mp);
 		if (rc != 0) {
 			fprintf(stderr, "port %u: rx queue %u setup: %s\n", port,

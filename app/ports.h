@@ -12,9 +12,11 @@ struct rte_mempool;
  * segment, plus headroom. */
 #define FCR_MBUF_DATA_ROOM (2304 + 128)
 
+#define FCR_PORTS_MAX 32
+
 struct fcr_port_conf {
-	uint16_t rxq;
-	uint16_t txq;
+	uint16_t rxq[FCR_PORTS_MAX]; /* RX queues of each port */
+	uint16_t txq;                /* TX queues of every port: one per worker */
 	uint16_t rxd;
 	uint16_t txd;
 	uint16_t mtu;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Why a frame is not a valid FCoE frame. One list for the parser, the login
- * snooper and (later) the dataplane's drop counters: each name is the
- * counter's name in `show fwd stats` and telemetry, so keep them stable.
+ * Why a frame is not a valid FCoE frame, or why the dataplane dropped it.
+ * One list for the parser, the login snooper and the dataplane's drop
+ * counters: each name is the counter's name in `show fwd stats` and
+ * telemetry, so keep them stable.
  */
 #ifndef FCR_REASON_H
 #define FCR_REASON_H
@@ -27,7 +28,12 @@
 	X(BAD_FILL, "bad_fill", "fill byte count larger than the payload") \
 	X(BAD_CRC, "bad_crc", "FC CRC does not match") \
 	X(TRUNC_PAYLOAD, "trunc_payload", "payload shorter than its protocol needs") \
-	X(BAD_PAYLOAD, "bad_payload", "payload contradicts its own length or kind")
+	X(BAD_PAYLOAD, "bad_payload", "payload contradicts its own length or kind") \
+	X(NO_ROUTE, "no_route", "no route for the frame's (final) D_ID") \
+	X(NO_PORT, "no_port", "the route's egress port does not exist") \
+	X(NO_PASSTHROUGH, "no_passthrough", "FIP or other EtherType on a port with no pass-through peer") \
+	X(SPLIT_HEADER, "split_header", "headers not in the first mbuf segment") \
+	X(TX_FULL, "tx_full", "egress queue full")
 
 enum fcr_reason {
 #define FCR_REASON_ENUM(id, name, text) FCR_R_##id,

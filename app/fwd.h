@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the control lcore and the workers share: the tables, the port facts
+ * workers need per frame, and each worker's queues, buffers and counters.
+ */
+#ifndef FCR_APP_FWD_H
+#define FCR_APP_FWD_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+
+#include "fcr_flow.h"
+#include "fcr_reason.h"
+
+struct rte_eth_dev_tx_buffer;
+struct rte_rcu_qsbr;
+struct rte_ring;
+struct fcr_tables;
+
+#define FCR_MAX_PORTS 32
+#define FCR_MAX_RXQ_PER_WORKER 32
+#define FCR_PORT_NONE UINT16_MAX
+#define FCR_EVENT_RING_SIZE 8192
+
+struct fcr_rxq {
+	uint16_t port;
+	uint16_t queue;
+};
+
+/* Written by one worker only; read by the control lcore for display. */
+struct fcr_worker_stats {
+	uint64_t rx[FCR_MAX_PORTS];
+	uint64_t tx[FCR_MAX_PORTS];      /* handed to the port's TX buffer */
+	uint64_t tx_fail[FCR_MAX_PORTS]; /* of those, refused by the port */
+	uint64_t drop[FCR_R_COUNT];      /* tx_full is filled from tx_fail */
+	uint64_t leg[FCR_LEG_COUNT];     /* FCoE frames sent, by rewrite leg */
+	uint64_t flow_miss;              /* FCoE frames sent with no flow entry yet */
+	uint64_t passthrough;            /* FIP and other EtherTypes sent */
+	uint64_t logins;                 /* login frames snooped */
+	uint64_t events_lost;            /* events dropped: ring full */
+	uint64_t frames;                 /* frames processed */
+	uint64_t busy_cycles;            /* cycles in polls that found frames */
+	uint64_t polls;
+	uint64_t busy_polls;
+} __rte_cache_aligned;
+
+struct fcr_worker {
+	unsigned int id;          /* 0..nb_workers-1: counters and RCU id */
+	unsigned int lcore;
+	uint16_t nb_rxq;
+	struct fcr_rxq rxq[FCR_MAX_RXQ_PER_WORKER];
+	uint16_t txq;             /* this worker's TX queue on every port */
+	struct rte_ring *events;  /* to the table writer */
+	struct rte_eth_dev_tx_buffer *txb[FCR_MAX_PORTS];
+	volatile int paused;      /* acknowledges a stop */
+	uint64_t recent[256];     /* first-frame keys recently reported */
+	struct fcr_worker_stats st;
+} __rte_cache_aligned;
+
+struct fcr_fwd {
+	struct fcr_tables *tables;
+	struct rte_rcu_qsbr *qsbr;
+	uint16_t nb_ports;
+	struct rte_ether_addr port_mac[FCR_MAX_PORTS];
+	uint16_t passthrough[FCR_MAX_PORTS];
+	uint32_t fc_map;
+	uint16_t burst;
+	uint64_t drain_tsc;       /* TX buffers are flushed at least this often */
+	unsigned int nb_workers;
+	struct fcr_worker *workers[FCR_MAX_WORKERS];
+	volatile int forwarding;  /* workers poll only while set */
+	volatile int quit;
+};
+
+/* lcore entry point; arg is the struct fcr_worker. */
+int fcr_worker_main(void *arg);
+/* The shared state workers read. */
+extern struct fcr_fwd fcr_fwd;
+
+#endif /* FCR_APP_FWD_H */

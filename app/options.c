@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+void
+fcr_options_usage(const char *prog)
+{
+	printf("Usage: %s [EAL options] -- [options]\n"
+	       "  -i                      read commands from standard input (a prompt on a terminal);\n"
+	       "                          forwarding begins at 'start'\n"
+	       "  --cmdline-file=FILE     run the commands in FILE first; without -i forwarding\n"
+	       "                          begins right after it and runs until SIGINT/SIGTERM\n"
+	       "  --config=(p,q,l),...    worker lcore l polls RX queue q of port p\n"
+	       "                          (default: the first worker lcore polls queue 0 of every port)\n"
+	       "  --max-flows=N           flow table capacity (default 1048576)\n"
+	       "  --max-redirects=N       redirect capacity (default 262144)\n"
+	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 1048576)\n"
+	       "  --max-routes=N          route capacity (default 4096)\n"
+	       "  --rxd=N, --txd=N        descriptors per RX / TX queue (default 1024)\n"
+	       "  --burst=N               frames per RX burst, 1..64 (default 32)\n"
+	       "  --passthrough=P:Q,...   where FIP and other EtherTypes go: P->Q and Q->P\n"
+	       "                          (default 0:1,2:3,...)\n"
+	       "  --fc-map=0xHHHHHH       FC-MAP of FPMA MACs (default 0x0efc00)\n"
+	       "  -h, --help              this text\n", prog);
+}
+
+static int
+num(const char *opt, const char *s, unsigned long min, unsigned long max,
+    unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (*s == '\0' || *s == '-' || *end != '\0' || errno || v < min || v > max) {
+		fprintf(stderr, "error: %s: '%s' is not a number from %lu to %lu\n",
+			opt, s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "(port,queue,lcore),(port,queue,lcore)" as l3fwd takes it. */
+static int
+parse_config(const char *s, struct fcr_options *o)
+{
+	const char *p = s;
+
+	o->nb_config = 0;
+	while (*p) {
+		unsigned int port, queue, lcore;
+		int used = 0;
+
+		if (o->nb_config == FCR_MAX_CONFIG) {
+			fprintf(stderr, "error: --config: more than %d entries\n",
+				FCR_MAX_CONFIG);
+			return -1;
+		}
+		if (sscanf(p, " (%u , %u , %u )%n", &port, &queue, &lcore, &used) != 3 ||
+		    used == 0) {
+			fprintf(stderr, "error: --config: expected (port,queue,lcore),... at '%s'\n", p);
+			return -1;
+		}
+		if (port >= FCR_MAX_PORTS || queue > 1023 || lcore >= 1024) {
+			fprintf(stderr, "error: --config: (%u,%u,%u) out of range\n",
+				port, queue, lcore);
+			return -1;
+		}
+		o->config[o->nb_config].port = (uint16_t)port;
+		o->config[o->nb_config].queue = (uint16_t)queue;
+		o->config[o->nb_config].lcore = (uint16_t)lcore;
+		o->nb_config++;
+		p += used;
+		while (*p == ' ')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p != '\0') {
+			fprintf(stderr, "error: --config: expected ',' at '%s'\n", p);
+			return -1;
+		}
+	}
+	if (o->nb_config == 0) {
+		fprintf(stderr, "error: --config: empty\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_passthrough(const char *s, struct fcr_options *o)
+{
+	const char *p = s;
+	unsigned int a, b;
+	int used;
+
+	for (a = 0; a < FCR_MAX_PORTS; a++)
+		o->passthrough[a] = FCR_PORT_NONE;
+	while (*p) {
+		used = 0;
+		if (sscanf(p, "%u:%u%n", &a, &b, &used) != 2 || used == 0 ||
+		    a >= FCR_MAX_PORTS || b >= FCR_MAX_PORTS) {
+			fprintf(stderr, "error: --passthrough: expected P:Q pairs of ports below %d at '%s'\n",
+				FCR_MAX_PORTS, p);
+			return -1;
+		}
+		o->passthrough[a] = (uint16_t)b;
+		o->passthrough[b] = (uint16_t)a;
+		p += used;
+		if (*p == ',')
+			p++;
+		else if (*p != '\0') {
+			fprintf(stderr, "error: --passthrough: expected ',' at '%s'\n", p);
+			return -1;
+		}
+	}
+	o->passthrough_set = 1;
+	return 0;
+}
+
+int
+fcr_options_parse(int argc, char **argv, struct fcr_options *o)
+{
+	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_MAXREDIR, O_MAXBIND,
+	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP };
+	static const struct option longopts[] = {
+		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
+		{ "config", required_argument, NULL, O_CONFIG },
+		{ "max-flows", required_argument, NULL, O_MAXFLOWS },
+		{ "max-redirects", required_argument, NULL, O_MAXREDIR },
+		{ "max-bindings", required_argument, NULL, O_MAXBIND },
+		{ "max-routes", required_argument, NULL, O_MAXROUTES },
+		{ "rxd", required_argument, NULL, O_RXD },
+		{ "txd", required_argument, NULL, O_TXD },
+		{ "burst", required_argument, NULL, O_BURST },
+		{ "passthrough", required_argument, NULL, O_PASS },
+		{ "fc-map", required_argument, NULL, O_FCMAP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	unsigned int i;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->max_flows = 1u << 20;
+	o->max_redirects = 1u << 18;
+	o->max_bindings = 1u << 20;
+	o->max_routes = 4096;
+	o->rxd = 1024;
+	o->txd = 1024;
+	o->burst = 32;
+	o->fc_map = 0x0EFC00;
+	for (i = 0; i < FCR_MAX_PORTS; i++)
+		o->passthrough[i] = (uint16_t)(i ^ 1);
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ih", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->interactive = 1;
+			break;
+		case 'h':
+			fcr_options_usage(argv[0]);
+			return 1;
+		case O_CMDFILE:
+			o->cmdline_file = optarg;
+			break;
+		case O_CONFIG:
+			if (parse_config(optarg, o) < 0)
+				return -1;
+			break;
+		case O_MAXFLOWS:
+			if (num("--max-flows", optarg, 16, 1u << 28, &v) < 0)
+				return -1;
+			o->max_flows = (uint32_t)v;
+			break;
+		case O_MAXREDIR:
+			if (num("--max-redirects", optarg, 1, 1u << 24, &v) < 0)
+				return -1;
+			o->max_redirects = (uint32_t)v;
+			break;
+		case O_MAXBIND:
+			if (num("--max-bindings", optarg, 16, 1u << 26, &v) < 0)
+				return -1;
+			o->max_bindings = (uint32_t)v;
+			break;
+		case O_MAXROUTES:
+			if (num("--max-routes", optarg, 1, 1u << 20, &v) < 0)
+				return -1;
+			o->max_routes = (uint32_t)v;
+			break;
+		case O_RXD:
+			if (num("--rxd", optarg, 32, 16384, &v) < 0)
+				return -1;
+			o->rxd = (uint16_t)v;
+			break;
+		case O_TXD:
+			if (num("--txd", optarg, 32, 16384, &v) < 0)
+				return -1;
+			o->txd = (uint16_t)v;
+			break;
+		case O_BURST:
+			if (num("--burst", optarg, 1, 64, &v) < 0)
+				return -1;
+			o->burst = (uint16_t)v;
+			break;
+		case O_PASS:
+			if (parse_passthrough(optarg, o) < 0)
+				return -1;
+			break;
+		case O_FCMAP:
+			if (num("--fc-map", optarg, 0, 0xFFFFFF, &v) < 0)
+				return -1;
+			o->fc_map = (uint32_t)v;
+			break;
+		default:
+			fprintf(stderr, "error: unknown option; see --help\n");
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s'; see --help\n",
+			argv[optind]);
+		return -1;
+	}
+	return 0;
+}

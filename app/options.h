@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The options after `--`, testpmd-style. */
+#ifndef FCR_APP_OPTIONS_H
+#define FCR_APP_OPTIONS_H
+
+#include <stdint.h>
+
+#include "fwd.h"
+
+#define FCR_MAX_CONFIG 256
+
+struct fcr_lcore_rxq {
+	uint16_t port;
+	uint16_t queue;
+	uint16_t lcore;
+};
+
+struct fcr_options {
+	int interactive;
+	const char *cmdline_file;
+	uint16_t nb_config;                  /* 0: the default map */
+	struct fcr_lcore_rxq config[FCR_MAX_CONFIG];
+	uint32_t max_flows;
+	uint32_t max_redirects;
+	uint32_t max_bindings;
+	uint32_t max_routes;
+	uint16_t rxd;
+	uint16_t txd;
+	uint16_t burst;
+	uint32_t fc_map;
+	int passthrough_set;
+	uint16_t passthrough[FCR_MAX_PORTS];
+};
+
+/* Defaults, then argv. 0; 1 after --help; -1 with a message on stderr
+ * naming the option. */
+int fcr_options_parse(int argc, char **argv, struct fcr_options *o);
+void fcr_options_usage(const char *prog);
+
+#endif /* FCR_APP_OPTIONS_H */

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_malloc.h>
+
+#include "fcr_binding.h"
+
+struct wwpn_key {
+	uint64_t wwpn;
+	uint32_t vlan;
+	uint32_t zero;
+};
+
+static inline uint64_t
+fcid_key(uint16_t vlan, uint32_t fcid)
+{
+	return (uint64_t)vlan << 32 | fcid;
+}
+
+const char *
+fcr_bind_origin_name(enum fcr_bind_origin o)
+{
+	return o == FCR_BIND_STATIC ? "static" :
+	       o == FCR_BIND_LEARNED ? "learned" : "none";
+}
+
+struct fcr_binding_table *
+fcr_binding_table_create(const char *name, uint32_t capacity, int socket)
+{
+	char n1[RTE_HASH_NAMESIZE], n2[RTE_HASH_NAMESIZE];
+	struct rte_hash_parameters hp = {
+		.entries = capacity,
+		.hash_func = rte_hash_crc,
+		.socket_id = socket,
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+	};
+	struct fcr_binding_table *bt;
+	uint32_t i;
+
+	bt = rte_zmalloc_socket(name, sizeof(*bt), 0, socket);
+	if (bt == NULL)
+		goto nomem;
+	snprintf(n1, sizeof(n1), "%s_w", name);
+	snprintf(n2, sizeof(n2), "%s_f", name);
+	hp.name = n1;
+	hp.key_len = sizeof(struct wwpn_key);
+	bt->by_wwpn = rte_hash_create(&hp);
+	hp.name = n2;
+	hp.key_len = sizeof(uint64_t);
+	bt->by_fcid = rte_hash_create(&hp);
+	if (bt->by_wwpn == NULL || bt->by_fcid == NULL)
+		goto fail;
+	bt->names = rte_zmalloc_socket(NULL, sizeof(*bt->names) * capacity, 0,
+				       socket);
+	bt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
+					 socket);
+	if (bt->names == NULL || bt->free_idx == NULL)
+		goto nomem;
+	for (i = 0; i < capacity; i++)
+		bt->free_idx[i] = capacity - 1 - i;
+	bt->nb_free = capacity;
+	bt->capacity = capacity;
+	return bt;
+nomem:
+	rte_errno = ENOMEM;
+fail:
+	fcr_binding_table_free(bt);
+	return NULL;
+}
+
+void
+fcr_binding_table_free(struct fcr_binding_table *bt)
+{
+	uint32_t i;
+
+	if (bt == NULL)
+		return;
+	if (bt->names)
+		for (i = 0; i < bt->capacity; i++)
+			free(bt->names[i].refs);
+	rte_hash_free(bt->by_wwpn);
+	rte_hash_free(bt->by_fcid);
+	rte_free(bt->names);
+	rte_free(bt->free_idx);
+	rte_free(bt);
+}
+
+uint32_t
+fcr_name_get(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn,
+	     int create)
+{
+	struct wwpn_key k = { .wwpn = wwpn, .vlan = vlan };
+	struct fcr_name *nm;
+	void *data;
+	uint32_t n;
+
+	if (rte_hash_lookup_data(bt->by_wwpn, &k, &data) >= 0)
+		return (uint32_t)(uintptr_t)data;
+	if (!create || bt->nb_free == 0)
+		return FCR_NAME_NONE;
+	n = bt->free_idx[--bt->nb_free];
+	if (rte_hash_add_key_data(bt->by_wwpn, &k, (void *)(uintptr_t)n) < 0) {
+		bt->nb_free++;
+		return FCR_NAME_NONE;
+	}
+	nm = &bt->names[n];
+	nm->wwpn = wwpn;
+	nm->vlan = vlan;
+	nm->origin = FCR_BIND_NONE;
+	nm->fcid = FCR_FCID_NONE;
+	nm->nb_refs = 0;
+	nm->in_use = 1;
+	return n;
+}
+
+uint32_t
+fcr_name_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
+		 uint32_t fcid)
+{
+	uint64_t k = fcid_key(vlan, fcid);
+	void *data;
+
+	if (rte_hash_lookup_data(bt->by_fcid, &k, &data) < 0)
+		return FCR_NAME_NONE;
+	return (uint32_t)(uintptr_t)data;
+}
+
+int
+fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n)
+{
+	struct fcr_name *nm = &bt->names[n];
+	uint64_t k;
+
+	if (nm->fcid == FCR_FCID_NONE)
+		return 0;
+	k = fcid_key(nm->vlan, nm->fcid);
+	rte_hash_del_key(bt->by_fcid, &k);
+	nm->fcid = FCR_FCID_NONE;
+	nm->origin = FCR_BIND_NONE;
+	bt->nb_bound--;
+	return 1;
+}
+
+int
+fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
+	      enum fcr_bind_origin origin, uint32_t *evicted)
+{
+	struct fcr_name *nm = &bt->names[n];
+	uint32_t other = fcr_name_by_fcid(bt, nm->vlan, fcid);
+	uint64_t k;
+
+	*evicted = FCR_NAME_NONE;
+	if (nm->fcid == fcid) {
+		nm->origin = (uint8_t)origin;
+		return 0;
+	}
+	if (other != FCR_NAME_NONE && other != n) {
+		fcr_name_unbind(bt, other);
+		*evicted = other;
+	}
+	fcr_name_unbind(bt, n);
+	k = fcid_key(nm->vlan, fcid);
+	if (rte_hash_add_key_data(bt->by_fcid, &k, (void *)(uintptr_t)n) < 0)
+		return -ENOSPC;
+	nm->fcid = fcid;
+	nm->origin = (uint8_t)origin;
+	bt->nb_bound++;
+	return 1;
+}
+
+int
+fcr_name_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
+{
+	struct fcr_name *nm = &bt->names[n];
+
+	if (nm->nb_refs == nm->cap_refs) {
+		uint32_t cap = nm->cap_refs ? nm->cap_refs * 2 : 4;
+		uint32_t *r = realloc(nm->refs, cap * sizeof(*r));
+
+		if (r == NULL)
+			return -ENOMEM;
+		nm->refs = r;
+		nm->cap_refs = cap;
+	}
+	nm->refs[nm->nb_refs++] = redirect;
+	return 0;
+}
+
+void
+fcr_name_ref_del(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
+{
+	struct fcr_name *nm = &bt->names[n];
+	uint32_t i;
+
+	for (i = 0; i < nm->nb_refs; i++)
+		if (nm->refs[i] == redirect) {
+			nm->refs[i] = nm->refs[--nm->nb_refs];
+			return;
+		}
+}
+
+void
+fcr_name_maybe_free(struct fcr_binding_table *bt, uint32_t n)
+{
+	struct fcr_name *nm = &bt->names[n];
+	struct wwpn_key k;
+
+	if (!nm->in_use || nm->nb_refs != 0 || nm->fcid != FCR_FCID_NONE)
+		return;
+	memset(&k, 0, sizeof(k));
+	k.wwpn = nm->wwpn;
+	k.vlan = nm->vlan;
+	rte_hash_del_key(bt->by_wwpn, &k);
+	nm->in_use = 0;
+	bt->free_idx[bt->nb_free++] = n;
+}

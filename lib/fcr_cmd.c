@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fcr_cmd.h"
+#include "fcr_text.h"
+
+static int
+tokenize(char *line, char **tok, int max)
+{
+	char *p = line, *hash = strchr(line, '#');
+	int n = 0;
+
+	if (hash)
+		*hash = '\0';
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (*p == '\0')
+			return n;
+		if (n == max)
+			return -1;
+		tok[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+}
+
+static int
+parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Parse one token as placeholder `ph` (e.g. "<vlan>"). 0 or -1 with why. */
+static int
+parse_arg(const char *ph, size_t phlen, const char *tok, union fcr_cmd_arg *a,
+	  const char **why)
+{
+#define IS(name) (phlen == sizeof(name) - 1 && memcmp(ph, name, phlen) == 0)
+	if (IS("<fcid>"))
+		return fcr_fcid_parse(tok, &a->fcid, why);
+	if (IS("<wwpn>"))
+		return fcr_wwpn_parse(tok, &a->wwpn, why);
+	if (IS("<mac>"))
+		return fcr_mac_parse(tok, a->mac, why);
+	if (IS("<vlan>")) {
+		*why = "a VLAN is a number from 0 to 4095";
+		return parse_u32(tok, 4095, &a->u32);
+	}
+	if (IS("<port>")) {
+		*why = "a port is a number from 0 to 1023";
+		return parse_u32(tok, 1023, &a->u32);
+	}
+	if (IS("<n>") || IS("<ms>")) {
+		*why = "expected an unsigned number";
+		return parse_u32(tok, UINT32_MAX, &a->u32);
+	}
+	if (IS("<prefix>")) {
+		char buf[32];
+		const char *slash = strchr(tok, '/');
+		uint32_t bits;
+
+		*why = "a prefix is <fcid>/<bits>, bits 1 to 24, e.g. 0x010000/8";
+		if (slash == NULL || (size_t)(slash - tok) >= sizeof(buf))
+			return -1;
+		memcpy(buf, tok, (size_t)(slash - tok));
+		buf[slash - tok] = '\0';
+		if (fcr_fcid_parse(buf, &a->prefix.fcid, NULL) < 0 ||
+		    parse_u32(slash + 1, 24, &bits) < 0 || bits == 0)
+			return -1;
+		a->prefix.bits = (uint8_t)bits;
+		return 0;
+	}
+	a->word = tok; /* <word>, <file>, <type>, ... */
+	return 0;
+#undef IS
+}
+
+/*
+ * Match one definition. Returns 1 on a full match, otherwise the number of
+ * leading tokens that matched (negated) and a message when an argument or
+ * the length was wrong.
+ */
+static int
+match(const struct fcr_cmd_def *d, char **tok, int n, struct fcr_cmd *out,
+      char *msg)
+{
+	const char *s = d->syntax;
+	int i = 0, nargs = 0;
+
+	while (*s) {
+		const char *w = s;
+		size_t wl;
+		const char *why = NULL;
+
+		while (*s && *s != ' ')
+			s++;
+		wl = (size_t)(s - w);
+		while (*s == ' ')
+			s++;
+		if (i == n) {
+			snprintf(msg, FCR_CMD_MSG_LEN, "incomplete command: usage: %s",
+				 d->syntax);
+			return -(i + 1);
+		}
+		if (w[0] == '<') {
+			if (nargs == FCR_CMD_MAX_ARGS ||
+			    parse_arg(w, wl, tok[i], &out->arg[nargs], &why) < 0) {
+				snprintf(msg, FCR_CMD_MSG_LEN,
+					 "bad %.*s '%s': %s (usage: %s)", (int)wl, w,
+					 tok[i], why ? why : "invalid", d->syntax);
+				return -(i + 1);
+			}
+			nargs++;
+		} else if (strlen(tok[i]) != wl || memcmp(tok[i], w, wl) != 0) {
+			if (i > 0)
+				snprintf(msg, FCR_CMD_MSG_LEN,
+					 "unexpected '%s': usage: %s", tok[i],
+					 d->syntax);
+			return -i;
+		}
+		i++;
+	}
+	if (i != n) {
+		snprintf(msg, FCR_CMD_MSG_LEN, "unexpected '%s' after '%s'", tok[i],
+			 d->syntax);
+		return -(i + 1);
+	}
+	out->def = d;
+	out->nb_args = nargs;
+	return 1;
+}
+
+int
+fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, char *line,
+	      struct fcr_cmd *out, char msg[FCR_CMD_MSG_LEN])
+{
+	char *tok[FCR_CMD_MAX_TOKENS];
+	char best_msg[FCR_CMD_MSG_LEN] = "";
+	int n = tokenize(line, tok, FCR_CMD_MAX_TOKENS), best = 0, r;
+	size_t i;
+
+	if (n < 0) {
+		snprintf(msg, FCR_CMD_MSG_LEN, "too many words (at most %d)",
+			 FCR_CMD_MAX_TOKENS);
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	for (i = 0; i < nb_defs; i++) {
+		char m[FCR_CMD_MSG_LEN] = "";
+
+		memset(out, 0, sizeof(*out));
+		r = match(&defs[i], tok, n, out, m);
+		if (r == 1)
+			return 1;
+		/* keep the message of the definition that got furthest; on a
+		 * tie between usages, show the alternatives */
+		if (-r > best && m[0]) {
+			best = -r;
+			memcpy(best_msg, m, sizeof(best_msg));
+		} else if (-r == best && best > 0 && m[0] &&
+			   strstr(m, "usage: ") != NULL &&
+			   strstr(best_msg, "usage: ") != NULL) {
+			size_t l = strlen(best_msg);
+
+			snprintf(best_msg + l, sizeof(best_msg) - l, " | %s",
+				 defs[i].syntax);
+		}
+	}
+	if (best > 0)
+		snprintf(msg, FCR_CMD_MSG_LEN, "%s", best_msg);
+	else
+		snprintf(msg, FCR_CMD_MSG_LEN, "unknown command '%s': try 'help'",
+			 tok[0]);
+	return -1;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a worker tells the table writer, through its single-producer ring:
+ * a flow's first frame, or a login frame it snooped. Fixed 64 bytes, so a
+ * ring of them is a flat array.
+ */
+#ifndef FCR_EVENT_H
+#define FCR_EVENT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "fcr_login.h"
+
+enum fcr_event_type {
+	FCR_EV_FLOW_FIRST = 1, /* a frame found no flow entry */
+	FCR_EV_LOGIN = 2,      /* FLOGI/FDISC/PLOGI/LOGO or a reply */
+};
+
+struct fcr_event {
+	uint8_t type;
+	uint8_t kind;       /* enum fcr_login_kind */
+	uint8_t answers;    /* FIP replies: the request kind answered */
+	uint8_t via_fip;
+	uint8_t has_wwpn;
+	uint8_t has_mac;
+	uint16_t vlan;
+	uint16_t ox_id;
+	uint16_t worker;
+	uint32_t s_id;
+	uint32_t d_id;
+	uint32_t port_id;
+	uint64_t wwpn;
+	uint64_t flow_key;
+	uint8_t mac[6];     /* FIP MAC descriptor */
+	uint8_t enode[6];   /* requester's MAC: source of a request, destination of a reply */
+	uint32_t pad;
+	uint64_t tsc;       /* when the worker saw it */
+};
+
+_Static_assert(sizeof(struct fcr_event) == 64, "fcr_event is one cache line");
+
+static inline void
+fcr_event_login(struct fcr_event *ev, const struct fcr_login *l)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = FCR_EV_LOGIN;
+	ev->kind = l->kind;
+	ev->answers = l->answers;
+	ev->via_fip = l->via_fip;
+	ev->has_wwpn = l->has_wwpn;
+	ev->has_mac = l->has_mac;
+	ev->vlan = l->vlan;
+	ev->ox_id = l->ox_id;
+	ev->s_id = l->s_id;
+	ev->d_id = l->d_id;
+	ev->port_id = l->port_id;
+	ev->wwpn = l->wwpn;
+	memcpy(ev->mac, l->mac, 6);
+	if (l->kind == FCR_LOGIN_ACC || l->kind == FCR_LOGIN_RJT)
+		memcpy(ev->enode, l->eth_dst, 6);
+	else
+		memcpy(ev->enode, l->eth_src, 6);
+}
+
+static inline void
+fcr_event_flow(struct fcr_event *ev, uint64_t key)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = FCR_EV_FLOW_FIRST;
+	ev->flow_key = key;
+}
+
+#endif /* FCR_EVENT_H */

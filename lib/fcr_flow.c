@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "fcr_flow.h"
+
+#define KEY_FREE UINT64_MAX /* no valid key has its top nibble set */
+
+/* What waits in the defer queue: the hash position and our entry index. */
+struct deferred {
+	int32_t pos;
+	uint32_t idx;
+};
+
+const char *
+fcr_leg_name(enum fcr_leg leg)
+{
+	static const char *const names[FCR_LEG_COUNT] = {
+		[FCR_LEG_PLAIN] = "plain",
+		[FCR_LEG_HOST_TO_TARGET] = "host_to_target",
+		[FCR_LEG_VI_TO_TARGET] = "vi_to_target",
+		[FCR_LEG_TARGET_TO_HOST] = "target_to_host",
+		[FCR_LEG_VT_TO_HOST] = "vt_to_host",
+	};
+
+	return (unsigned)leg < FCR_LEG_COUNT ? names[leg] : "?";
+}
+
+static void
+release(struct fcr_flow_table *ft, int32_t pos, uint32_t idx)
+{
+	rte_hash_free_key_with_position(ft->hash, pos);
+	ft->key[idx] = KEY_FREE;
+	ft->free_idx[ft->nb_free++] = idx;
+}
+
+/* Called by the defer queue once no worker can still hold these entries. */
+static void
+reclaim_cb(void *p, void *e, unsigned int n)
+{
+	struct fcr_flow_table *ft = p;
+	struct deferred *d = e;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		release(ft, d[i].pos, d[i].idx);
+}
+
+uint64_t
+fcr_flow_table_memory(uint32_t capacity, uint32_t nb_workers)
+{
+	return (uint64_t)capacity *
+	       (sizeof(uint64_t) * 2 + sizeof(uint32_t) * 2 +
+		(uint64_t)nb_workers * sizeof(struct fcr_flow_counters));
+}
+
+struct fcr_flow_table *
+fcr_flow_table_create(const char *name, uint32_t capacity, uint32_t nb_workers,
+		      struct rte_rcu_qsbr *qsbr, int socket)
+{
+	char hname[RTE_HASH_NAMESIZE];
+	struct rte_hash_parameters hp = {
+		.entries = capacity,
+		.key_len = sizeof(uint64_t),
+		.hash_func = rte_hash_crc,
+		.socket_id = socket,
+		/* lock-free readers; the extendable table guarantees that
+		 * `capacity` keys fit whatever their hashes */
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF |
+			      RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+	};
+	struct fcr_flow_table *ft;
+	uint32_t i;
+
+	if (capacity == 0 || nb_workers == 0 || nb_workers > FCR_MAX_WORKERS) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ft = rte_zmalloc_socket(name, sizeof(*ft), RTE_CACHE_LINE_SIZE, socket);
+	if (ft == NULL)
+		goto nomem;
+	ft->capacity = capacity;
+	ft->nb_workers = nb_workers;
+	snprintf(hname, sizeof(hname), "%s_h", name);
+	hp.name = hname;
+	ft->hash = rte_hash_create(&hp);
+	if (ft->hash == NULL)
+		goto fail;
+	ft->action = rte_zmalloc_socket(NULL, sizeof(uint64_t) * capacity,
+					RTE_CACHE_LINE_SIZE, socket);
+	ft->key = rte_malloc_socket(NULL, sizeof(uint64_t) * capacity, 0, socket);
+	ft->owner = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
+	ft->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
+					 socket);
+	if (!ft->action || !ft->key || !ft->owner || !ft->free_idx)
+		goto nomem;
+	for (i = 0; i < nb_workers; i++) {
+		ft->counters[i] = rte_zmalloc_socket(NULL,
+			sizeof(struct fcr_flow_counters) * capacity,
+			RTE_CACHE_LINE_SIZE, socket);
+		if (ft->counters[i] == NULL)
+			goto nomem;
+	}
+	/* Hand out low indexes first: a small table stays in few pages. */
+	for (i = 0; i < capacity; i++) {
+		ft->key[i] = KEY_FREE;
+		ft->free_idx[i] = capacity - 1 - i;
+	}
+	ft->nb_free = capacity;
+	if (qsbr != NULL) {
+		char qname[RTE_RCU_QSBR_DQ_NAMESIZE];
+		struct rte_rcu_qsbr_dq_parameters dp = {
+			.name = qname,
+			.size = capacity,
+			.esize = sizeof(struct deferred),
+			.trigger_reclaim_limit = 64,
+			.max_reclaim_size = 256,
+			.free_fn = reclaim_cb,
+			.p = ft,
+			.v = qsbr,
+		};
+
+		snprintf(qname, sizeof(qname), "%s_dq", name);
+		ft->dq = rte_rcu_qsbr_dq_create(&dp);
+		if (ft->dq == NULL)
+			goto fail;
+	}
+	return ft;
+nomem:
+	rte_errno = ENOMEM;
+fail:
+	fcr_flow_table_free(ft);
+	return NULL;
+}
+
+void
+fcr_flow_table_free(struct fcr_flow_table *ft)
+{
+	uint32_t i;
+
+	if (ft == NULL)
+		return;
+	if (ft->dq)
+		rte_rcu_qsbr_dq_delete(ft->dq);
+	rte_hash_free(ft->hash);
+	for (i = 0; i < FCR_MAX_WORKERS; i++)
+		rte_free(ft->counters[i]);
+	rte_free(ft->action);
+	rte_free(ft->key);
+	rte_free(ft->owner);
+	rte_free(ft->free_idx);
+	rte_free(ft);
+}
+
+unsigned int
+fcr_flow_lookup_bulk(const struct fcr_flow_table *ft, const uint64_t *keys,
+		     unsigned int n, uint32_t *idx)
+{
+	const void *kp[RTE_HASH_LOOKUP_BULK_MAX];
+	void *data[RTE_HASH_LOOKUP_BULK_MAX];
+	uint64_t hits = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kp[i] = &keys[i];
+	rte_hash_lookup_bulk_data(ft->hash, kp, n, &hits, data);
+	for (i = 0; i < n; i++)
+		idx[i] = (hits >> i) & 1 ? (uint32_t)(uintptr_t)data[i] :
+					   FCR_FLOW_NONE;
+	return (unsigned int)__builtin_popcountll(hits);
+}
+
+int
+fcr_flow_find(const struct fcr_flow_table *ft, uint64_t key)
+{
+	void *data;
+
+	if (rte_hash_lookup_data(ft->hash, &key, &data) < 0)
+		return -ENOENT;
+	return (int)(uintptr_t)data;
+}
+
+static uint32_t
+alloc_idx(struct fcr_flow_table *ft)
+{
+	if (ft->nb_free == 0 && ft->dq != NULL)
+		rte_rcu_qsbr_dq_reclaim(ft->dq, ft->capacity, NULL, NULL, NULL);
+	if (ft->nb_free == 0)
+		return FCR_FLOW_NONE;
+	return ft->free_idx[--ft->nb_free];
+}
+
+int
+fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
+	     uint32_t owner)
+{
+	int found = fcr_flow_find(ft, key);
+	uint32_t idx, w;
+	int rc;
+
+	if (found >= 0) {
+		idx = (uint32_t)found;
+		__atomic_store_n(&ft->action[idx], action, __ATOMIC_RELEASE);
+		ft->owner[idx] = owner;
+		return found;
+	}
+	idx = alloc_idx(ft);
+	if (idx == FCR_FLOW_NONE)
+		return -ENOSPC;
+	/* The entry is complete before the key is published: a worker that
+	 * finds the key reads this action and zeroed counters. */
+	ft->action[idx] = action;
+	ft->key[idx] = key;
+	ft->owner[idx] = owner;
+	for (w = 0; w < ft->nb_workers; w++)
+		memset(&ft->counters[w][idx], 0, sizeof(struct fcr_flow_counters));
+	rc = rte_hash_add_key_data(ft->hash, &key, (void *)(uintptr_t)idx);
+	if (rc < 0) {
+		ft->key[idx] = KEY_FREE;
+		ft->free_idx[ft->nb_free++] = idx;
+		return -ENOSPC;
+	}
+	ft->count++;
+	return (int)idx;
+}
+
+int
+fcr_flow_del(struct fcr_flow_table *ft, uint64_t key)
+{
+	struct deferred d;
+	int found = fcr_flow_find(ft, key);
+	int32_t pos;
+
+	if (found < 0)
+		return -ENOENT;
+	pos = rte_hash_del_key(ft->hash, &key);
+	if (pos < 0)
+		return -ENOENT;
+	ft->count--;
+	d.pos = pos;
+	d.idx = (uint32_t)found;
+	if (ft->dq == NULL || rte_rcu_qsbr_dq_enqueue(ft->dq, &d) != 0) {
+		/* No concurrent readers (or no room to defer): the table is
+		 * created with a queue as large as itself, so the second case
+		 * cannot happen with readers present. */
+		release(ft, pos, d.idx);
+	}
+	return 0;
+}
+
+void
+fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
+		      struct fcr_flow_counters *out)
+{
+	uint32_t w;
+
+	memset(out, 0, sizeof(*out));
+	for (w = 0; w < ft->nb_workers; w++) {
+		const struct fcr_flow_counters *c = &ft->counters[w][idx];
+
+		if (c->frames == 0)
+			continue;
+		if (out->frames == 0 || c->first_tsc < out->first_tsc)
+			out->first_tsc = c->first_tsc;
+		if (c->last_tsc > out->last_tsc)
+			out->last_tsc = c->last_tsc;
+		out->frames += c->frames;
+		out->bytes += c->bytes;
+	}
+}
+
+int
+fcr_flow_next(const struct fcr_flow_table *ft, uint32_t *iter)
+{
+	while (*iter < ft->capacity) {
+		uint32_t i = (*iter)++;
+
+		if (ft->key[i] != KEY_FREE)
+			return (int)i;
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The flow table: (VLAN, S_ID, D_ID) -> rewrite action, on rte_hash with
+ * lock-free readers. One writer (the control/sync lcore) adds, changes and
+ * deletes; workers look up in bulk and never block. A deleted entry's slot is
+ * reused only after every worker has reported a quiescent state
+ * (rte_rcu_qsbr), so a worker holding an index always reads a live entry.
+ *
+ * Per-flow counters live in one array per worker, indexed like the entries:
+ * each is written by its worker alone, so they need no atomics and no two
+ * workers share a cache line of counters.
+ */
+#ifndef FCR_FLOW_H
+#define FCR_FLOW_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+struct rte_hash;
+struct rte_rcu_qsbr;
+struct rte_rcu_qsbr_dq;
+
+#define FCR_MAX_WORKERS 64
+#define FCR_FLOW_NONE UINT32_MAX
+#define FCR_NO_OWNER UINT32_MAX
+
+/* Redirect legs, in the order of FCOE.md's table; 0 is plain forwarding. */
+enum fcr_leg {
+	FCR_LEG_PLAIN = 0,
+	FCR_LEG_HOST_TO_TARGET, /* D_ID := VT, to the service node */
+	FCR_LEG_VI_TO_TARGET,   /* S_ID := host, to the target */
+	FCR_LEG_TARGET_TO_HOST, /* D_ID := VI, to the service node */
+	FCR_LEG_VT_TO_HOST,     /* S_ID := target, to the host */
+	FCR_LEG_COUNT
+};
+
+const char *fcr_leg_name(enum fcr_leg leg);
+
+/* Key: VLAN in bits 48-59, S_ID 24-47, D_ID 0-23. */
+static inline uint64_t
+fcr_flow_key(uint16_t vlan, uint32_t s_id, uint32_t d_id)
+{
+	return (uint64_t)(vlan & 0x0FFF) << 48 | (uint64_t)(s_id & 0xFFFFFF) << 24 |
+	       (d_id & 0xFFFFFF);
+}
+
+static inline uint16_t fcr_flow_key_vlan(uint64_t k) { return (uint16_t)(k >> 48) & 0x0FFF; }
+static inline uint32_t fcr_flow_key_sid(uint64_t k) { return (uint32_t)(k >> 24) & 0xFFFFFF; }
+static inline uint32_t fcr_flow_key_did(uint64_t k) { return (uint32_t)k & 0xFFFFFF; }
+
+/* Action word, read by workers in one atomic load: new D_ID in bits 0-23,
+ * new S_ID in 24-47, leg in 48-50. */
+static inline uint64_t
+fcr_action(uint32_t new_s_id, uint32_t new_d_id, enum fcr_leg leg)
+{
+	return (uint64_t)leg << 48 | (uint64_t)(new_s_id & 0xFFFFFF) << 24 |
+	       (new_d_id & 0xFFFFFF);
+}
+
+static inline uint32_t fcr_action_did(uint64_t a) { return (uint32_t)a & 0xFFFFFF; }
+static inline uint32_t fcr_action_sid(uint64_t a) { return (uint32_t)(a >> 24) & 0xFFFFFF; }
+static inline enum fcr_leg fcr_action_leg(uint64_t a) { return (enum fcr_leg)((a >> 48) & 7); }
+
+struct fcr_flow_counters {
+	uint64_t frames;
+	uint64_t bytes;
+	uint64_t first_tsc;
+	uint64_t last_tsc;
+};
+
+struct fcr_flow_table {
+	struct rte_hash *hash;
+	uint64_t *action;                    /* [capacity], read by workers */
+	struct fcr_flow_counters *counters[FCR_MAX_WORKERS];
+	/* writer only */
+	uint64_t *key;                       /* [capacity] */
+	uint32_t *owner;                     /* redirect that installed it */
+	uint32_t *free_idx;
+	uint32_t nb_free;
+	uint32_t capacity;
+	uint32_t nb_workers;
+	uint32_t count;
+	struct rte_rcu_qsbr_dq *dq;
+};
+
+/*
+ * capacity flows; nb_workers counter arrays; qsbr: the RCU variable the
+ * workers report to (NULL only when no reader runs concurrently, as in
+ * single-threaded tools and tests). NULL with rte_errno set on failure.
+ */
+struct fcr_flow_table *fcr_flow_table_create(const char *name, uint32_t capacity,
+					     uint32_t nb_workers,
+					     struct rte_rcu_qsbr *qsbr,
+					     int socket);
+void fcr_flow_table_free(struct fcr_flow_table *ft);
+
+/*
+ * Worker side. Looks up n (<= 64) keys; idx[i] is the entry or
+ * FCR_FLOW_NONE. Returns the number of hits.
+ */
+unsigned int fcr_flow_lookup_bulk(const struct fcr_flow_table *ft,
+				  const uint64_t *keys, unsigned int n,
+				  uint32_t *idx);
+
+static inline uint64_t
+fcr_flow_action_load(const struct fcr_flow_table *ft, uint32_t idx)
+{
+	return __atomic_load_n(&ft->action[idx], __ATOMIC_ACQUIRE);
+}
+
+static inline void
+fcr_flow_count(struct fcr_flow_counters *c, uint32_t bytes, uint64_t now)
+{
+	if (unlikely(c->frames == 0))
+		c->first_tsc = now;
+	c->frames++;
+	c->bytes += bytes;
+	c->last_tsc = now;
+}
+
+/* Writer side. */
+/* Insert or change in place. Returns the entry index, or -ENOSPC. */
+int fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
+		 uint32_t owner);
+/* Returns 0, or -ENOENT. */
+int fcr_flow_del(struct fcr_flow_table *ft, uint64_t key);
+/* Entry index, or -ENOENT. */
+int fcr_flow_find(const struct fcr_flow_table *ft, uint64_t key);
+/* Sum of every worker's counters for one entry (first = earliest seen). */
+void fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
+			   struct fcr_flow_counters *out);
+/* Walk the live entries: *iter starts at 0; returns the index or -ENOENT
+ * at the end. */
+int fcr_flow_next(const struct fcr_flow_table *ft, uint32_t *iter);
+/* Bytes allocated for `capacity` flows and `nb_workers` workers. */
+uint64_t fcr_flow_table_memory(uint32_t capacity, uint32_t nb_workers);
+
+#endif /* FCR_FLOW_H */

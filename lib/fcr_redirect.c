@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_malloc.h>
+
+#include "fcr_redirect.h"
+
+struct redirect_key {
+	uint64_t host;
+	uint64_t target;
+	uint32_t vlan;
+	uint32_t zero;
+};
+
+const char *
+fcr_member_name(enum fcr_member m)
+{
+	static const char *const names[FCR_M_COUNT] = {
+		"host", "target", "vi", "vt",
+	};
+
+	return (unsigned)m < FCR_M_COUNT ? names[m] : "?";
+}
+
+const char *
+fcr_redirect_state_name(enum fcr_redirect_state s)
+{
+	switch (s) {
+	case FCR_RS_WAITING: return "waiting";
+	case FCR_RS_ACTIVE: return "active";
+	case FCR_RS_CONFLICT: return "conflict";
+	case FCR_RS_NO_ROOM: return "no_room";
+	}
+	return "?";
+}
+
+struct fcr_redirect_table *
+fcr_redirect_table_create(const char *name, uint32_t capacity,
+			  struct fcr_flow_table *flows,
+			  struct fcr_binding_table *names, int socket)
+{
+	char hname[RTE_HASH_NAMESIZE];
+	struct rte_hash_parameters hp = {
+		.name = hname,
+		.entries = capacity,
+		.key_len = sizeof(struct redirect_key),
+		.hash_func = rte_hash_crc,
+		.socket_id = socket,
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+	};
+	struct fcr_redirect_table *rt;
+	uint32_t i;
+
+	rt = rte_zmalloc_socket(name, sizeof(*rt), 0, socket);
+	if (rt == NULL)
+		goto nomem;
+	snprintf(hname, sizeof(hname), "%s_h", name);
+	rt->by_key = rte_hash_create(&hp);
+	if (rt->by_key == NULL)
+		goto fail;
+	rt->r = rte_zmalloc_socket(NULL, sizeof(*rt->r) * capacity, 0, socket);
+	rt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
+					 socket);
+	if (rt->r == NULL || rt->free_idx == NULL)
+		goto nomem;
+	for (i = 0; i < capacity; i++)
+		rt->free_idx[i] = capacity - 1 - i;
+	rt->nb_free = capacity;
+	rt->capacity = capacity;
+	rt->flows = flows;
+	rt->names = names;
+	return rt;
+nomem:
+	rte_errno = ENOMEM;
+fail:
+	fcr_redirect_table_free(rt);
+	return NULL;
+}
+
+void
+fcr_redirect_table_free(struct fcr_redirect_table *rt)
+{
+	if (rt == NULL)
+		return;
+	rte_hash_free(rt->by_key);
+	rte_free(rt->r);
+	rte_free(rt->free_idx);
+	rte_free(rt);
+}
+
+static void
+rule_keys(const struct fcr_redirect *r, const uint32_t *f, uint64_t key[4],
+	  uint64_t action[4])
+{
+	uint32_t h = f[FCR_M_HOST], t = f[FCR_M_TARGET];
+	uint32_t vi = f[FCR_M_VI], vt = f[FCR_M_VT];
+
+	key[0] = fcr_flow_key(r->vlan, h, t);
+	action[0] = fcr_action(h, vt, FCR_LEG_HOST_TO_TARGET);
+	key[1] = fcr_flow_key(r->vlan, vi, t);
+	action[1] = fcr_action(h, t, FCR_LEG_VI_TO_TARGET);
+	key[2] = fcr_flow_key(r->vlan, t, h);
+	action[2] = fcr_action(t, vi, FCR_LEG_TARGET_TO_HOST);
+	key[3] = fcr_flow_key(r->vlan, vt, h);
+	action[3] = fcr_action(t, h, FCR_LEG_VT_TO_HOST);
+}
+
+/* The rules go; the flows' next frames miss, are forwarded plain (counted
+ * as such) and come back as plain entries through the first-frame path. */
+static void
+uninstall(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	uint64_t key[4], action[4];
+	int i, idx;
+
+	if (r->state != FCR_RS_ACTIVE)
+		return;
+	rule_keys(r, r->fcid, key, action);
+	for (i = 0; i < 4; i++) {
+		idx = fcr_flow_find(rt->flows, key[i]);
+		if (idx >= 0 && rt->flows->owner[idx] == id)
+			fcr_flow_del(rt->flows, key[i]);
+	}
+	rt->nb_active--;
+	r->state = FCR_RS_WAITING;
+}
+
+static void
+install(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	struct fcr_flow_counters c;
+	uint64_t key[4], action[4];
+	uint32_t f[FCR_M_COUNT];
+	int i, idx;
+
+	for (i = 0; i < FCR_M_COUNT; i++) {
+		f[i] = rt->names->names[r->name[i]].fcid;
+		if (f[i] == FCR_FCID_NONE) {
+			r->state = FCR_RS_WAITING;
+			return;
+		}
+	}
+	rule_keys(r, f, key, action);
+	for (i = 0; i < 4; i++) {
+		idx = fcr_flow_find(rt->flows, key[i]);
+		if (idx >= 0 && rt->flows->owner[idx] != FCR_NO_OWNER &&
+		    rt->flows->owner[idx] != id) {
+			r->state = FCR_RS_CONFLICT;
+			return;
+		}
+	}
+	if (rt->flows->nb_free < 4) {
+		r->state = FCR_RS_NO_ROOM;
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		/* Frames that went plain on this key before the rule: the
+		 * price of learning a binding after traffic started. */
+		idx = fcr_flow_find(rt->flows, key[i]);
+		if (idx >= 0 && rt->flows->owner[idx] == FCR_NO_OWNER) {
+			fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
+			r->frames_before += c.frames;
+		}
+		fcr_flow_set(rt->flows, key[i], action[i], id);
+	}
+	memcpy(r->fcid, f, sizeof(f));
+	r->state = FCR_RS_ACTIVE;
+	r->installs++;
+	rt->nb_active++;
+}
+
+static void
+rebuild(struct fcr_redirect_table *rt, uint32_t id)
+{
+	uninstall(rt, id);
+	install(rt, id);
+}
+
+int
+fcr_redirect_find(const struct fcr_redirect_table *rt, uint16_t vlan,
+		  uint64_t host, uint64_t target)
+{
+	struct redirect_key k = { .host = host, .target = target, .vlan = vlan };
+	void *data;
+
+	if (rte_hash_lookup_data(rt->by_key, &k, &data) < 0)
+		return -ENOENT;
+	return (int)(uintptr_t)data;
+}
+
+static void
+unref_names(struct fcr_redirect_table *rt, struct fcr_redirect *r, uint32_t id)
+{
+	int m;
+
+	for (m = 0; m < FCR_M_COUNT; m++) {
+		if (r->name[m] == FCR_NAME_NONE)
+			continue;
+		fcr_name_ref_del(rt->names, r->name[m], id);
+		fcr_name_maybe_free(rt->names, r->name[m]);
+		r->name[m] = FCR_NAME_NONE;
+	}
+}
+
+int
+fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
+		 uint64_t target, uint64_t vi, uint64_t vt)
+{
+	struct redirect_key k = { .host = host, .target = target, .vlan = vlan };
+	uint64_t w[FCR_M_COUNT] = { host, target, vi, vt };
+	struct fcr_redirect *r;
+	int id, m, j;
+
+	for (m = 0; m < FCR_M_COUNT; m++)
+		for (j = m + 1; j < FCR_M_COUNT; j++)
+			if (w[m] == w[j])
+				return -EINVAL;
+	id = fcr_redirect_find(rt, vlan, host, target);
+	if (id >= 0) {
+		/* same key again: replace VI/VT */
+		r = &rt->r[id];
+		uninstall(rt, (uint32_t)id);
+		unref_names(rt, r, (uint32_t)id);
+	} else {
+		if (rt->nb_free == 0)
+			return -ENOSPC;
+		id = (int)rt->free_idx[--rt->nb_free];
+		if (rte_hash_add_key_data(rt->by_key, &k,
+					  (void *)(uintptr_t)id) < 0) {
+			rt->nb_free++;
+			return -ENOSPC;
+		}
+		r = &rt->r[id];
+		memset(r, 0, sizeof(*r));
+		r->vlan = vlan;
+		r->in_use = 1;
+		rt->count++;
+	}
+	for (m = 0; m < FCR_M_COUNT; m++)
+		r->name[m] = FCR_NAME_NONE;
+	for (m = 0; m < FCR_M_COUNT; m++) {
+		r->name[m] = fcr_name_get(rt->names, vlan, w[m], 1);
+		if (r->name[m] == FCR_NAME_NONE ||
+		    fcr_name_ref_add(rt->names, r->name[m], (uint32_t)id) < 0) {
+			r->name[m] = FCR_NAME_NONE;
+			fcr_redirect_del(rt, vlan, host, target);
+			return -ENOSPC;
+		}
+	}
+	install(rt, (uint32_t)id);
+	return id;
+}
+
+int
+fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
+		 uint64_t target)
+{
+	struct redirect_key k = { .host = host, .target = target, .vlan = vlan };
+	int id = fcr_redirect_find(rt, vlan, host, target);
+	struct fcr_redirect *r;
+
+	if (id < 0)
+		return id;
+	r = &rt->r[id];
+	uninstall(rt, (uint32_t)id);
+	unref_names(rt, r, (uint32_t)id);
+	rte_hash_del_key(rt->by_key, &k);
+	r->in_use = 0;
+	rt->free_idx[rt->nb_free++] = (uint32_t)id;
+	rt->count--;
+	return 0;
+}
+
+void
+fcr_redirect_name_changed(struct fcr_redirect_table *rt, uint32_t name)
+{
+	const struct fcr_name *nm = &rt->names->names[name];
+	uint32_t i;
+
+	for (i = 0; i < nm->nb_refs; i++)
+		rebuild(rt, nm->refs[i]);
+}
+
+enum fcr_member
+fcr_redirect_missing(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	int m;
+
+	for (m = 0; m < FCR_M_COUNT; m++)
+		if (rt->names->names[r->name[m]].fcid == FCR_FCID_NONE)
+			return (enum fcr_member)m;
+	return FCR_M_COUNT;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Redirects: (VLAN, host WWPN, target WWPN) -> (VI WWPN, VT WWPN). When all
+ * four names are bound, a redirect installs its four flow rules (FCOE.md):
+ *   host -> target   D_ID := VT      (to the service node)
+ *   VI   -> target   S_ID := host    (the target still sees the host)
+ *   target -> host   D_ID := VI      (to the service node)
+ *   VT   -> host     S_ID := target  (the host still sees the target)
+ * When a name is rebound the rules are rebuilt; when one is unbound they
+ * are removed and the flows fall back to plain forwarding. Writer only.
+ */
+#ifndef FCR_REDIRECT_H
+#define FCR_REDIRECT_H
+
+#include <stdint.h>
+
+#include "fcr_binding.h"
+#include "fcr_flow.h"
+
+enum fcr_member { FCR_M_HOST, FCR_M_TARGET, FCR_M_VI, FCR_M_VT, FCR_M_COUNT };
+
+const char *fcr_member_name(enum fcr_member m);
+
+enum fcr_redirect_state {
+	FCR_RS_WAITING = 0, /* some member unbound: see fcr_redirect_missing */
+	FCR_RS_ACTIVE,      /* four rules installed */
+	FCR_RS_CONFLICT,    /* a rule key is owned by another redirect */
+	FCR_RS_NO_ROOM,     /* flow table full */
+};
+
+const char *fcr_redirect_state_name(enum fcr_redirect_state s);
+
+struct fcr_redirect {
+	uint16_t vlan;
+	uint8_t in_use;
+	uint8_t state;               /* enum fcr_redirect_state */
+	uint32_t name[FCR_M_COUNT];  /* name indexes */
+	uint32_t fcid[FCR_M_COUNT];  /* FCIDs the installed rules use */
+	uint64_t installs;           /* times its rules were (re)installed */
+	uint64_t frames_before;      /* frames forwarded plain on a rule key
+				      * before the rule existed */
+};
+
+struct fcr_redirect_table {
+	struct rte_hash *by_key;     /* (vlan, host, target) -> id */
+	struct fcr_redirect *r;
+	uint32_t *free_idx;
+	uint32_t nb_free;
+	uint32_t capacity;
+	uint32_t count;
+	uint32_t nb_active;
+	struct fcr_flow_table *flows;
+	struct fcr_binding_table *names;
+};
+
+struct fcr_redirect_table *fcr_redirect_table_create(const char *name,
+		uint32_t capacity, struct fcr_flow_table *flows,
+		struct fcr_binding_table *names, int socket);
+void fcr_redirect_table_free(struct fcr_redirect_table *rt);
+
+/* Add (or replace the VI/VT of) a redirect and install its rules if all
+ * four ports are bound. Returns the id, or -EINVAL (a port named twice),
+ * -ENOSPC. */
+int fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan,
+		     uint64_t host, uint64_t target, uint64_t vi, uint64_t vt);
+/* Remove; its rules revert to plain forwarding. 0 or -ENOENT. */
+int fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan,
+		     uint64_t host, uint64_t target);
+/* Id of (vlan, host, target) or -ENOENT. */
+int fcr_redirect_find(const struct fcr_redirect_table *rt, uint16_t vlan,
+		      uint64_t host, uint64_t target);
+
+/* A name's binding changed: rebuild every redirect that names it. */
+void fcr_redirect_name_changed(struct fcr_redirect_table *rt, uint32_t name);
+
+/* First member that is not bound, or FCR_M_COUNT when all are. */
+enum fcr_member fcr_redirect_missing(const struct fcr_redirect_table *rt,
+				     uint32_t id);
+
+#endif /* FCR_REDIRECT_H */

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_malloc.h>
+
+#include "fcr_tables.h"
+
+/* A fabric login in flight: the accept names the new FCID but not the
+ * port, so the request's WWPN waits here, keyed by the exchange. */
+struct pending_key {
+	uint8_t enode[6];
+	uint16_t vlan;
+	uint16_t ox_id;
+	uint16_t zero;
+};
+
+#define PENDING_MAX 4096
+
+struct fcr_tables *
+fcr_tables_create(const char *name, const struct fcr_tables_params *p)
+{
+	char n[64];
+	struct rte_hash_parameters hp = {
+		.name = n,
+		.entries = PENDING_MAX,
+		.key_len = sizeof(struct pending_key),
+		.hash_func = rte_hash_crc,
+		.socket_id = p->socket,
+	};
+	struct fcr_tables *t;
+
+	t = rte_zmalloc_socket(name, sizeof(*t), 0, p->socket);
+	if (t == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(n, sizeof(n), "%s_fl", name);
+	t->flows = fcr_flow_table_create(n, p->max_flows, p->nb_workers,
+					 p->qsbr, p->socket);
+	snprintf(n, sizeof(n), "%s_rt", name);
+	t->routes = fcr_route_table_create(n, p->max_routes, p->qsbr, p->socket);
+	snprintf(n, sizeof(n), "%s_nm", name);
+	t->names = fcr_binding_table_create(n, p->max_names, p->socket);
+	snprintf(n, sizeof(n), "%s_rd", name);
+	if (t->flows && t->names)
+		t->redirects = fcr_redirect_table_create(n, p->max_redirects,
+							 t->flows, t->names,
+							 p->socket);
+	snprintf(n, sizeof(n), "%s_pl", name);
+	t->pending = rte_hash_create(&hp);
+	if (!t->flows || !t->routes || !t->names || !t->redirects || !t->pending) {
+		fcr_tables_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void
+fcr_tables_free(struct fcr_tables *t)
+{
+	if (t == NULL)
+		return;
+	fcr_redirect_table_free(t->redirects);
+	fcr_binding_table_free(t->names);
+	fcr_route_table_free(t->routes);
+	fcr_flow_table_free(t->flows);
+	rte_hash_free(t->pending);
+	rte_free(t);
+}
+
+/* Bind and rebuild the redirects of both the name and the one it evicted. */
+static int
+bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
+     enum fcr_bind_origin origin)
+{
+	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 1), evicted;
+	int rc;
+
+	if (n == FCR_NAME_NONE)
+		return -ENOSPC;
+	rc = fcr_name_bind(t->names, n, fcid & FCR_FCID_MASK, origin, &evicted);
+	if (rc < 0)
+		return rc;
+	if (evicted != FCR_NAME_NONE) {
+		t->st.bindings_evicted++;
+		fcr_redirect_name_changed(t->redirects, evicted);
+		fcr_name_maybe_free(t->names, evicted);
+	}
+	if (rc > 0) {
+		fcr_redirect_name_changed(t->redirects, n);
+		if (origin == FCR_BIND_LEARNED)
+			t->st.bindings_learned++;
+	}
+	return 0;
+}
+
+int
+fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
+		       uint32_t fcid, enum fcr_bind_origin origin)
+{
+	return bind(t, vlan, wwpn, fcid, origin);
+}
+
+static int
+unbind(struct fcr_tables *t, uint32_t n)
+{
+	if (!fcr_name_unbind(t->names, n))
+		return -ENOENT;
+	fcr_redirect_name_changed(t->redirects, n);
+	fcr_name_maybe_free(t->names, n);
+	return 0;
+}
+
+int
+fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn)
+{
+	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 0);
+
+	if (n == FCR_NAME_NONE)
+		return -ENOENT;
+	return unbind(t, n);
+}
+
+static void
+pending_key(struct pending_key *k, const struct fcr_event *ev)
+{
+	memset(k, 0, sizeof(*k));
+	memcpy(k->enode, ev->enode, 6);
+	k->vlan = ev->vlan;
+	k->ox_id = ev->ox_id;
+}
+
+static void
+pending_add(struct fcr_tables *t, const struct fcr_event *ev)
+{
+	struct pending_key k;
+
+	pending_key(&k, ev);
+	if (rte_hash_add_key_data(t->pending, &k, (void *)(uintptr_t)ev->wwpn) < 0) {
+		/* Thousands of logins with no reply: forget them all
+		 * rather than refuse new ones. */
+		t->st.pending_overflow += (uint64_t)rte_hash_count(t->pending);
+		rte_hash_reset(t->pending);
+		rte_hash_add_key_data(t->pending, &k, (void *)(uintptr_t)ev->wwpn);
+	}
+}
+
+static int
+pending_take(struct fcr_tables *t, const struct fcr_event *ev, uint64_t *wwpn)
+{
+	struct pending_key k;
+	void *data;
+
+	pending_key(&k, ev);
+	if (rte_hash_lookup_data(t->pending, &k, &data) < 0)
+		return -ENOENT;
+	rte_hash_del_key(t->pending, &k);
+	*wwpn = (uint64_t)(uintptr_t)data;
+	return 0;
+}
+
+static void
+login_event(struct fcr_tables *t, const struct fcr_event *ev)
+{
+	uint64_t wwpn;
+	uint32_t n;
+
+	t->st.logins_seen++;
+	switch (ev->kind) {
+	case FCR_LOGIN_FLOGI:
+	case FCR_LOGIN_FDISC:
+		pending_add(t, ev);
+		break;
+	case FCR_LOGIN_PLOGI:
+		/* the sender's own WWPN and FCID */
+		if (ev->has_wwpn && ev->s_id != 0)
+			bind(t, ev->vlan, ev->wwpn, ev->s_id, FCR_BIND_LEARNED);
+		break;
+	case FCR_LOGIN_ACC:
+		/* An accept from the fabric login server (or any FIP reply
+		 * to FLOGI/FDISC) grants its D_ID to the requester. */
+		if (ev->s_id == FCR_FCID_FLOGI ||
+		    (ev->via_fip && (ev->answers == FCR_LOGIN_FLOGI ||
+				     ev->answers == FCR_LOGIN_FDISC))) {
+			if (pending_take(t, ev, &wwpn) == 0)
+				bind(t, ev->vlan, wwpn, ev->d_id, FCR_BIND_LEARNED);
+			else
+				t->st.acc_unmatched++;
+		} else if (ev->has_wwpn && ev->s_id != 0 && !ev->via_fip) {
+			/* PLOGI accept: the responder's WWPN and FCID */
+			bind(t, ev->vlan, ev->wwpn, ev->s_id, FCR_BIND_LEARNED);
+		}
+		break;
+	case FCR_LOGIN_RJT:
+		pending_take(t, ev, &wwpn); /* the login failed: forget it */
+		break;
+	case FCR_LOGIN_LOGO:
+		/* only the port that holds the FCID can log it out */
+		n = fcr_name_get(t->names, ev->vlan, ev->wwpn, 0);
+		if (n != FCR_NAME_NONE &&
+		    t->names->names[n].fcid == (ev->port_id & FCR_FCID_MASK) &&
+		    unbind(t, n) == 0)
+			t->st.logouts++;
+		break;
+	default:
+		break;
+	}
+}
+
+void
+fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev)
+{
+	uint64_t key;
+
+	switch (ev->type) {
+	case FCR_EV_FLOW_FIRST:
+		key = ev->flow_key;
+		if (fcr_flow_find(t->flows, key) >= 0)
+			break; /* several workers, or several frames in flight */
+		if (fcr_flow_set(t->flows, key,
+				 fcr_action(fcr_flow_key_sid(key),
+					    fcr_flow_key_did(key), FCR_LEG_PLAIN),
+				 FCR_NO_OWNER) < 0)
+			t->st.flow_table_full++;
+		else
+			t->st.flows_added++;
+		break;
+	case FCR_EV_LOGIN:
+		login_event(t, ev);
+		break;
+	}
+}

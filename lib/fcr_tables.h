@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * All the tables and their one writer's operations: configuration from the
+ * command line, first frames and logins reported by workers. Workers read
+ * `flows` and `routes` lock-free; everything else here is the writer's.
+ */
+#ifndef FCR_TABLES_H
+#define FCR_TABLES_H
+
+#include <stdint.h>
+
+#include "fcr_binding.h"
+#include "fcr_event.h"
+#include "fcr_flow.h"
+#include "fcr_redirect.h"
+#include "fcr_route.h"
+
+struct rte_hash;
+struct rte_rcu_qsbr;
+
+struct fcr_tables_params {
+	uint32_t max_flows;
+	uint32_t max_routes;
+	uint32_t max_names;      /* (VLAN, WWPN) pairs */
+	uint32_t max_redirects;
+	uint32_t nb_workers;
+	struct rte_rcu_qsbr *qsbr;
+	int socket;
+};
+
+/* The writer's own counters, shown by `show fwd stats`. */
+#define FCR_WRITER_STATS(X) \
+	X(flows_added, "plain flow entries created from first frames") \
+	X(flow_table_full, "first frames that found the flow table full") \
+	X(logins_seen, "login frames reported by workers") \
+	X(bindings_learned, "bindings learned or changed by a login") \
+	X(bindings_evicted, "bindings that lost their FCID to another port") \
+	X(logouts, "bindings removed by a LOGO") \
+	X(acc_unmatched, "fabric login accepts with no request seen") \
+	X(pending_overflow, "fabric login requests forgotten: too many at once")
+
+struct fcr_writer_stats {
+#define FCR_WS_FIELD(name, text) uint64_t name;
+	FCR_WRITER_STATS(FCR_WS_FIELD)
+#undef FCR_WS_FIELD
+};
+
+struct fcr_tables {
+	struct fcr_flow_table *flows;
+	struct fcr_route_table *routes;
+	struct fcr_binding_table *names;
+	struct fcr_redirect_table *redirects;
+	struct rte_hash *pending; /* FLOGI/FDISC waiting for their accept */
+	struct fcr_writer_stats st;
+};
+
+struct fcr_tables *fcr_tables_create(const char *name,
+				     const struct fcr_tables_params *p);
+void fcr_tables_free(struct fcr_tables *t);
+
+/* Configured binding. 0, or -ENOSPC. */
+int fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
+			   uint32_t fcid, enum fcr_bind_origin origin);
+/* 0 or -ENOENT. */
+int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
+
+/* Apply one worker event. */
+void fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev);
+
+#endif /* FCR_TABLES_H */
