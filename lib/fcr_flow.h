@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 
 struct rte_hash;

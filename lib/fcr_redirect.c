@@ -131,32 +131,39 @@ uninstall(struct fcr_redirect_table *rt, uint32_t id)
 	r->state = FCR_RS_WAITING;
 }
 
+/* Install the rules for the members' current FCIDs. Keys it shares with
+ * the rules already installed are changed in place, so a rebinding never
+ * leaves a moment where those flows have no rule; keys no longer wanted are
+ * removed after. */
 static void
 install(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	struct fcr_flow_counters c;
-	uint64_t key[4], action[4];
+	uint64_t key[4], action[4], old_key[4], old_action[4];
 	uint32_t f[FCR_M_COUNT];
-	int i, idx;
+	int i, j, idx, was_active = r->state == FCR_RS_ACTIVE, missing = 0;
 
 	for (i = 0; i < FCR_M_COUNT; i++) {
 		f[i] = rt->names->names[r->name[i]].fcid;
-		if (f[i] == FCR_FCID_NONE) {
-			r->state = FCR_RS_WAITING;
-			return;
-		}
+		missing |= f[i] == FCR_FCID_NONE;
+	}
+	if (missing) {
+		uninstall(rt, id);
+		return;
 	}
 	rule_keys(r, f, key, action);
 	for (i = 0; i < 4; i++) {
 		idx = fcr_flow_find(rt->flows, key[i]);
 		if (idx >= 0 && rt->flows->owner[idx] != FCR_NO_OWNER &&
 		    rt->flows->owner[idx] != id) {
+			uninstall(rt, id);
 			r->state = FCR_RS_CONFLICT;
 			return;
 		}
 	}
 	if (rt->flows->nb_free < 4) {
+		uninstall(rt, id);
 		r->state = FCR_RS_NO_ROOM;
 		return;
 	}
@@ -170,16 +177,26 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 		}
 		fcr_flow_set(rt->flows, key[i], action[i], id);
 	}
+	if (was_active) {
+		rule_keys(r, r->fcid, old_key, old_action);
+		for (i = 0; i < 4; i++) {
+			for (j = 0; j < 4 && old_key[i] != key[j]; j++)
+				;
+			idx = j < 4 ? -1 : fcr_flow_find(rt->flows, old_key[i]);
+			if (idx >= 0 && rt->flows->owner[idx] == id)
+				fcr_flow_del(rt->flows, old_key[i]);
+		}
+	} else {
+		rt->nb_active++;
+	}
 	memcpy(r->fcid, f, sizeof(f));
 	r->state = FCR_RS_ACTIVE;
 	r->installs++;
-	rt->nb_active++;
 }
 
 static void
 rebuild(struct fcr_redirect_table *rt, uint32_t id)
 {
-	uninstall(rt, id);
 	install(rt, id);
 }
 

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The command grammar: what matches, what each argument accepts, and that a
+ * wrong line says what is wrong. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fcr_cmd.h"
+
+enum { C_START, C_SHOW_FWD, C_ROUTE_MAC, C_ROUTE_FPMA, C_BIND, C_REDIR, C_SLEEP, C_LOAD };
+
+static const struct fcr_cmd_def defs[] = {
+	{ C_START, "start", "" },
+	{ C_SHOW_FWD, "show fwd stats", "" },
+	{ C_ROUTE_MAC, "route add <prefix> port <port> mac <mac>", "" },
+	{ C_ROUTE_FPMA, "route add <prefix> port <port> fpma", "" },
+	{ C_BIND, "binding add vlan <vlan> wwpn <wwpn> fcid <fcid>", "" },
+	{ C_REDIR, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", "" },
+	{ C_SLEEP, "sleep <ms>", "" },
+	{ C_LOAD, "load config <file>", "" },
+};
+#define NDEFS (sizeof(defs) / sizeof(defs[0]))
+
+static int
+parse(const char *text, struct fcr_cmd *c, char *msg)
+{
+	static char line[512];
+
+	strcpy(line, text);
+	return fcr_cmd_parse(defs, NDEFS, line, c, msg);
+}
+
+static void
+literal_commands_match_with_any_spacing(void **state)
+{
+	struct fcr_cmd c;
+	char msg[FCR_CMD_MSG_LEN];
+
+	(void)state;
+	assert_int_equal(parse("start", &c, msg), 1);
+	assert_int_equal(c.def->id, C_START);
+	assert_int_equal(parse("  show   fwd\tstats  \n", &c, msg), 1);
+	assert_int_equal(c.def->id, C_SHOW_FWD);
+	assert_int_equal(c.nb_args, 0);
+}
+
+static void
+blank_lines_and_comments_are_not_commands(void **state)
+{
+	struct fcr_cmd c;
+	char msg[FCR_CMD_MSG_LEN];
+
+	(void)state;
+	assert_int_equal(parse("", &c, msg), 0);
+	assert_int_equal(parse("   \t\n", &c, msg), 0);
+	assert_int_equal(parse("# route add 1", &c, msg), 0);
+	assert_int_equal(parse("start # go", &c, msg), 1);
+}
+
+static void
+route_alternatives_pick_the_right_form(void **state)
+{
+	struct fcr_cmd c;
+	char msg[FCR_CMD_MSG_LEN];
+
+	(void)state;
+	assert_int_equal(parse("route add 0x010000/8 port 2 fpma", &c, msg), 1);
+	assert_int_equal(c.def->id, C_ROUTE_FPMA);
+	assert_int_equal(c.arg[0].prefix.fcid, 0x010000);
+	assert_int_equal(c.arg[0].prefix.bits, 8);
+	assert_int_equal(c.arg[1].u32, 2);
+	assert_int_equal(parse("route add 01.02.03/24 port 0 mac 0e:fc:00:01:02:03", &c, msg), 1);
+	assert_int_equal(c.def->id, C_ROUTE_MAC);
+	assert_int_equal(c.arg[0].prefix.fcid, 0x010203);
+	assert_int_equal(c.arg[0].prefix.bits, 24);
+	assert_memory_equal(c.arg[2].mac, "\x0e\xfc\x00\x01\x02\x03", 6);
+}
+
+static void
+typed_arguments_are_parsed(void **state)
+{
+	struct fcr_cmd c;
+	char msg[FCR_CMD_MSG_LEN];
+
+	(void)state;
+	assert_int_equal(parse("redirect add vlan 100 host 21:00:00:24:ff:3a:5b:01 "
+			       "target 50:06:01:60:00:00:00:01 vi 2f:00:00:00:00:00:00:01 "
+			       "vt 2f:00:00:00:00:00:00:02", &c, msg), 1);
+	assert_int_equal(c.nb_args, 5);
+	assert_int_equal(c.arg[0].u32, 100);
+	assert_true(c.arg[1].wwpn == 0x21000024ff3a5b01ull);
+	assert_true(c.arg[4].wwpn == 0x2f00000000000002ull);
+	assert_int_equal(parse("binding add vlan 0 wwpn 21:00:00:24:ff:3a:5b:01 fcid 0x1", &c, msg), 1);
+	assert_int_equal(c.arg[2].fcid, 1);
+	assert_int_equal(parse("load config /tmp/x.cmds", &c, msg), 1);
+	assert_string_equal(c.arg[0].word, "/tmp/x.cmds");
+}
+
+static void
+bad_arguments_name_the_argument(void **state)
+{
+	static const struct {
+		const char *line;
+		const char *must_contain;
+	} cases[] = {
+		{ "binding add vlan 4096 wwpn 21:00:00:24:ff:3a:5b:01 fcid 0x1", "<vlan>" },
+		{ "binding add vlan 1 wwpn 21:00:00:24:ff:3a:5b fcid 0x1", "<wwpn>" },
+		{ "binding add vlan 1 wwpn 21:00:00:24:ff:3a:5b:01 fcid 0x1000000", "<fcid>" },
+		{ "route add 0x010000/25 port 0 fpma", "<prefix>" },
+		{ "route add 0x010000/0 port 0 fpma", "<prefix>" },
+		{ "route add 0x010000 port 0 fpma", "<prefix>" },
+		{ "route add 0x010000/8 port 1024 fpma", "<port>" },
+		{ "route add 0x010000/8 port 0 mac 0e:fc:00:01:02", "<mac>" },
+		{ "sleep -1", "<ms>" },
+		{ "sleep 10x", "<ms>" },
+	};
+	struct fcr_cmd c;
+	char msg[FCR_CMD_MSG_LEN];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		msg[0] = '\0';
+		assert_int_equal(parse(cases[i].line, &c, msg), -1);
+		if (strstr(msg, cases[i].must_contain) == NULL)
+			fail_msg("'%s' gave '%s', which does not name %s", cases[i].line,
+				 msg, cases[i].must_contain);
+	}
+}
+
+static void
+wrong_words_and_lengths_are_refused_with_usage(void **state)
+{
+	struct fcr_cmd c;
+	char msg[FCR_CMD_MSG_LEN];
+
+	(void)state;
+	assert_int_equal(parse("frobnicate", &c, msg), -1);
+	assert_non_null(strstr(msg, "unknown command 'frobnicate'"));
+	assert_int_equal(parse("route add 0x010000/8 port 0", &c, msg), -1);
+	assert_non_null(strstr(msg, "incomplete"));
+	assert_int_equal(parse("route add 0x010000/8 port 0 both", &c, msg), -1);
+	assert_non_null(strstr(msg, "unexpected 'both'"));
+	assert_non_null(strstr(msg, "fpma"));
+	assert_non_null(strstr(msg, "mac <mac>"));
+	assert_int_equal(parse("start now", &c, msg), -1);
+	assert_non_null(strstr(msg, "unexpected 'now'"));
+	assert_int_equal(parse("show fwd", &c, msg), -1);
+	assert_non_null(strstr(msg, "incomplete"));
+}
+
+static void
+too_many_words_is_an_error_not_an_overflow(void **state)
+{
+	char line[2048] = "";
+	struct fcr_cmd c;
+	char msg[FCR_CMD_MSG_LEN];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 200; i++)
+		strcat(line, "w ");
+	assert_int_equal(fcr_cmd_parse(defs, NDEFS, line, &c, msg), -1);
+	assert_non_null(strstr(msg, "too many words"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(literal_commands_match_with_any_spacing),
+		cmocka_unit_test(blank_lines_and_comments_are_not_commands),
+		cmocka_unit_test(route_alternatives_pick_the_right_form),
+		cmocka_unit_test(typed_arguments_are_parsed),
+		cmocka_unit_test(bad_arguments_name_the_argument),
+		cmocka_unit_test(wrong_words_and_lengths_are_refused_with_usage),
+		cmocka_unit_test(too_many_words_is_an_error_not_an_overflow),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The tables and their writer: flow entries, routes, bindings, redirects
+ * installing and removing their four rules, and learning from login events.
+ * Runs EAL without hugepages or devices (rte_hash and rte_lpm need its memory).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "fcr_tables.h"
+
+#define VLAN 100
+#define H 0x2100000000000001ull
+#define T 0x5000000000000001ull
+#define VI 0x2f00000000000001ull
+#define VT 0x2f00000000000002ull
+#define FH 0x010001u
+#define FT 0x410001u
+#define FVI 0x810001u
+#define FVT 0x810002u
+
+static struct fcr_tables *
+mk(void)
+{
+	struct fcr_tables_params p = {
+		.max_flows = 1024, .max_routes = 64, .max_names = 256,
+		.max_redirects = 64, .nb_workers = 2, .qsbr = NULL, .socket = 0,
+	};
+	static int seq;
+	char name[32];
+	struct fcr_tables *t;
+
+	snprintf(name, sizeof(name), "t%d", seq++);
+	t = fcr_tables_create(name, &p);
+	assert_non_null(t);
+	return t;
+}
+
+/* The action a worker would apply to (vlan, s, d), or -1 for no entry. */
+static int64_t
+action_of(struct fcr_tables *t, uint32_t s, uint32_t d)
+{
+	uint64_t key = fcr_flow_key(VLAN, s, d);
+	uint32_t idx;
+
+	fcr_flow_lookup_bulk(t->flows, &key, 1, &idx);
+	if (idx == FCR_FLOW_NONE)
+		return -1;
+	return (int64_t)fcr_flow_action_load(t->flows, idx);
+}
+
+static void
+assert_rule(struct fcr_tables *t, uint32_t s, uint32_t d, uint32_t ns,
+	    uint32_t nd, enum fcr_leg leg)
+{
+	int64_t a = action_of(t, s, d);
+
+	if (a < 0)
+		fail_msg("no rule for %06x -> %06x", s, d);
+	assert_int_equal(fcr_action_sid((uint64_t)a), ns);
+	assert_int_equal(fcr_action_did((uint64_t)a), nd);
+	assert_int_equal(fcr_action_leg((uint64_t)a), leg);
+}
+
+static void
+assert_four_rules(struct fcr_tables *t, uint32_t h, uint32_t tg, uint32_t vi,
+		  uint32_t vt)
+{
+	assert_rule(t, h, tg, h, vt, FCR_LEG_HOST_TO_TARGET);
+	assert_rule(t, vi, tg, h, tg, FCR_LEG_VI_TO_TARGET);
+	assert_rule(t, tg, h, tg, vi, FCR_LEG_TARGET_TO_HOST);
+	assert_rule(t, vt, h, tg, h, FCR_LEG_VT_TO_HOST);
+}
+
+static void
+assert_no_rules(struct fcr_tables *t, uint32_t h, uint32_t tg, uint32_t vi,
+		uint32_t vt)
+{
+	assert_true(action_of(t, h, tg) < 0);
+	assert_true(action_of(t, vi, tg) < 0);
+	assert_true(action_of(t, tg, h) < 0);
+	assert_true(action_of(t, vt, h) < 0);
+}
+
+/* After the host moved: the keys with its old FCID are gone (VI->target
+ * stays, rewritten to the new host). */
+static void
+assert_no_rules_for_host(struct fcr_tables *t, uint32_t old_h, uint32_t tg,
+			 uint32_t vt)
+{
+	assert_true(action_of(t, old_h, tg) < 0);
+	assert_true(action_of(t, tg, old_h) < 0);
+	assert_true(action_of(t, vt, old_h) < 0);
+}
+
+static void
+bind4(struct fcr_tables *t)
+{
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, H, FH, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, T, FT, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, VI, FVI, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, VT, FVT, FCR_BIND_STATIC), 0);
+}
+
+static void
+flow_set_find_del_and_reuse(void **state)
+{
+	struct fcr_tables *t = mk();
+	uint64_t k = fcr_flow_key(5, 0x010203, 0x040506);
+	int idx, idx2;
+
+	(void)state;
+	assert_int_equal(fcr_flow_key_vlan(k), 5);
+	assert_int_equal(fcr_flow_key_sid(k), 0x010203);
+	assert_int_equal(fcr_flow_key_did(k), 0x040506);
+	idx = fcr_flow_set(t->flows, k, fcr_action(1, 2, FCR_LEG_VT_TO_HOST), 7);
+	assert_true(idx >= 0);
+	assert_int_equal(fcr_flow_find(t->flows, k), idx);
+	assert_int_equal(t->flows->count, 1);
+	/* change in place keeps the index */
+	idx2 = fcr_flow_set(t->flows, k, fcr_action(3, 4, FCR_LEG_PLAIN), 8);
+	assert_int_equal(idx2, idx);
+	assert_int_equal(fcr_action_sid(t->flows->action[idx]), 3);
+	assert_int_equal(fcr_flow_del(t->flows, k), 0);
+	assert_int_equal(fcr_flow_find(t->flows, k), -ENOENT);
+	assert_int_equal(fcr_flow_del(t->flows, k), -ENOENT);
+	assert_int_equal(t->flows->count, 0);
+	fcr_tables_free(t);
+}
+
+static void
+flow_table_fills_to_capacity_then_refuses(void **state)
+{
+	struct fcr_tables *t = mk();
+	uint32_t i;
+
+	(void)state;
+	for (i = 0; i < 1024; i++)
+		assert_true(fcr_flow_set(t->flows, fcr_flow_key(1, i, i + 1), 0, 0) >= 0);
+	assert_int_equal(fcr_flow_set(t->flows, fcr_flow_key(2, 1, 1), 0, 0), -ENOSPC);
+	/* a delete makes room again (no readers: freed at once) */
+	assert_int_equal(fcr_flow_del(t->flows, fcr_flow_key(1, 7, 8)), 0);
+	assert_true(fcr_flow_set(t->flows, fcr_flow_key(2, 1, 1), 0, 0) >= 0);
+	fcr_tables_free(t);
+}
+
+static void
+counters_sum_over_workers(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_flow_counters c;
+	int idx = fcr_flow_set(t->flows, fcr_flow_key(1, 2, 3), 0, 0);
+
+	(void)state;
+	fcr_flow_count(&t->flows->counters[0][idx], 100, 50);
+	fcr_flow_count(&t->flows->counters[0][idx], 100, 70);
+	fcr_flow_count(&t->flows->counters[1][idx], 60, 40);
+	fcr_flow_counters_sum(t->flows, (uint32_t)idx, &c);
+	assert_int_equal(c.frames, 3);
+	assert_int_equal(c.bytes, 260);
+	assert_int_equal(c.first_tsc, 40);
+	assert_int_equal(c.last_tsc, 70);
+	fcr_tables_free(t);
+}
+
+static void
+routes_longest_prefix_wins_and_replace_and_delete(void **state)
+{
+	struct fcr_tables *t = mk();
+	uint8_t mac[6] = { 2, 0, 0, 0, 0, 9 };
+	uint32_t d[3] = { 0x010203, 0x01ff00, 0x020000 }, keys[3], nh[3];
+
+	(void)state;
+	assert_int_equal(fcr_route_add(t->routes, 0x010000, 8, 1, NULL), 0);
+	assert_int_equal(fcr_route_add(t->routes, 0x010200, 16, 2, mac), 0);
+	assert_int_equal(fcr_route_add(t->routes, 0x010000, 25, 2, mac), -EINVAL);
+	fcr_route_lookup_bulk(t->routes, d, keys, nh, 3);
+	assert_int_equal(t->routes->nexthop[nh[0]].port, 2);
+	assert_memory_equal(t->routes->nexthop[nh[0]].mac, mac, 6);
+	assert_int_equal(t->routes->nexthop[nh[1]].port, 1);
+	assert_true(t->routes->nexthop[nh[1]].flags & FCR_NH_FPMA);
+	assert_int_equal(nh[2], FCR_ROUTE_NONE);
+	/* replacing keeps one route and changes the port */
+	assert_int_equal(fcr_route_add(t->routes, 0x01ABCD, 8, 3, NULL), 0);
+	assert_int_equal(t->routes->nb_routes, 2);
+	fcr_route_lookup_bulk(t->routes, d, keys, nh, 2);
+	assert_int_equal(t->routes->nexthop[nh[1]].port, 3);
+	assert_int_equal(fcr_route_del(t->routes, 0x010200, 16), 0);
+	assert_int_equal(fcr_route_del(t->routes, 0x010200, 16), -ENOENT);
+	fcr_route_lookup_bulk(t->routes, d, keys, nh, 1);
+	assert_int_equal(t->routes->nexthop[nh[0]].port, 3);
+	fcr_tables_free(t);
+}
+
+static void
+redirect_installs_four_rules_when_all_bound(void **state)
+{
+	struct fcr_tables *t = mk();
+	int id;
+
+	(void)state;
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, H, FH, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, T, FT, FCR_BIND_STATIC), 0);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_WAITING);
+	assert_int_equal(fcr_redirect_missing(t->redirects, (uint32_t)id), FCR_M_VI);
+	assert_true(action_of(t, FH, FT) < 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, VI, FVI, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_redirect_missing(t->redirects, (uint32_t)id), FCR_M_VT);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, VT, FVT, FCR_BIND_STATIC), 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(t->redirects->nb_active, 1);
+	fcr_tables_free(t);
+}
+
+static void
+redirect_on_another_vlan_does_not_match(void **state)
+{
+	struct fcr_tables *t = mk();
+
+	(void)state;
+	bind4(t);
+	assert_true(fcr_redirect_add(t->redirects, VLAN + 1, H, T, VI, VT) >= 0);
+	assert_true(action_of(t, FH, FT) < 0);
+	assert_int_equal(fcr_redirect_missing(t->redirects, 0), FCR_M_HOST);
+	fcr_tables_free(t);
+}
+
+static void
+redirect_refuses_a_port_named_twice(void **state)
+{
+	struct fcr_tables *t = mk();
+
+	(void)state;
+	assert_int_equal(fcr_redirect_add(t->redirects, VLAN, H, T, H, VT), -EINVAL);
+	assert_int_equal(t->redirects->count, 0);
+	fcr_tables_free(t);
+}
+
+static void
+rebinding_a_member_rebuilds_the_rules(void **state)
+{
+	struct fcr_tables *t = mk();
+	int shared;
+
+	(void)state;
+	bind4(t);
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	shared = fcr_flow_find(t->flows, fcr_flow_key(VLAN, FVI, FT));
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, H, 0x010099, FCR_BIND_LEARNED), 0);
+	assert_no_rules_for_host(t, FH, FT, FVT);
+	assert_four_rules(t, 0x010099, FT, FVI, FVT);
+	/* the VI->target key was changed in place, never missing */
+	assert_int_equal(fcr_flow_find(t->flows, fcr_flow_key(VLAN, FVI, FT)), shared);
+	assert_int_equal(t->redirects->r[0].installs, 2);
+	fcr_tables_free(t);
+}
+
+static void
+an_fcid_taken_by_another_port_unbinds_the_first(void **state)
+{
+	struct fcr_tables *t = mk();
+
+	(void)state;
+	bind4(t);
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	/* the fabric gives the host's FCID to some other port */
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, 0x2100000000000099ull, FH,
+						FCR_BIND_LEARNED), 0);
+	assert_int_equal(t->st.bindings_evicted, 1);
+	assert_no_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(fcr_redirect_missing(t->redirects, 0), FCR_M_HOST);
+	fcr_tables_free(t);
+}
+
+static void
+redirect_del_and_unbind_remove_the_rules(void **state)
+{
+	struct fcr_tables *t = mk();
+
+	(void)state;
+	bind4(t);
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	assert_int_equal(fcr_tables_binding_del(t, VLAN, VT), 0);
+	assert_no_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(t->redirects->r[0].state, FCR_RS_WAITING);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, VT, FVT, FCR_BIND_STATIC), 0);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_no_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), -ENOENT);
+	assert_int_equal(t->redirects->count, 0);
+	assert_int_equal(t->flows->count, 0);
+	fcr_tables_free(t);
+}
+
+static void
+two_redirects_sharing_a_key_conflict(void **state)
+{
+	struct fcr_tables *t = mk();
+	int a, b;
+
+	(void)state;
+	bind4(t);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, 0x2100000000000002ull, 0x010002,
+						FCR_BIND_STATIC), 0);
+	a = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	/* a second host using the same VI towards the same target would
+	 * need the same VI->target key */
+	b = fcr_redirect_add(t->redirects, VLAN, 0x2100000000000002ull, T, VI, VT);
+	assert_int_equal(t->redirects->r[a].state, FCR_RS_ACTIVE);
+	assert_int_equal(t->redirects->r[b].state, FCR_RS_CONFLICT);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	fcr_tables_free(t);
+}
+
+static void
+first_frame_event_adds_a_plain_entry_once(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_event ev;
+
+	(void)state;
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, FH, FT));
+	fcr_tables_event(t, &ev);
+	fcr_tables_event(t, &ev);
+	assert_int_equal(t->st.flows_added, 1);
+	assert_rule(t, FH, FT, FH, FT, FCR_LEG_PLAIN);
+	/* a redirect installed later takes over the key and counts what went
+	 * plain before it */
+	fcr_flow_count(&t->flows->counters[1][fcr_flow_find(t->flows,
+		fcr_flow_key(VLAN, FH, FT))], 68, 1);
+	bind4(t);
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(t->redirects->r[0].frames_before, 1);
+	fcr_tables_free(t);
+}
+
+static void
+login(struct fcr_tables *t, enum fcr_login_kind kind, uint8_t answers,
+      int fip, uint32_t s, uint32_t d, uint16_t ox, uint64_t wwpn,
+      uint32_t port_id, uint8_t enode_last)
+{
+	struct fcr_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = FCR_EV_LOGIN;
+	ev.kind = (uint8_t)kind;
+	ev.answers = answers;
+	ev.via_fip = (uint8_t)fip;
+	ev.vlan = VLAN;
+	ev.s_id = s;
+	ev.d_id = d;
+	ev.ox_id = ox;
+	ev.wwpn = wwpn;
+	ev.has_wwpn = wwpn != 0;
+	ev.port_id = port_id;
+	ev.enode[0] = 0x0e;
+	ev.enode[5] = enode_last;
+	fcr_tables_event(t, &ev);
+}
+
+static void
+flogi_and_its_accept_bind_the_requester(void **state)
+{
+	struct fcr_tables *t = mk();
+	uint32_t n;
+
+	(void)state;
+	login(t, FCR_LOGIN_FLOGI, 0, 0, 0, FCR_FCID_FLOGI, 7, H, 0, 1);
+	/* another ENode's FLOGI with the same OX_ID must not be confused */
+	login(t, FCR_LOGIN_FLOGI, 0, 0, 0, FCR_FCID_FLOGI, 7, T, 0, 2);
+	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, FH, 7, 0x2000000000000fffull, 0, 1);
+	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, FT, 7, 0x2000000000000fffull, 0, 2);
+	n = fcr_name_get(t->names, VLAN, H, 0);
+	assert_int_not_equal(n, FCR_NAME_NONE);
+	assert_int_equal(t->names->names[n].fcid, FH);
+	assert_int_equal(t->names->names[n].origin, FCR_BIND_LEARNED);
+	n = fcr_name_get(t->names, VLAN, T, 0);
+	assert_int_equal(t->names->names[n].fcid, FT);
+	assert_int_equal(t->st.bindings_learned, 2);
+	/* an accept nobody asked for binds nothing */
+	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, 0x010777, 9, 0, 0, 3);
+	assert_int_equal(t->st.acc_unmatched, 1);
+	fcr_tables_free(t);
+}
+
+static void
+fip_fdisc_reply_binds_and_plogi_binds_its_sender(void **state)
+{
+	struct fcr_tables *t = mk();
+	uint32_t n;
+
+	(void)state;
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 3, VI, 0, 4);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, FVI, 3, 0, 0, 4);
+	n = fcr_name_get(t->names, VLAN, VI, 0);
+	assert_int_equal(t->names->names[n].fcid, FVI);
+	login(t, FCR_LOGIN_PLOGI, 0, 0, FVT, FT, 5, VT, 0, 9);
+	n = fcr_name_get(t->names, VLAN, VT, 0);
+	assert_int_equal(t->names->names[n].fcid, FVT);
+	/* a PLOGI accept binds the responder */
+	login(t, FCR_LOGIN_ACC, 0, 0, FT, FVT, 5, T, 0, 9);
+	n = fcr_name_get(t->names, VLAN, T, 0);
+	assert_int_equal(t->names->names[n].fcid, FT);
+	fcr_tables_free(t);
+}
+
+static void
+learned_logins_drive_a_redirect_through_its_life(void **state)
+{
+	struct fcr_tables *t = mk();
+
+	(void)state;
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, H, 0, 1);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FH, 1, 0, 0, 1);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, T, 0, 2);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FT, 1, 0, 0, 2);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VI, 0, 3);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVI, 1, 0, 0, 3);
+	assert_true(action_of(t, FH, FT) < 0);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+
+	/* the host logs in again and gets a new FCID: rules follow */
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 2, H, 0, 1);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, 0x010042, 2, 0, 0, 1);
+	assert_no_rules_for_host(t, FH, FT, FVT);
+	assert_four_rules(t, 0x010042, FT, FVI, FVT);
+
+	/* a LOGO naming a stale FCID changes nothing; the real one removes */
+	login(t, FCR_LOGIN_LOGO, 0, 0, FH, FCR_FCID_FLOGI, 3, H, FH, 1);
+	assert_four_rules(t, 0x010042, FT, FVI, FVT);
+	login(t, FCR_LOGIN_LOGO, 0, 0, 0x010042, FCR_FCID_FLOGI, 3, H, 0x010042, 1);
+	assert_no_rules(t, 0x010042, FT, FVI, FVT);
+	assert_int_equal(t->st.logouts, 1);
+	assert_int_equal(fcr_redirect_missing(t->redirects, 0), FCR_M_HOST);
+	fcr_tables_free(t);
+}
+
+static void
+many_redirects_load_and_unload_cleanly(void **state)
+{
+	struct fcr_tables_params p = {
+		.max_flows = 1 << 16, .max_routes = 16, .max_names = 1 << 14,
+		.max_redirects = 1 << 12, .nb_workers = 1, .socket = 0,
+	};
+	struct fcr_tables *t = fcr_tables_create("big", &p);
+	uint32_t i;
+
+	(void)state;
+	assert_non_null(t);
+	for (i = 0; i < 4096; i++) {
+		uint64_t h = 0x2100000000000000ull | i, tg = 0x5000000000000000ull | i;
+		uint64_t vi = 0x2f01000000000000ull | i, vt = 0x2f02000000000000ull | i;
+
+		assert_int_equal(fcr_tables_binding_add(t, 1, h, 0x010000 | i, FCR_BIND_STATIC), 0);
+		assert_int_equal(fcr_tables_binding_add(t, 1, tg, 0x410000 | i, FCR_BIND_STATIC), 0);
+		assert_int_equal(fcr_tables_binding_add(t, 1, vi, 0x810000 | i, FCR_BIND_STATIC), 0);
+		assert_int_equal(fcr_tables_binding_add(t, 1, vt, 0x820000 | i, FCR_BIND_STATIC), 0);
+		assert_true(fcr_redirect_add(t->redirects, 1, h, tg, vi, vt) >= 0);
+	}
+	assert_int_equal(t->redirects->nb_active, 4096);
+	assert_int_equal(t->flows->count, 4 * 4096);
+	assert_int_equal(fcr_redirect_add(t->redirects, 1, 1, 2, 3, 4), -ENOSPC);
+	for (i = 0; i < 4096; i++)
+		assert_int_equal(fcr_redirect_del(t->redirects, 1, 0x2100000000000000ull | i,
+						  0x5000000000000000ull | i), 0);
+	assert_int_equal(t->flows->count, 0);
+	assert_int_equal(t->redirects->count, 0);
+	fcr_tables_free(t);
+}
+
+static int
+eal_up(void **state)
+{
+	char *argv[] = { "test_tables", "--no-huge", "-m", "256", "--no-pci",
+			 "--file-prefix", "test_tables", "-l", "0",
+			 "--log-level", "lib.eal:error", NULL };
+
+	(void)state;
+	return rte_eal_init(11, argv) < 0 ? -1 : 0;
+}
+
+static int
+eal_down(void **state)
+{
+	(void)state;
+	rte_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(flow_set_find_del_and_reuse),
+		cmocka_unit_test(flow_table_fills_to_capacity_then_refuses),
+		cmocka_unit_test(counters_sum_over_workers),
+		cmocka_unit_test(routes_longest_prefix_wins_and_replace_and_delete),
+		cmocka_unit_test(redirect_installs_four_rules_when_all_bound),
+		cmocka_unit_test(redirect_on_another_vlan_does_not_match),
+		cmocka_unit_test(redirect_refuses_a_port_named_twice),
+		cmocka_unit_test(rebinding_a_member_rebuilds_the_rules),
+		cmocka_unit_test(an_fcid_taken_by_another_port_unbinds_the_first),
+		cmocka_unit_test(redirect_del_and_unbind_remove_the_rules),
+		cmocka_unit_test(two_redirects_sharing_a_key_conflict),
+		cmocka_unit_test(first_frame_event_adds_a_plain_entry_once),
+		cmocka_unit_test(flogi_and_its_accept_bind_the_requester),
+		cmocka_unit_test(fip_fdisc_reply_binds_and_plogi_binds_its_sender),
+		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
+		cmocka_unit_test(many_redirects_load_and_unload_cleanly),
+	};
+
+	return cmocka_run_group_tests(tests, eal_up, eal_down);
+}
