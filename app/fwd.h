@@ -39,6 +39,7 @@ struct fcr_worker_stats {
 	uint64_t flow_miss;              /* FCoE frames sent with no flow entry yet */
 	uint64_t passthrough;            /* FIP and other EtherTypes sent */
 	uint64_t logins;                 /* login frames snooped */
+	uint64_t logins_bad_crc;         /* login frames not learned from: bad CRC */
 	uint64_t events_lost;            /* events dropped: ring full */
 	uint64_t frames;                 /* frames processed */
 	uint64_t busy_cycles;            /* cycles in polls that found frames */

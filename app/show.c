@@ -30,6 +30,7 @@ fcr_fwd_totals(struct fcr_fwd_totals *t)
 		t->w.flow_miss += s->flow_miss;
 		t->w.passthrough += s->passthrough;
 		t->w.logins += s->logins;
+		t->w.logins_bad_crc += s->logins_bad_crc;
 		t->w.events_lost += s->events_lost;
 		t->w.frames += s->frames;
 		t->w.busy_cycles += s->busy_cycles;
@@ -88,6 +89,7 @@ fcr_show_fwd_stats(FILE *out)
 	}
 	fprintf(out, "  table writer:\n");
 	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_snooped", t.w.logins);
+	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_bad_crc", t.w.logins_bad_crc);
 	fprintf(out, "    %-28s %" PRIu64 "\n", "events_lost", t.w.events_lost);
 #define FCR_WS_PRINT(name, text) \
 	fprintf(out, "    %-28s %" PRIu64 "\n", #name, ws->name);

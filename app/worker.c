@@ -23,7 +23,7 @@
 #include "fwd.h"
 
 #define BURST_MAX 64
-#define FIP_SNOOP_MAX 1024
+#define FIP_SNOOP_MAX 2560 /* larger than any FIP frame a port delivers */
 
 static inline void
 send_event(struct fcr_worker *w, struct fcr_event *ev)
@@ -74,6 +74,12 @@ snoop_els(struct fcr_worker *w, struct rte_mbuf *m, const struct fcr_frame *f)
 
 	if (f->r_ctl != FCR_RCTL_ELS_REQ && f->r_ctl != FCR_RCTL_ELS_REP)
 		return;
+	/* a corrupted login must not teach a wrong binding; logins are rare,
+	 * so the full check costs nothing that matters */
+	if (fcr_frame_verify_crc_mbuf(m, f) != FCR_R_OK) {
+		w->st.logins_bad_crc++;
+		return;
+	}
 	p = rte_pktmbuf_read(m, f->fc_off + FCR_FC_HLEN, n, buf);
 	if (p == NULL || fcr_login_from_els(f, p, n, &l) != FCR_R_OK)
 		return;

@@ -92,7 +92,8 @@ fcr_build_fip_ls(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 	size_t off, len;
 	uint8_t *h, *d;
 
-	if (fc->payload_len > FCR_FC_MAX_PAYLOAD)
+	/* a descriptor's length is one byte of 4-byte words */
+	if (fc->payload_len > FCR_FC_MAX_PAYLOAD || els_len / 4 > UINT8_MAX)
 		return 0;
 	len = FCR_ETH_HLEN + (l2->tagged ? FCR_VLAN_HLEN : 0) + FCR_FIP_HLEN +
 	      desc_len;

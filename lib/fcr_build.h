@@ -69,8 +69,11 @@ struct fcr_fip_spec {
 
 /*
  * FIP frame carrying the ELS described by `fc` (header and payload; FIP
- * carries no SOF/EOF/CRC) and a MAC descriptor. Returns length or 0.
+ * carries no SOF/EOF/CRC) and a MAC descriptor. Returns length or 0 (also
+ * when the ELS payload exceeds FCR_FIP_MAX_ELS_PAYLOAD: a descriptor's
+ * length is one byte of 4-byte words).
  */
+#define FCR_FIP_MAX_ELS_PAYLOAD (255 * 4 - 4 - FCR_FC_HLEN)
 size_t fcr_build_fip_ls(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 			const struct fcr_fip_spec *fip,
 			const struct fcr_fc_spec *fc);

@@ -164,7 +164,10 @@ fcr_frame_parse_mbuf(const struct rte_mbuf *m, struct fcr_frame *f)
 	if (h == NULL)
 		return FCR_R_RUNT;
 	r = parse_core(h, t, len, f);
-	if ((m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) && !f->tagged) {
+	if (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) {
+		/* the NIC took one tag off: one more in the frame is a stack */
+		if (f->tagged)
+			return FCR_R_VLAN_STACKED;
 		f->vlan = m->vlan_tci & 0x0FFF;
 		f->pcp = (uint8_t)(m->vlan_tci >> 13);
 	}

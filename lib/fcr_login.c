@@ -148,6 +148,10 @@ fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 				return FCR_R_BAD_PAYLOAD;
 			if (len < 4 + FCR_FC_HLEN)
 				return FCR_R_TRUNC_PAYLOAD;
+			/* a request carries an ELS request, a reply an ELS reply */
+			if (d[4 + FCR_FC_R_CTL] != (sub == FCR_FIP_SC_REQ ?
+						    FCR_RCTL_ELS_REQ : FCR_RCTL_ELS_REP))
+				return FCR_R_BAD_PAYLOAD;
 			header_ids(d + 4, out);
 			r = els_payload(d[4 + FCR_FC_R_CTL], d + 4 + FCR_FC_HLEN,
 					len - 4 - FCR_FC_HLEN, out);

@@ -10,13 +10,22 @@
 
 #include "fcr_tables.h"
 
-/* A fabric login in flight: the accept names the new FCID but not the
- * port, so the request's WWPN waits here, keyed by the exchange. */
+/*
+ * A login in flight. An accept does not say which request it answers, and a
+ * fabric accept names the new FCID but not the port, so requests wait here:
+ * fabric logins (FLOGI/FDISC) by the requester's MAC and exchange, since
+ * they have no FCID yet; port logins (PLOGI) by exchange and FC addresses.
+ */
+enum { PEND_FABRIC = 1, PEND_PLOGI = 2 };
+
 struct pending_key {
-	uint8_t enode[6];
+	uint8_t kind;
+	uint8_t zero;
 	uint16_t vlan;
 	uint16_t ox_id;
-	uint16_t zero;
+	uint8_t mac[6];
+	uint32_t requester; /* PLOGI: requester's and responder's FCIDs */
+	uint32_t responder;
 };
 
 #define PENDING_MAX 4096
@@ -127,46 +136,63 @@ fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn)
 }
 
 static void
-pending_key(struct pending_key *k, const struct fcr_event *ev)
+pending_add(struct fcr_tables *t, const struct pending_key *k, uint64_t wwpn)
 {
-	memset(k, 0, sizeof(*k));
-	memcpy(k->enode, ev->enode, 6);
-	k->vlan = ev->vlan;
-	k->ox_id = ev->ox_id;
-}
-
-static void
-pending_add(struct fcr_tables *t, const struct fcr_event *ev)
-{
-	struct pending_key k;
-
-	pending_key(&k, ev);
-	if (rte_hash_add_key_data(t->pending, &k, (void *)(uintptr_t)ev->wwpn) < 0) {
+	if (rte_hash_add_key_data(t->pending, k, (void *)(uintptr_t)wwpn) < 0) {
 		/* Thousands of logins with no reply: forget them all
 		 * rather than refuse new ones. */
 		t->st.pending_overflow += (uint64_t)rte_hash_count(t->pending);
 		rte_hash_reset(t->pending);
-		rte_hash_add_key_data(t->pending, &k, (void *)(uintptr_t)ev->wwpn);
+		rte_hash_add_key_data(t->pending, k, (void *)(uintptr_t)wwpn);
 	}
 }
 
 static int
-pending_take(struct fcr_tables *t, const struct fcr_event *ev, uint64_t *wwpn)
+pending_take(struct fcr_tables *t, const struct pending_key *k, uint64_t *wwpn)
 {
-	struct pending_key k;
 	void *data;
 
-	pending_key(&k, ev);
-	if (rte_hash_lookup_data(t->pending, &k, &data) < 0)
+	if (rte_hash_lookup_data(t->pending, k, &data) < 0)
 		return -ENOENT;
-	rte_hash_del_key(t->pending, &k);
+	rte_hash_del_key(t->pending, k);
 	*wwpn = (uint64_t)(uintptr_t)data;
 	return 0;
 }
 
 static void
+fabric_key(struct pending_key *k, const struct fcr_event *ev)
+{
+	memset(k, 0, sizeof(*k));
+	k->kind = PEND_FABRIC;
+	k->vlan = ev->vlan;
+	k->ox_id = ev->ox_id;
+	memcpy(k->mac, ev->enode, 6);
+}
+
+static void
+plogi_key(struct pending_key *k, const struct fcr_event *ev, uint32_t requester,
+	  uint32_t responder)
+{
+	memset(k, 0, sizeof(*k));
+	k->kind = PEND_PLOGI;
+	k->vlan = ev->vlan;
+	k->ox_id = ev->ox_id;
+	k->requester = requester;
+	k->responder = responder;
+}
+
+static int
+is_fabric_reply(const struct fcr_event *ev)
+{
+	return ev->s_id == FCR_FCID_FLOGI ||
+	       (ev->via_fip && (ev->answers == FCR_LOGIN_FLOGI ||
+				ev->answers == FCR_LOGIN_FDISC));
+}
+
+static void
 login_event(struct fcr_tables *t, const struct fcr_event *ev)
 {
+	struct pending_key k;
 	uint64_t wwpn;
 	uint32_t n;
 
@@ -174,30 +200,41 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 	switch (ev->kind) {
 	case FCR_LOGIN_FLOGI:
 	case FCR_LOGIN_FDISC:
-		pending_add(t, ev);
+		fabric_key(&k, ev);
+		pending_add(t, &k, ev->wwpn);
 		break;
 	case FCR_LOGIN_PLOGI:
-		/* the sender's own WWPN and FCID */
-		if (ev->has_wwpn && ev->s_id != 0)
-			bind(t, ev->vlan, ev->wwpn, ev->s_id, FCR_BIND_LEARNED);
+		/* the sender's own WWPN and FCID; the accept will bind the
+		 * responder, once paired with this request */
+		if (!ev->has_wwpn || ev->s_id == 0)
+			break;
+		bind(t, ev->vlan, ev->wwpn, ev->s_id, FCR_BIND_LEARNED);
+		plogi_key(&k, ev, ev->s_id, ev->d_id);
+		pending_add(t, &k, ev->wwpn);
 		break;
 	case FCR_LOGIN_ACC:
-		/* An accept from the fabric login server (or any FIP reply
-		 * to FLOGI/FDISC) grants its D_ID to the requester. */
-		if (ev->s_id == FCR_FCID_FLOGI ||
-		    (ev->via_fip && (ev->answers == FCR_LOGIN_FLOGI ||
-				     ev->answers == FCR_LOGIN_FDISC))) {
-			if (pending_take(t, ev, &wwpn) == 0)
+		if (is_fabric_reply(ev)) {
+			/* the fabric grants its D_ID to the requester */
+			fabric_key(&k, ev);
+			if (pending_take(t, &k, &wwpn) == 0)
 				bind(t, ev->vlan, wwpn, ev->d_id, FCR_BIND_LEARNED);
 			else
 				t->st.acc_unmatched++;
-		} else if (ev->has_wwpn && ev->s_id != 0 && !ev->via_fip) {
-			/* PLOGI accept: the responder's WWPN and FCID */
-			bind(t, ev->vlan, ev->wwpn, ev->s_id, FCR_BIND_LEARNED);
+			break;
 		}
+		/* an accept to our PLOGI carries the responder's WWPN; an
+		 * accept to anything else (PRLI, RNID, ...) is not read */
+		plogi_key(&k, ev, ev->d_id, ev->s_id);
+		if (ev->has_wwpn && pending_take(t, &k, &wwpn) == 0)
+			bind(t, ev->vlan, ev->wwpn, ev->s_id, FCR_BIND_LEARNED);
 		break;
 	case FCR_LOGIN_RJT:
-		pending_take(t, ev, &wwpn); /* the login failed: forget it */
+		/* the login failed: forget it */
+		if (is_fabric_reply(ev))
+			fabric_key(&k, ev);
+		else
+			plogi_key(&k, ev, ev->d_id, ev->s_id);
+		pending_take(t, &k, &wwpn);
 		break;
 	case FCR_LOGIN_LOGO:
 		/* only the port that holds the FCID can log it out */

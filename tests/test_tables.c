@@ -416,6 +416,11 @@ fip_fdisc_reply_binds_and_plogi_binds_its_sender(void **state)
 	login(t, FCR_LOGIN_ACC, 0, 0, FT, FVT, 5, T, 0, 9);
 	n = fcr_name_get(t->names, VLAN, T, 0);
 	assert_int_equal(t->names->names[n].fcid, FT);
+	/* a long accept to something that was not a PLOGI (a multi-page PRLI
+	 * accept, say) has no WWPN at bytes 20-27: nothing is learned */
+	login(t, FCR_LOGIN_ACC, 0, 0, 0x410077, FVT, 6, 0x5000000000000077ull, 0, 9);
+	assert_int_equal(fcr_name_get(t->names, VLAN, 0x5000000000000077ull, 0),
+			 FCR_NAME_NONE);
 	fcr_tables_free(t);
 }
 
