@@ -12,6 +12,7 @@
 #include <rte_ether.h>
 
 #include "fcr_flow.h"
+#include "fcr_pipeline.h"
 #include "fcr_reason.h"
 
 struct rte_eth_dev_tx_buffer;
@@ -34,12 +35,7 @@ struct fcr_worker_stats {
 	uint64_t rx[FCR_MAX_PORTS];
 	uint64_t tx[FCR_MAX_PORTS];      /* handed to the port's TX buffer */
 	uint64_t tx_fail[FCR_MAX_PORTS]; /* of those, refused by the port */
-	uint64_t drop[FCR_R_COUNT];      /* tx_full is filled from tx_fail */
-	uint64_t leg[FCR_LEG_COUNT];     /* FCoE frames sent, by rewrite leg */
-	uint64_t flow_miss;              /* FCoE frames sent with no flow entry yet */
-	uint64_t passthrough;            /* FIP and other EtherTypes sent */
-	uint64_t logins;                 /* login frames snooped */
-	uint64_t logins_bad_crc;         /* login frames not learned from: bad CRC */
+	struct fcr_pipeline_stats pl;    /* drops by reason, legs, ... */
 	uint64_t events_lost;            /* events dropped: ring full */
 	uint64_t frames;                 /* frames processed */
 	uint64_t busy_cycles;            /* cycles in polls that found frames */
@@ -56,7 +52,7 @@ struct fcr_worker {
 	struct rte_ring *events;  /* to the table writer */
 	struct rte_eth_dev_tx_buffer *txb[FCR_MAX_PORTS];
 	volatile int paused;      /* acknowledges a stop */
-	uint64_t recent[256];     /* first-frame keys recently reported */
+	struct fcr_pipeline pipeline;
 	struct fcr_worker_stats st;
 } __rte_cache_aligned;
 

@@ -24,26 +24,26 @@ fcr_fwd_totals(struct fcr_fwd_totals *t)
 			t->w.tx_fail[j] += s->tx_fail[j];
 		}
 		for (j = 0; j < FCR_R_COUNT; j++)
-			t->w.drop[j] += s->drop[j];
+			t->w.pl.drop[j] += s->pl.drop[j];
 		for (j = 0; j < FCR_LEG_COUNT; j++)
-			t->w.leg[j] += s->leg[j];
-		t->w.flow_miss += s->flow_miss;
-		t->w.passthrough += s->passthrough;
-		t->w.logins += s->logins;
-		t->w.logins_bad_crc += s->logins_bad_crc;
+			t->w.pl.leg[j] += s->pl.leg[j];
+		t->w.pl.flow_miss += s->pl.flow_miss;
+		t->w.pl.passthrough += s->pl.passthrough;
+		t->w.pl.logins += s->pl.logins;
+		t->w.pl.logins_bad_crc += s->pl.logins_bad_crc;
 		t->w.events_lost += s->events_lost;
 		t->w.frames += s->frames;
 		t->w.busy_cycles += s->busy_cycles;
 	}
 	for (j = 0; j < FCR_MAX_PORTS; j++) {
 		/* frames the port refused count as tx_full drops, not tx */
-		t->w.drop[FCR_R_TX_FULL] += t->w.tx_fail[j];
+		t->w.pl.drop[FCR_R_TX_FULL] += t->w.tx_fail[j];
 		t->w.tx[j] -= t->w.tx_fail[j];
 		t->rx += t->w.rx[j];
 		t->tx += t->w.tx[j];
 	}
 	for (j = 0; j < FCR_R_COUNT; j++)
-		t->dropped += t->w.drop[j];
+		t->dropped += t->w.pl.drop[j];
 }
 
 void
@@ -64,15 +64,15 @@ fcr_show_fwd_stats(FILE *out)
 		t.rx == t.tx + t.dropped ? "==" : "!=");
 	fprintf(out, "  sent by kind:\n");
 	for (i = 0; i < FCR_LEG_COUNT; i++)
-		fprintf(out, "    %-28s %" PRIu64 "\n", fcr_leg_name(i), t.w.leg[i]);
-	fprintf(out, "    %-28s %" PRIu64 "\n", "passthrough", t.w.passthrough);
+		fprintf(out, "    %-28s %" PRIu64 "\n", fcr_leg_name(i), t.w.pl.leg[i]);
+	fprintf(out, "    %-28s %" PRIu64 "\n", "passthrough", t.w.pl.passthrough);
 	fprintf(out, "    %-28s %" PRIu64 "  (of plain: no flow entry yet)\n",
-		"flow_miss", t.w.flow_miss);
+		"flow_miss", t.w.pl.flow_miss);
 	fprintf(out, "  drops by reason:\n");
 	for (i = 1; i < FCR_R_COUNT; i++) {
-		if (t.w.drop[i] == 0)
+		if (t.w.pl.drop[i] == 0)
 			continue;
-		fprintf(out, "    %-28s %" PRIu64 "\n", fcr_reason_name(i), t.w.drop[i]);
+		fprintf(out, "    %-28s %" PRIu64 "\n", fcr_reason_name(i), t.w.pl.drop[i]);
 		any = 1;
 	}
 	if (!any)
@@ -88,8 +88,8 @@ fcr_show_fwd_stats(FILE *out)
 			s->polls ? 100.0 * (double)s->busy_polls / (double)s->polls : 0.0);
 	}
 	fprintf(out, "  table writer:\n");
-	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_snooped", t.w.logins);
-	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_bad_crc", t.w.logins_bad_crc);
+	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_snooped", t.w.pl.logins);
+	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_bad_crc", t.w.pl.logins_bad_crc);
 	fprintf(out, "    %-28s %" PRIu64 "\n", "events_lost", t.w.events_lost);
 #define FCR_WS_PRINT(name, text) \
 	fprintf(out, "    %-28s %" PRIu64 "\n", #name, ws->name);

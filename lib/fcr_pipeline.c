@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "fcr_build.h"
+#include "fcr_crc.h"
+#include "fcr_frame.h"
+#include "fcr_login.h"
+#include "fcr_pipeline.h"
+#include "fcr_tables.h"
+
+#define FIP_SNOOP_MAX 2560 /* larger than any FIP frame a port delivers */
+
+void
+fcr_pipeline_forget(struct fcr_pipeline *p)
+{
+	memset(p->recent, 0xFF, sizeof(p->recent));
+}
+
+static inline unsigned int
+report_first_frame(struct fcr_pipeline *p, uint64_t key, struct fcr_event *ev,
+		   uint64_t now)
+{
+	/* One report per new flow, not one per frame of its first bursts. */
+	unsigned int slot = (unsigned int)((key * 0x9E3779B97F4A7C15ull) >> 56);
+
+	if (p->recent[slot] == key)
+		return 0;
+	p->recent[slot] = key;
+	fcr_event_flow(ev, key);
+	ev->worker = (uint16_t)p->worker;
+	ev->tsc = now;
+	return 1;
+}
+
+static unsigned int
+login_event(struct fcr_pipeline *p, struct fcr_login *l, const uint8_t *eth,
+	    struct fcr_pipeline_stats *st, struct fcr_event *ev, uint64_t now)
+{
+	if (l->kind == FCR_LOGIN_NONE)
+		return 0;
+	if (eth != NULL) {
+		memcpy(l->eth_dst, eth, 6);
+		memcpy(l->eth_src, eth + 6, 6);
+	}
+	fcr_event_login(ev, l);
+	ev->worker = (uint16_t)p->worker;
+	ev->tsc = now;
+	st->logins++;
+	return 1;
+}
+
+static unsigned int
+snoop_els(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
+	  struct fcr_pipeline_stats *st, struct fcr_event *ev, uint64_t now)
+{
+	uint8_t buf[FCR_ELS_SPARM_LEN];
+	uint32_t n = RTE_MIN((uint32_t)f->payload_len, (uint32_t)sizeof(buf));
+	const uint8_t *pl;
+	struct fcr_login l;
+
+	if (f->r_ctl != FCR_RCTL_ELS_REQ && f->r_ctl != FCR_RCTL_ELS_REP)
+		return 0;
+	/* a corrupted login must not teach a wrong binding; logins are rare,
+	 * so the full check costs nothing that matters */
+	if (fcr_frame_verify_crc_mbuf(m, f) != FCR_R_OK) {
+		st->logins_bad_crc++;
+		return 0;
+	}
+	pl = rte_pktmbuf_read(m, f->fc_off + FCR_FC_HLEN, n, buf);
+	if (pl == NULL || fcr_login_from_els(f, pl, n, &l) != FCR_R_OK)
+		return 0;
+	return login_event(p, &l, rte_pktmbuf_mtod(m, const uint8_t *), st, ev, now);
+}
+
+static unsigned int
+snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
+	  struct fcr_pipeline_stats *st, struct fcr_event *ev, uint64_t now)
+{
+	uint8_t buf[FIP_SNOOP_MAX];
+	uint32_t n = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)sizeof(buf));
+	const uint8_t *b = rte_pktmbuf_read(m, 0, n, buf);
+	struct fcr_login l;
+
+	if (b == NULL || fcr_login_parse(b, n, &l) != FCR_R_OK)
+		return 0;
+	return login_event(p, &l, NULL, st, ev, now);
+}
+
+/* The CRC may sit in a later segment of a chained mbuf. */
+static inline void
+put_crc(struct rte_mbuf *m, uint32_t off, uint32_t crc)
+{
+	uint8_t b[4];
+	uint32_t i;
+
+	if (likely(off + 4 <= rte_pktmbuf_data_len(m))) {
+		fcr_crc_store(rte_pktmbuf_mtod_offset(m, uint8_t *, off), crc);
+		return;
+	}
+	fcr_crc_store(b, crc);
+	for (i = 0; i < 4; i++) {
+		struct rte_mbuf *s = m;
+		uint32_t o = off + i;
+
+		while (s != NULL && o >= s->data_len) {
+			o -= s->data_len;
+			s = s->next;
+		}
+		if (s != NULL)
+			*rte_pktmbuf_mtod_offset(s, uint8_t *, o) = b[i];
+	}
+}
+
+static inline void
+rewrite_ids(struct rte_mbuf *m, const struct fcr_frame *f, uint32_t sid,
+	    uint32_t did)
+{
+	uint8_t *fc = rte_pktmbuf_mtod_offset(m, uint8_t *, f->fc_off);
+
+	fcr_put_be24(fc + FCR_FC_D_ID, did);
+	fcr_put_be24(fc + FCR_FC_S_ID, sid);
+	/* incremental: a CRC that was bad on arrival stays exactly as bad */
+	put_crc(m, fcr_frame_crc_off(f),
+		fcr_crc_update_ids(f->crc, f->fc_len, f->d_id, did, f->s_id, sid));
+}
+
+unsigned int
+fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
+		   struct rte_mbuf **pkts, uint16_t n, uint16_t *out,
+		   struct fcr_pipeline_stats *st, struct fcr_event *ev,
+		   uint64_t now)
+{
+	const struct fcr_flow_table *ft = p->tables->flows;
+	const struct fcr_route_table *rt = p->tables->routes;
+	struct fcr_frame f[FCR_PIPELINE_BURST_MAX];
+	uint64_t key[FCR_PIPELINE_BURST_MAX];
+	uint32_t idx[FCR_PIPELINE_BURST_MAX], did[FCR_PIPELINE_BURST_MAX];
+	uint32_t lkey[FCR_PIPELINE_BURST_MAX], nh[FCR_PIPELINE_BURST_MAX];
+	uint8_t pos[FCR_PIPELINE_BURST_MAX], leg[FCR_PIPELINE_BURST_MAX];
+	unsigned int i, k = 0, nev = 0;
+
+	for (i = 0; i < n && i < 4; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		enum fcr_reason r;
+
+		if (i + 4 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void *));
+		r = fcr_frame_parse_mbuf(m, &f[k]);
+		if (likely(r == FCR_R_OK)) {
+			if (unlikely(rte_pktmbuf_data_len(m) <
+				     (uint32_t)f[k].fc_off + FCR_FC_HLEN)) {
+				out[i] = FCR_OUT_DROP;
+				st->drop[FCR_R_SPLIT_HEADER]++;
+				continue;
+			}
+			if (unlikely(f[k].type == FCR_TYPE_ELS))
+				nev += snoop_els(p, m, &f[k], st, &ev[nev], now);
+			key[k] = fcr_flow_key(f[k].vlan, f[k].s_id, f[k].d_id);
+			pos[k++] = (uint8_t)i;
+		} else if (r == FCR_R_NOT_FCOE) {
+			uint16_t to = p->passthrough[in_port];
+
+			if (f[k].ethertype == FCR_ETHERTYPE_FIP)
+				nev += snoop_fip(p, m, st, &ev[nev], now);
+			if (to >= p->nb_ports) {
+				out[i] = FCR_OUT_DROP;
+				st->drop[FCR_R_NO_PASSTHROUGH]++;
+			} else {
+				out[i] = to;
+				st->passthrough++;
+			}
+		} else {
+			out[i] = FCR_OUT_DROP;
+			st->drop[r]++;
+		}
+	}
+	if (k == 0)
+		return nev;
+
+	fcr_flow_lookup_bulk(ft, key, k, idx);
+	for (i = 0; i < k; i++) {
+		struct rte_mbuf *m = pkts[pos[i]];
+		uint64_t a;
+		uint32_t s, d;
+
+		if (idx[i] == FCR_FLOW_NONE) {
+			st->flow_miss++;
+			nev += report_first_frame(p, key[i], &ev[nev], now);
+			did[i] = f[i].d_id;
+			leg[i] = FCR_LEG_PLAIN;
+			continue;
+		}
+		a = fcr_flow_action_load(ft, idx[i]);
+		fcr_flow_count(&ft->counters[p->worker][idx[i]],
+			       rte_pktmbuf_pkt_len(m), now);
+		s = fcr_action_sid(a);
+		d = fcr_action_did(a);
+		leg[i] = (uint8_t)fcr_action_leg(a);
+		if (s != f[i].s_id || d != f[i].d_id)
+			rewrite_ids(m, &f[i], s, d);
+		did[i] = d;
+	}
+
+	fcr_route_lookup_bulk(rt, did, lkey, nh, k);
+	for (i = 0; i < k; i++) {
+		struct rte_mbuf *m = pkts[pos[i]];
+		const struct fcr_nexthop *hop;
+		struct rte_ether_hdr *eth;
+
+		if (unlikely(nh[i] == FCR_ROUTE_NONE)) {
+			out[pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_NO_ROUTE]++;
+			continue;
+		}
+		hop = &rt->nexthop[nh[i]];
+		if (unlikely(hop->port >= p->nb_ports)) {
+			out[pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_NO_PORT]++;
+			continue;
+		}
+		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		if (hop->flags & FCR_NH_FPMA)
+			fcr_fpma(eth->dst_addr.addr_bytes, p->fc_map, did[i]);
+		else
+			memcpy(eth->dst_addr.addr_bytes, hop->mac, 6);
+		memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
+		st->leg[leg[i]]++;
+		out[pos[i]] = hop->port;
+	}
+	return nev;
+}
