@@ -198,21 +198,41 @@ fcr_crc_update(uint32_t crc, uint32_t fc_len, uint32_t at,
 	return crc ^ fcr_crc_mulmod(r, x_pow[tail >> 2]);
 }
 
+/* Cold path of the first call before fcr_crc_init: keeps the hot function
+ * free of the set-up it would otherwise have to save registers for. */
+__attribute__((noinline, cold)) static uint32_t
+update_ids_first_use(uint32_t crc, uint32_t fc_len, uint32_t old_did,
+		     uint32_t new_did, uint32_t old_sid, uint32_t new_sid)
+{
+	fcr_crc_init();
+	return fcr_crc_update_ids(crc, fc_len, old_did, new_did, old_sid, new_sid);
+}
+
+#ifdef RTE_ARCH_X86
+/* Compiled for PCLMULQDQ so mulmod_clmul inlines; only reached through the
+ * use_clmul branch on CPUs that have it. */
+__attribute__((target("pclmul")))
+#endif
 uint32_t
 fcr_crc_update_ids(uint32_t crc, uint32_t fc_len, uint32_t old_did,
 		   uint32_t new_did, uint32_t old_sid, uint32_t new_sid)
 {
 	uint32_t dd = (old_did ^ new_did) & FCR_FCID_MASK;
 	uint32_t sd = (old_sid ^ new_sid) & FCR_FCID_MASK;
-	uint32_t r;
+	uint32_t r, shift;
 
 	if (unlikely(!initialised))
-		fcr_crc_init();
+		return update_ids_first_use(crc, fc_len, old_did, new_did,
+					    old_sid, new_sid);
 	/* Raw CRC of the 8-byte difference R_CTL..S_ID (bytes 0 and 4 are
 	 * zero); D_ID's last byte is followed by 4 more bytes, S_ID's by none. */
 	r = slice[6][dd >> 16] ^ slice[5][(dd >> 8) & 0xFF] ^
-		     slice[4][dd & 0xFF] ^ slice[2][sd >> 16] ^
-		     slice[1][(sd >> 8) & 0xFF] ^ slice[0][sd & 0xFF];
-
-	return crc ^ fcr_crc_mulmod(r, x_pow[(fc_len - 8) >> 2]);
+	    slice[4][dd & 0xFF] ^ slice[2][sd >> 16] ^
+	    slice[1][(sd >> 8) & 0xFF] ^ slice[0][sd & 0xFF];
+	shift = x_pow[(fc_len - 8) >> 2];
+#ifdef RTE_ARCH_X86
+	if (likely(use_clmul))
+		return crc ^ mulmod_clmul(r, shift);
+#endif
+	return crc ^ fcr_crc_mulmod_ref(r, shift);
 }
