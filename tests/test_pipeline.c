@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The per-burst forwarding decision on real mbufs: every redirect leg
+ * rewritten with a good CRC and the right MACs, plain frames unchanged, a bad
+ * CRC kept bad, pass-through and snooping, drops under their reasons, first
+ * frames reported once, chained mbufs. EAL without hugepages or devices.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+
+#include "fcr_build.h"
+#include "fcr_crc.h"
+#include "fcr_pipeline.h"
+#include "fcr_tables.h"
+
+#define VLAN 100
+#define H 0x2100000000000001ull
+#define T 0x5000000000000001ull
+#define VI 0x2f00000000000001ull
+#define VT 0x2f00000000000002ull
+#define FH 0x010001u
+#define FT 0x410001u
+#define FVI 0x810001u
+#define FVT 0x810002u
+
+static struct rte_mempool *mp;
+static struct fcr_tables *tables;
+static const uint8_t port_mac[3][6] = {
+	{ 2, 0, 0, 0, 0, 0 }, { 2, 0, 0, 0, 0, 1 }, { 2, 0, 0, 0, 0, 2 },
+};
+static const uint8_t sn_mac[6] = { 0x02, 0x5e, 0x00, 0x00, 0x00, 0x99 };
+/* port 2's pass-through peer (3) does not exist */
+static const uint16_t passthrough[4] = { 1, 0, 3, 2 };
+static struct fcr_pipeline pl;
+
+static struct rte_mbuf *
+frame(uint32_t s, uint32_t d, uint16_t payload_len, int tagged, uint8_t r_ctl,
+      uint8_t type)
+{
+	static uint8_t payload[FCR_FC_MAX_PAYLOAD], buf[FCR_FCOE_MAX_FRAME];
+	struct fcr_l2_spec l2 = { .tagged = (uint8_t)tagged, .vlan = VLAN, .pcp = 3 };
+	struct fcr_fc_spec fc = {
+		.r_ctl = r_ctl, .type = type, .d_id = d, .s_id = s, .ox_id = 0x1234,
+		.rx_id = 0xFFFF, .payload = payload, .payload_len = payload_len,
+	};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	size_t len, i;
+
+	assert_non_null(m);
+	for (i = 0; i < payload_len; i++)
+		payload[i] = (uint8_t)(i * 7 + 3);
+	if (type == FCR_TYPE_ELS && payload_len >= FCR_ELS_SPARM_LEN)
+		fcr_els_sparm(payload, r_ctl == FCR_RCTL_ELS_REQ ? FCR_ELS_PLOGI :
+				       FCR_ELS_LS_ACC, VT, VT + 1);
+	memcpy(l2.dst, sn_mac, 6);
+	fcr_fpma(l2.src, FCR_FC_MAP_DEFAULT, s);
+	len = fcr_build_fcoe(buf, sizeof(buf), &l2, &fc);
+	assert_true(len > 0);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), buf, len);
+	return m;
+}
+
+static struct rte_mbuf *
+fcp(uint32_t s, uint32_t d)
+{
+	return frame(s, d, 512, 1, FCR_RCTL_FCP_DATA, FCR_TYPE_FCP);
+}
+
+static void
+parse(struct rte_mbuf *m, struct fcr_frame *f)
+{
+	assert_int_equal(fcr_frame_parse_mbuf(m, f), FCR_R_OK);
+}
+
+static void
+assert_forwarded(struct rte_mbuf *m, uint32_t s, uint32_t d, const uint8_t *dst,
+		 uint16_t port)
+{
+	const uint8_t *eth = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct fcr_frame f;
+
+	parse(m, &f);
+	assert_int_equal(f.s_id, s);
+	assert_int_equal(f.d_id, d);
+	assert_int_equal(f.vlan, VLAN);
+	assert_int_equal(fcr_frame_verify_crc_mbuf(m, &f), FCR_R_OK);
+	assert_memory_equal(eth, dst, 6);
+	assert_memory_equal(eth + 6, port_mac[port], 6);
+}
+
+static unsigned int
+run(struct rte_mbuf **m, uint16_t n, uint16_t in_port, uint16_t *out,
+    struct fcr_pipeline_stats *st, struct fcr_event *ev)
+{
+	memset(st, 0, sizeof(*st));
+	return fcr_pipeline_burst(&pl, in_port, m, n, out, st, ev, 1);
+}
+
+static void
+free_all(struct rte_mbuf **m, unsigned int n)
+{
+	while (n--)
+		rte_pktmbuf_free(m[n]);
+}
+
+static void
+every_redirect_leg_is_rewritten_and_routed(void **state)
+{
+	struct rte_mbuf *m[4] = { fcp(FH, FT), fcp(FVI, FT), fcp(FT, FH), fcp(FVT, FH) };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint8_t fpma_h[6], fpma_t[6];
+	uint16_t out[4];
+
+	(void)state;
+	assert_int_equal(run(m, 4, 0, out, &st, ev), 0);
+	fcr_fpma(fpma_h, FCR_FC_MAP_DEFAULT, FH);
+	fcr_fpma(fpma_t, FCR_FC_MAP_DEFAULT, FT);
+	/* host -> target: D_ID := VT, to the service node's next hop */
+	assert_int_equal(out[0], 2);
+	assert_forwarded(m[0], FH, FVT, sn_mac, 2);
+	/* VI -> target: S_ID := host, to the target's VN_Port */
+	assert_int_equal(out[1], 1);
+	assert_forwarded(m[1], FH, FT, fpma_t, 1);
+	/* target -> host: D_ID := VI */
+	assert_int_equal(out[2], 2);
+	assert_forwarded(m[2], FT, FVI, sn_mac, 2);
+	/* VT -> host: S_ID := target */
+	assert_int_equal(out[3], 0);
+	assert_forwarded(m[3], FT, FH, fpma_h, 0);
+	assert_int_equal(st.leg[FCR_LEG_HOST_TO_TARGET], 1);
+	assert_int_equal(st.leg[FCR_LEG_VI_TO_TARGET], 1);
+	assert_int_equal(st.leg[FCR_LEG_TARGET_TO_HOST], 1);
+	assert_int_equal(st.leg[FCR_LEG_VT_TO_HOST], 1);
+	free_all(m, 4);
+}
+
+static void
+unknown_flow_goes_plain_and_is_reported_once(void **state)
+{
+	struct rte_mbuf *m[3] = { fcp(0x010009, 0x410009), fcp(0x010009, 0x410009),
+				  fcp(0x010009, 0x410009) };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint8_t dst[6];
+	uint16_t out[3];
+
+	(void)state;
+	fcr_pipeline_forget(&pl);
+	assert_int_equal(run(m, 3, 0, out, &st, ev), 1);
+	assert_int_equal(ev[0].type, FCR_EV_FLOW_FIRST);
+	assert_true(ev[0].flow_key == fcr_flow_key(VLAN, 0x010009, 0x410009));
+	assert_int_equal(st.flow_miss, 3);
+	assert_int_equal(st.leg[FCR_LEG_PLAIN], 3);
+	fcr_fpma(dst, FCR_FC_MAP_DEFAULT, 0x410009);
+	assert_int_equal(out[2], 1);
+	assert_forwarded(m[2], 0x010009, 0x410009, dst, 1);
+	free_all(m, 3);
+}
+
+static void
+a_bad_crc_stays_exactly_as_bad(void **state)
+{
+	struct rte_mbuf *m[1] = { fcp(FH, FT) };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct fcr_frame f;
+	uint8_t *crc;
+	uint16_t out[1];
+
+	(void)state;
+	parse(m[0], &f);
+	crc = rte_pktmbuf_mtod_offset(m[0], uint8_t *, fcr_frame_crc_off(&f));
+	crc[1] ^= 0x40;
+	run(m, 1, 0, out, &st, ev);
+	parse(m[0], &f);
+	assert_int_equal(f.d_id, FVT);
+	assert_int_equal(fcr_frame_verify_crc_mbuf(m[0], &f), FCR_R_BAD_CRC);
+	/* the error is the one it arrived with, not a new one */
+	assert_int_equal(f.crc ^ fcr_crc_calc(rte_pktmbuf_mtod_offset(m[0], uint8_t *,
+								     f.fc_off), f.fc_len),
+			 0x40u << 8);
+	free_all(m, 1);
+}
+
+static void
+crc_in_a_second_segment_is_updated(void **state)
+{
+	struct rte_mbuf *m[1] = { fcp(FT, FH) }, *tail = rte_pktmbuf_alloc(mp);
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint16_t out[1], keep = 100, len = rte_pktmbuf_data_len(m[0]);
+	uint8_t dst[6];
+
+	(void)state;
+	/* move all but the first 100 bytes (so the CRC too) into a second
+	 * segment, the way a scattered RX delivers a long frame */
+	memcpy(rte_pktmbuf_append(tail, (uint16_t)(len - keep)),
+	       rte_pktmbuf_mtod_offset(m[0], uint8_t *, keep), len - keep);
+	rte_pktmbuf_trim(m[0], (uint16_t)(len - keep));
+	assert_int_equal(rte_pktmbuf_chain(m[0], tail), 0);
+	run(m, 1, 1, out, &st, ev);
+	assert_int_equal(out[0], 2);
+	assert_forwarded(m[0], FT, FVI, sn_mac, 2);
+	(void)dst;
+	free_all(m, 1);
+}
+
+static void
+largest_payload_forwards_with_a_good_crc(void **state)
+{
+	struct rte_mbuf *m[1] = { frame(FH, FT, FCR_FC_MAX_PAYLOAD, 0,
+					FCR_RCTL_FCP_DATA, FCR_TYPE_FCP) };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct fcr_frame f;
+	uint16_t out[1];
+
+	(void)state;
+	/* untagged frames are VLAN 0: no redirect there, plain */
+	run(m, 1, 0, out, &st, ev);
+	parse(m[0], &f);
+	assert_int_equal(f.payload_len, FCR_FC_MAX_PAYLOAD);
+	assert_int_equal(f.d_id, FT);
+	assert_int_equal(fcr_frame_verify_crc_mbuf(m[0], &f), FCR_R_OK);
+	assert_int_equal(out[0], 1);
+	free_all(m, 1);
+}
+
+static void
+logins_are_reported_and_bad_crc_logins_are_not(void **state)
+{
+	struct rte_mbuf *m[2] = {
+		frame(FVT, FT, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
+		frame(FVT, FT, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
+	};
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct fcr_frame f;
+	unsigned int n, i, logins = 0;
+	uint16_t out[2];
+
+	(void)state;
+	parse(m[1], &f);
+	rte_pktmbuf_mtod_offset(m[1], uint8_t *, fcr_frame_crc_off(&f))[0] ^= 1;
+	n = run(m, 2, 0, out, &st, ev);
+	for (i = 0; i < n; i++)
+		if (ev[i].type == FCR_EV_LOGIN) {
+			logins++;
+			assert_int_equal(ev[i].kind, FCR_LOGIN_PLOGI);
+			assert_true(ev[i].wwpn == VT);
+			assert_int_equal(ev[i].s_id, FVT);
+		}
+	assert_int_equal(logins, 1);
+	assert_int_equal(st.logins, 1);
+	assert_int_equal(st.logins_bad_crc, 1);
+	/* both still forwarded */
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], 1);
+	free_all(m, 2);
+}
+
+static void
+fip_and_other_ethertypes_pass_through(void **state)
+{
+	static uint8_t buf[512], payload[FCR_ELS_SPARM_LEN];
+	struct fcr_l2_spec l2 = { .tagged = 1, .vlan = VLAN };
+	struct fcr_fip_spec fip = { .subcode = FCR_FIP_SC_REQ,
+				    .desc_type = FCR_FIP_DT_FLOGI };
+	struct fcr_fc_spec fc = { .r_ctl = FCR_RCTL_ELS_REQ, .type = FCR_TYPE_ELS,
+				  .d_id = FCR_FCID_FLOGI, .ox_id = 9,
+				  .payload = payload,
+				  .payload_len = FCR_ELS_SPARM_LEN };
+	struct rte_mbuf *m[3];
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint16_t out[3];
+	size_t len;
+	int i;
+
+	(void)state;
+	fcr_els_sparm(payload, FCR_ELS_FLOGI, H, H + 1);
+	len = fcr_build_fip_ls(buf, sizeof(buf), &l2, &fip, &fc);
+	for (i = 0; i < 3; i++) {
+		m[i] = rte_pktmbuf_alloc(mp);
+		memcpy(rte_pktmbuf_append(m[i], (uint16_t)len), buf, len);
+	}
+	/* the third is an LLDP-like frame of another EtherType */
+	rte_pktmbuf_mtod(m[2], uint8_t *)[16] = 0x88;
+	rte_pktmbuf_mtod(m[2], uint8_t *)[17] = 0xcc;
+	assert_int_equal(run(m, 2, 0, out, &st, ev), 2);
+	assert_int_equal(ev[0].kind, FCR_LOGIN_FLOGI);
+	assert_true(ev[0].via_fip);
+	assert_true(ev[0].wwpn == H);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(st.passthrough, 2);
+	/* port 2's peer does not exist */
+	assert_int_equal(run(&m[2], 1, 2, out, &st, ev), 0);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_NO_PASSTHROUGH], 1);
+	free_all(m, 3);
+}
+
+static void
+drops_are_counted_under_their_reason(void **state)
+{
+	struct rte_mbuf *m[4] = { fcp(FH, 0x210001), fcp(FH, 0x610001), fcp(FH, FT),
+				  fcp(FH, FT) };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint16_t out[4];
+
+	(void)state;
+	/* no route for domain 0x21; domain 0x61 routes to port 7 */
+	rte_pktmbuf_mtod(m[2], uint8_t *)[18 + 13] = 0x77; /* bad SOF */
+	rte_pktmbuf_trim(m[3], 20);                       /* cut short */
+	run(m, 4, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(out[2], FCR_OUT_DROP);
+	assert_int_equal(out[3], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_NO_ROUTE], 1);
+	assert_int_equal(st.drop[FCR_R_NO_PORT], 1);
+	assert_int_equal(st.drop[FCR_R_BAD_SOF], 1);
+	assert_true(st.drop[FCR_R_BAD_EOF] + st.drop[FCR_R_BAD_LENGTH] +
+		    st.drop[FCR_R_BAD_TRAILER] == 1);
+	free_all(m, 4);
+}
+
+static int
+setup(void **state)
+{
+	char *argv[] = { "test_pipeline", "--no-huge", "-m", "256", "--no-pci",
+			 "--file-prefix", "test_pipeline", "-l", "0",
+			 "--log-level", "lib.eal:error", NULL };
+	struct fcr_tables_params p = {
+		.max_flows = 1024, .max_routes = 16, .max_names = 64,
+		.max_redirects = 16, .nb_workers = 1, .socket = 0,
+	};
+
+	(void)state;
+	if (rte_eal_init(11, argv) < 0)
+		return -1;
+	fcr_crc_init();
+	mp = rte_pktmbuf_pool_create("tp", 1024, 0, 0, 2432 + 128, 0);
+	tables = fcr_tables_create("tp", &p);
+	if (mp == NULL || tables == NULL)
+		return -1;
+	fcr_route_add(tables->routes, 0x010000, 8, 0, NULL);
+	fcr_route_add(tables->routes, 0x410000, 8, 1, NULL);
+	fcr_route_add(tables->routes, 0x810000, 8, 2, sn_mac);
+	fcr_route_add(tables->routes, 0x610000, 8, 7, NULL);
+	fcr_tables_binding_add(tables, VLAN, H, FH, FCR_BIND_STATIC);
+	fcr_tables_binding_add(tables, VLAN, T, FT, FCR_BIND_STATIC);
+	fcr_tables_binding_add(tables, VLAN, VI, FVI, FCR_BIND_STATIC);
+	fcr_tables_binding_add(tables, VLAN, VT, FVT, FCR_BIND_STATIC);
+	if (fcr_redirect_add(tables->redirects, VLAN, H, T, VI, VT) < 0)
+		return -1;
+	pl = (struct fcr_pipeline){
+		.tables = tables, .port_mac = port_mac, .passthrough = passthrough,
+		.nb_ports = 3, .fc_map = FCR_FC_MAP_DEFAULT, .worker = 0,
+	};
+	fcr_pipeline_forget(&pl);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	fcr_tables_free(tables);
+	rte_mempool_free(mp);
+	rte_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_redirect_leg_is_rewritten_and_routed),
+		cmocka_unit_test(unknown_flow_goes_plain_and_is_reported_once),
+		cmocka_unit_test(a_bad_crc_stays_exactly_as_bad),
+		cmocka_unit_test(crc_in_a_second_segment_is_updated),
+		cmocka_unit_test(largest_payload_forwards_with_a_good_crc),
+		cmocka_unit_test(logins_are_reported_and_bad_crc_logins_are_not),
+		cmocka_unit_test(fip_and_other_ethertypes_pass_through),
+		cmocka_unit_test(drops_are_counted_under_their_reason),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
