@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* ppoll */
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -56,30 +57,44 @@ fcr_control_quit_requested(void)
 	return quit_requested;
 }
 
+struct fcr_login_latency fcr_login_latency;
+
 unsigned int
 fcr_control_drain_events(void)
 {
 	struct fcr_event ev[64];
 	unsigned int i, total = 0, n, w;
+	uint64_t now, lat;
 
 	for (w = 0; w < fcr_fwd.nb_workers; w++) {
 		do {
 			n = rte_ring_dequeue_burst_elem(fcr_fwd.workers[w]->events,
 							ev, sizeof(ev[0]), 64, NULL);
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n; i++) {
 				fcr_tables_event(fcr_fwd.tables, &ev[i]);
+				if (ev[i].type != FCR_EV_LOGIN)
+					continue;
+				/* from the worker seeing the login to its binding
+				 * being in the tables */
+				now = rte_rdtsc();
+				lat = now > ev[i].tsc ? now - ev[i].tsc : 0;
+				fcr_login_latency.count++;
+				fcr_login_latency.sum_tsc += lat;
+				if (lat > fcr_login_latency.max_tsc)
+					fcr_login_latency.max_tsc = lat;
+			}
 			total += n;
 		} while (n == 64);
 	}
 	return total;
 }
 
-/* Sleep about a millisecond while keeping the tables up to date. */
+/* Wait a little while keeping the tables up to date. */
 static void
 idle_ms(void)
 {
 	if (fcr_control_drain_events() == 0)
-		usleep(200);
+		usleep(100);
 }
 
 void
@@ -341,6 +356,9 @@ fcr_control_loop(int interactive)
 	size_t len = 0;
 	int tty = interactive && isatty(STDIN_FILENO);
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	/* idle wait: short enough that a login is applied well within 1 ms */
+	const struct timespec idle = { .tv_sec = 0, .tv_nsec = 100 * 1000 };
+	const struct timespec busy = { 0, 0 };
 
 	if (tty) {
 		printf("fcredirect> ");
@@ -351,10 +369,10 @@ fcr_control_loop(int interactive)
 
 		if (!interactive) {
 			if (n == 0)
-				usleep(200);
+				usleep(100);
 			continue;
 		}
-		if (poll(&pfd, 1, n ? 0 : 1) > 0 &&
+		if (ppoll(&pfd, 1, n ? &busy : &idle, NULL) > 0 &&
 		    read_input(buf, sizeof(buf), &len, tty) < 0)
 			break; /* end of input: as `quit` */
 	}

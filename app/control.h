@@ -7,6 +7,7 @@
 #ifndef FCR_APP_CONTROL_H
 #define FCR_APP_CONTROL_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Run a file of commands. 0, or -1 when it cannot be opened or a line
@@ -23,6 +24,14 @@ void fcr_control_loop(int interactive);
 /* Start/stop forwarding; stop waits until every worker has paused. */
 void fcr_control_start(void);
 void fcr_control_stop(void);
+
+/* Time from a worker snooping a login to the writer having applied it. */
+struct fcr_login_latency {
+	uint64_t count;
+	uint64_t sum_tsc;
+	uint64_t max_tsc;
+};
+extern struct fcr_login_latency fcr_login_latency;
 
 /* Apply every pending worker event; returns how many. */
 unsigned int fcr_control_drain_events(void);

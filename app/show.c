@@ -5,6 +5,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "control.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "show.h"
@@ -95,6 +96,15 @@ fcr_show_fwd_stats(FILE *out)
 	fprintf(out, "    %-28s %" PRIu64 "\n", #name, ws->name);
 	FCR_WRITER_STATS(FCR_WS_PRINT)
 #undef FCR_WS_PRINT
+	if (fcr_login_latency.count > 0) {
+		double us = 1e6 / (double)rte_get_tsc_hz();
+
+		fprintf(out, "    %-28s %.1f us average, %.1f us max\n",
+			"login_to_binding",
+			us * (double)fcr_login_latency.sum_tsc /
+				(double)fcr_login_latency.count,
+			us * (double)fcr_login_latency.max_tsc);
+	}
 	fprintf(out, "    %-28s %u\n", "flows", fcr_fwd.tables->flows->count);
 	fprintf(out, "    %-28s %u of %u\n", "redirects_active",
 		fcr_fwd.tables->redirects->nb_active,
