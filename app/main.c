@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fcredirect: an FCoE forwarder that does FC-Redirect on DPDK ports.
- * The main lcore runs the command line and is the tables' one writer; the
- * worker lcores forward.
+ * Worker lcores forward; one writer (its own lcore, or the main lcore)
+ * changes the tables; the command line hands it table commands.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <stdio.h>
@@ -19,13 +20,14 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring_elem.h>
 
-#include "control.h"
+#include "cli.h"
 #include "fcr_crc.h"
 #include "fcr_tables.h"
 #include "fwd.h"
 #include "options.h"
 #include "ports.h"
 #include "show.h"
+#include "writer.h"
 
 struct fcr_fwd fcr_fwd;
 
@@ -33,7 +35,37 @@ static void
 on_signal(int sig)
 {
 	(void)sig;
-	fcr_control_signal = 1;
+	fcr_cli_signal = 1;
+}
+
+static void *
+cli_thread(void *conf)
+{
+	fcr_cli_main(conf);
+	fcr_writer_exit();
+	return NULL;
+}
+
+/*
+ * The writer's lcore: --sync-lcore, or by default the last lcore EAL gave
+ * when neither the main lcore nor a worker has it; otherwise the main lcore
+ * runs it and the command line gets a control thread of its own.
+ */
+static unsigned int
+choose_writer_lcore(int requested)
+{
+	unsigned int lc, last = RTE_MAX_LCORE, w;
+
+	if (requested >= 0)
+		return (unsigned int)requested;
+	RTE_LCORE_FOREACH_WORKER(lc)
+		last = lc;
+	if (last == RTE_MAX_LCORE)
+		return rte_get_main_lcore();
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		if (fcr_fwd.workers[w]->lcore == last)
+			return rte_get_main_lcore();
+	return last;
 }
 
 /* Workers from --config, or the default: the first worker lcore polls
@@ -145,7 +177,8 @@ main(int argc, char **argv)
 	struct fcr_options opt;
 	struct fcr_tables_params tp;
 	struct rte_mempool *mp;
-	unsigned int nb_mbufs, w;
+	struct fcr_cli_conf cli_conf;
+	unsigned int nb_mbufs, w, writer_lcore;
 	uint16_t nb_ports, p;
 	size_t qsize;
 	int ret, rc = 0;
@@ -165,8 +198,9 @@ main(int argc, char **argv)
 		return ret > 0 ? 0 : 2;
 	}
 	fcr_crc_init();
-	/* the control lcore sleeps 100 us when idle; the kernel's default 50 us
-	 * timer slack would stretch every login's wait by half again */
+	/* the writer sleeps 100 us when idle; the kernel's default 50 us timer
+	 * slack would stretch every login's wait by half again (threads
+	 * created later inherit the setting) */
 	prctl(PR_SET_TIMERSLACK, 1000UL);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -186,6 +220,18 @@ main(int argc, char **argv)
 	if (assign_workers(&opt, nb_ports, &pc) < 0) {
 		rte_eal_cleanup();
 		return 2;
+	}
+	writer_lcore = choose_writer_lcore(opt.sync_lcore);
+	if (writer_lcore != rte_get_main_lcore()) {
+		for (w = 0; w < fcr_fwd.nb_workers; w++)
+			if (fcr_fwd.workers[w]->lcore == writer_lcore)
+				break;
+		if (!rte_lcore_is_enabled(writer_lcore) || w < fcr_fwd.nb_workers) {
+			fprintf(stderr, "error: --sync-lcore: lcore %u is not an enabled lcore "
+				"free of workers\n", writer_lcore);
+			rte_eal_cleanup();
+			return 2;
+		}
 	}
 	pc.txq = (uint16_t)fcr_fwd.nb_workers;
 
@@ -242,8 +288,10 @@ main(int argc, char **argv)
 	}
 	for (p = 0; p < nb_ports; p++)
 		rte_eth_macaddr_get(p, &fcr_fwd.port_mac[p]);
-	printf("fcredirect: %u port(s), %u worker(s), FC CRC %s, incremental update %s\n",
-	       nb_ports, fcr_fwd.nb_workers, fcr_crc_impl(),
+	printf("fcredirect: %u port(s), %u worker(s), tables writer on lcore %u%s, "
+	       "FC CRC %s, incremental update %s\n",
+	       nb_ports, fcr_fwd.nb_workers, writer_lcore,
+	       writer_lcore == rte_get_main_lcore() ? " (main)" : "", fcr_crc_impl(),
 	       fcr_crc_update_uses_clmul() ? "pclmulqdq" : "scalar");
 	fcr_ports_print(stdout);
 	fflush(stdout);
@@ -252,15 +300,24 @@ main(int argc, char **argv)
 		rte_eal_remote_launch(fcr_worker_main, fcr_fwd.workers[w],
 				      fcr_fwd.workers[w]->lcore);
 
-	if (opt.cmdline_file != NULL)
-		fcr_control_run_file(opt.cmdline_file);
-	if (!fcr_control_quit_requested()) {
-		if (!opt.interactive)
-			fcr_control_start();
-		fcr_control_loop(opt.interactive);
+	cli_conf.interactive = opt.interactive;
+	cli_conf.cmdline_file = opt.cmdline_file;
+	if (writer_lcore != rte_get_main_lcore()) {
+		rte_eal_remote_launch(fcr_writer_main, NULL, writer_lcore);
+		cli_thread(&cli_conf);
+		rte_eal_wait_lcore(writer_lcore);
+	} else {
+		pthread_t cli;
+
+		if (rte_ctrl_thread_create(&cli, "fcr-cli", NULL, cli_thread,
+					   &cli_conf) != 0) {
+			fprintf(stderr, "error: cannot start the command line thread\n");
+			fcr_writer_exit();
+		}
+		fcr_writer_main(NULL);
+		pthread_join(cli, NULL);
 	}
 
-	fcr_control_stop();
 	fcr_show_fwd_stats(stdout);
 	fflush(stdout);
 	__atomic_store_n(&fcr_fwd.quit, 1, __ATOMIC_RELEASE);

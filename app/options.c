@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_lcore.h>
+
 #include "options.h"
 
 void
@@ -26,6 +28,8 @@ fcr_options_usage(const char *prog)
 	       "  --passthrough=P:Q,...   where FIP and other EtherTypes go: P->Q and Q->P\n"
 	       "                          (default 0:1,2:3,...)\n"
 	       "  --fc-map=0xHHHHHH       FC-MAP of FPMA MACs (default 0x0efc00)\n"
+	       "  --sync-lcore=N          lcore of the tables' writer (default: the last lcore\n"
+	       "                          when no worker uses it, else the main lcore)\n"
 	       "  -h, --help              this text\n", prog);
 }
 
@@ -129,7 +133,7 @@ int
 fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 {
 	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_MAXREDIR, O_MAXBIND,
-	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP };
+	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "config", required_argument, NULL, O_CONFIG },
@@ -142,6 +146,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 		{ "burst", required_argument, NULL, O_BURST },
 		{ "passthrough", required_argument, NULL, O_PASS },
 		{ "fc-map", required_argument, NULL, O_FCMAP },
+		{ "sync-lcore", required_argument, NULL, O_SYNCLCORE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +163,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 	o->txd = 1024;
 	o->burst = 32;
 	o->fc_map = 0x0EFC00;
+	o->sync_lcore = -1;
 	for (i = 0; i < FCR_MAX_PORTS; i++)
 		o->passthrough[i] = (uint16_t)(i ^ 1);
 
@@ -220,6 +226,11 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 			if (num("--fc-map", optarg, 0, 0xFFFFFF, &v) < 0)
 				return -1;
 			o->fc_map = (uint32_t)v;
+			break;
+		case O_SYNCLCORE:
+			if (num("--sync-lcore", optarg, 0, RTE_MAX_LCORE - 1, &v) < 0)
+				return -1;
+			o->sync_lcore = (int)v;
 			break;
 		default:
 			fprintf(stderr, "error: unknown option; see --help\n");

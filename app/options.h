@@ -28,6 +28,7 @@ struct fcr_options {
 	uint16_t txd;
 	uint16_t burst;
 	uint32_t fc_map;
+	int sync_lcore;                      /* -1: default */
 	int passthrough_set;
 	uint16_t passthrough[FCR_MAX_PORTS];
 };

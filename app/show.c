@@ -5,7 +5,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
-#include "control.h"
+#include "writer.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "show.h"

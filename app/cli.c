@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* ppoll */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "fwd.h"
+#include "writer.h"
+
+volatile int fcr_cli_signal;
+static int quit_requested;
+
+void
+fcr_forwarding_start(void)
+{
+	__atomic_store_n(&fcr_fwd.forwarding, 1, __ATOMIC_RELEASE);
+}
+
+void
+fcr_forwarding_stop(void)
+{
+	unsigned int w;
+
+	__atomic_store_n(&fcr_fwd.forwarding, 0, __ATOMIC_RELEASE);
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		while (!__atomic_load_n(&fcr_fwd.workers[w]->paused, __ATOMIC_ACQUIRE))
+			usleep(50);
+}
+
+static void
+wait_ms(uint32_t ms)
+{
+	uint64_t end = rte_rdtsc() + rte_get_tsc_hz() / 1000 * ms;
+
+	while (rte_rdtsc() < end && !fcr_cli_signal)
+		usleep(500);
+}
+
+static uint64_t
+rx_total(void)
+{
+	uint64_t t = 0;
+	unsigned int w, p;
+
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		for (p = 0; p < FCR_MAX_PORTS; p++)
+			t += fcr_fwd.workers[w]->st.rx[p];
+	return t;
+}
+
+static void
+wait_idle(uint32_t ms)
+{
+	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc(), last_change = start;
+	uint64_t seen = rx_total(), now, rx;
+
+	for (;;) {
+		usleep(500);
+		now = rte_rdtsc();
+		rx = rx_total();
+		if (rx != seen) {
+			seen = rx;
+			last_change = now;
+		}
+		if (now - last_change >= hz / 1000 * ms || fcr_cli_signal ||
+		    now - start >= hz * 60)
+			return;
+	}
+}
+
+static void
+help(void)
+{
+	size_t i;
+
+	for (i = 0; i < fcr_nb_commands; i++)
+		printf("  %-72s %s\n", fcr_commands[i].syntax, fcr_commands[i].help);
+}
+
+/* Parse and run one line. 0 (also for blank lines), or -1. */
+static int
+run_line(const char *text, const char *where)
+{
+	char line[1024], msg[FCR_CMD_MSG_LEN], *out = NULL;
+	struct fcr_cmd c;
+	int r;
+
+	snprintf(line, sizeof(line), "%s", text);
+	r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg);
+	if (r < 0) {
+		printf("error: %s%s%s\n", where ? where : "", where ? ": " : "", msg);
+		fflush(stdout);
+		return -1;
+	}
+	if (r == 0)
+		return 0;
+	r = 0;
+	switch (c.def->id) {
+	case CMD_HELP:
+		help();
+		break;
+	case CMD_QUIT:
+		quit_requested = 1;
+		break;
+	case CMD_START:
+		fcr_forwarding_start();
+		break;
+	case CMD_STOP:
+		fcr_forwarding_stop();
+		break;
+	case CMD_SLEEP:
+		wait_ms(c.arg[0].u32);
+		break;
+	case CMD_WAIT_IDLE:
+		wait_idle(c.arg[0].u32);
+		break;
+	default:
+		r = fcr_writer_call(text, &out);
+		if (out != NULL) {
+			if (r < 0 && where != NULL && strncmp(out, "error: ", 7) == 0)
+				printf("error: %s: %s", where, out + 7);
+			else
+				fputs(out, stdout);
+			free(out);
+		}
+		break;
+	}
+	fflush(stdout);
+	return r;
+}
+
+static int
+run_file(const char *path)
+{
+	char line[1024], where[512];
+	unsigned int lineno = 0;
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+
+	if (f == NULL) {
+		printf("error: cannot open command file %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (!quit_requested && fgets(line, sizeof(line), f) != NULL) {
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%u", path, lineno);
+		if (strchr(line, '\n') == NULL && !feof(f)) {
+			printf("error: %s: line longer than %zu characters\n", where,
+			       sizeof(line) - 2);
+			rc = -1;
+			break;
+		}
+		if (run_line(line, where) < 0)
+			rc = -1;
+	}
+	fclose(f);
+	fflush(stdout);
+	return rc;
+}
+
+/* Read what standard input has; run each complete line. -1 at its end. */
+static int
+read_input(char *buf, size_t cap, size_t *len, int tty)
+{
+	ssize_t n = read(STDIN_FILENO, buf + *len, cap - 1 - *len);
+	char *nl;
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (n == 0) {
+		if (*len > 0) { /* a last line without newline */
+			buf[*len] = '\0';
+			run_line(buf, NULL);
+			*len = 0;
+		}
+		return -1;
+	}
+	*len += (size_t)n;
+	buf[*len] = '\0';
+	while (!quit_requested && (nl = strchr(buf, '\n')) != NULL) {
+		size_t used = (size_t)(nl - buf) + 1;
+
+		*nl = '\0';
+		run_line(buf, NULL);
+		memmove(buf, buf + used, *len - used + 1);
+		*len -= used;
+		if (tty && !quit_requested) {
+			printf("fcredirect> ");
+			fflush(stdout);
+		}
+	}
+	if (*len == cap - 1) {
+		printf("error: line longer than %zu characters ignored\n", cap - 2);
+		*len = 0;
+	}
+	return 0;
+}
+
+void *
+fcr_cli_main(void *arg)
+{
+	const struct fcr_cli_conf *conf = arg;
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 10 * 1000 * 1000 };
+	int tty = conf->interactive && isatty(STDIN_FILENO);
+	char buf[4096];
+	size_t len = 0;
+
+	if (conf->cmdline_file != NULL)
+		run_file(conf->cmdline_file);
+	if (!quit_requested && !conf->interactive)
+		fcr_forwarding_start();
+	if (tty && !quit_requested) {
+		printf("fcredirect> ");
+		fflush(stdout);
+	}
+	while (!quit_requested && !fcr_cli_signal) {
+		if (!conf->interactive) {
+			nanosleep(&tick, NULL);
+			continue;
+		}
+		/* wake up now and then to notice a signal */
+		if (ppoll(&pfd, 1, &tick, NULL) > 0 &&
+		    read_input(buf, sizeof(buf), &len, tty) < 0)
+			break; /* end of input: as `quit` */
+	}
+	fcr_forwarding_stop();
+	return NULL;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The command table: syntax and help of every command, shared by the command
+ * line (which runs the local ones) and the writer (which runs the rest). */
+#ifndef FCR_APP_COMMANDS_H
+#define FCR_APP_COMMANDS_H
+
+#include <stddef.h>
+
+#include "fcr_cmd.h"
+
+enum fcr_cmd_id {
+	/* run by the command line itself */
+	CMD_HELP, CMD_QUIT, CMD_START, CMD_STOP, CMD_SLEEP, CMD_WAIT_IDLE,
+	/* run by the tables' writer */
+	CMD_SHOW_FWD, CMD_SHOW_PORT, CMD_SHOW_FLOWS, CMD_ROUTE_ADD_MAC,
+	CMD_ROUTE_ADD_FPMA, CMD_ROUTE_DEL, CMD_ROUTE_LIST, CMD_BIND_ADD,
+	CMD_BIND_DEL, CMD_BIND_LIST, CMD_REDIR_ADD, CMD_REDIR_DEL,
+	CMD_REDIR_LIST,
+};
+
+extern const struct fcr_cmd_def fcr_commands[];
+extern const size_t fcr_nb_commands;
+
+static inline int
+fcr_cmd_is_local(int id)
+{
+	return id <= CMD_WAIT_IDLE;
+}
+
+#endif /* FCR_APP_COMMANDS_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The tables' one writer: it applies what workers report through their
+ * rings (first frames, logins) and runs the table commands the command line
+ * hands it, so no other thread ever changes a table. It runs on its own
+ * lcore when one is given, otherwise on the main lcore.
+ */
+#ifndef FCR_APP_WRITER_H
+#define FCR_APP_WRITER_H
+
+#include <stdint.h>
+
+/* Time from a worker snooping a login to the writer having applied it. */
+struct fcr_login_latency {
+	uint64_t count;
+	uint64_t sum_tsc;
+	uint64_t max_tsc;
+};
+extern struct fcr_login_latency fcr_login_latency;
+
+/* lcore function: loops until fcr_writer_exit(). */
+int fcr_writer_main(void *arg);
+void fcr_writer_exit(void);
+
+/*
+ * Run one command line in the writer and wait for it. Returns 0 or -1 (the
+ * message is in the output); *output is malloc'd text to print (or NULL).
+ */
+int fcr_writer_call(const char *line, char **output);
+
+#endif /* FCR_APP_WRITER_H */
