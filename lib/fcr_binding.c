@@ -10,6 +10,7 @@
 #include <rte_malloc.h>
 
 #include "fcr_binding.h"
+#include "fcr_change.h"
 
 struct wwpn_key {
 	uint64_t wwpn;
@@ -115,6 +116,8 @@ fcr_name_get(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn,
 	nm->origin = FCR_BIND_NONE;
 	nm->fcid = FCR_FCID_NONE;
 	nm->nb_refs = 0;
+	nm->sflags = 0;
+	nm->version = 0;
 	nm->in_use = 1;
 	return n;
 }
@@ -144,6 +147,12 @@ fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n)
 	nm->fcid = FCR_FCID_NONE;
 	nm->origin = FCR_BIND_NONE;
 	bt->nb_bound--;
+	if (bt->log != NULL) {
+		struct fcr_rec tomb = { .type = FCR_REC_BINDING_DEL,
+					.vlan = nm->vlan, .wwpn = { nm->wwpn } };
+
+		fcr_change_deleted(bt->log, &nm->sflags, &tomb);
+	}
 	return 1;
 }
 
@@ -157,6 +166,8 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 
 	*evicted = FCR_NAME_NONE;
 	if (nm->fcid == fcid) {
+		if (nm->origin != origin && bt->log != NULL)
+			fcr_change_mark(bt->log, &bt->log->names, &nm->sflags, n);
 		nm->origin = (uint8_t)origin;
 		return 0;
 	}
@@ -171,6 +182,8 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 	nm->fcid = fcid;
 	nm->origin = (uint8_t)origin;
 	bt->nb_bound++;
+	if (bt->log != NULL)
+		fcr_change_mark(bt->log, &bt->log->names, &nm->sflags, n);
 	return 1;
 }
 

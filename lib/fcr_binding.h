@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+struct fcr_change_log;
+
 #define FCR_FCID_NONE UINT32_MAX
 #define FCR_NAME_NONE UINT32_MAX
 
@@ -27,9 +29,11 @@ struct fcr_name {
 	uint8_t origin;      /* enum fcr_bind_origin */
 	uint8_t in_use;
 	uint32_t fcid;       /* FCR_FCID_NONE when unbound */
+	uint8_t sflags;      /* replication: FCR_SF_* */
 	uint32_t nb_refs;
 	uint32_t cap_refs;
 	uint32_t *refs;      /* redirect ids that name this port */
+	uint64_t version;    /* replication: version of the binding */
 };
 
 struct fcr_binding_table {
@@ -40,6 +44,7 @@ struct fcr_binding_table {
 	uint32_t nb_free;
 	uint32_t capacity;
 	uint32_t nb_bound;
+	struct fcr_change_log *log; /* replication, when attached */
 };
 
 struct fcr_binding_table *fcr_binding_table_create(const char *name,

@@ -9,6 +9,7 @@
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
+#include "fcr_change.h"
 #include "fcr_flow.h"
 
 #define KEY_FREE UINT64_MAX /* no valid key has its top nibble set */
@@ -156,7 +157,26 @@ fcr_flow_table_free(struct fcr_flow_table *ft)
 	rte_free(ft->key);
 	rte_free(ft->owner);
 	rte_free(ft->free_idx);
+	rte_free(ft->sflags);
+	rte_free(ft->version);
+	rte_free(ft->remote);
 	rte_free(ft);
+}
+
+int
+fcr_flow_table_attach_log(struct fcr_flow_table *ft, struct fcr_change_log *log,
+			  int socket)
+{
+	ft->sflags = rte_zmalloc_socket(NULL, ft->capacity, 0, socket);
+	ft->version = rte_zmalloc_socket(NULL, sizeof(uint64_t) * ft->capacity, 0,
+					 socket);
+	ft->remote = rte_zmalloc_socket(NULL,
+					sizeof(struct fcr_flow_remote) * ft->capacity,
+					0, socket);
+	if (ft->sflags == NULL || ft->version == NULL || ft->remote == NULL)
+		return -ENOMEM;
+	ft->log = log;
+	return 0;
 }
 
 unsigned int
@@ -228,6 +248,12 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 		return -ENOSPC;
 	}
 	ft->count++;
+	if (ft->log != NULL) {
+		ft->sflags[idx] = 0;
+		ft->version[idx] = 0;
+		memset(&ft->remote[idx], 0, sizeof(ft->remote[idx]));
+		fcr_change_mark(ft->log, &ft->log->flows, &ft->sflags[idx], idx);
+	}
 	return (int)idx;
 }
 
@@ -244,6 +270,11 @@ fcr_flow_del(struct fcr_flow_table *ft, uint64_t key)
 	if (pos < 0)
 		return -ENOENT;
 	ft->count--;
+	if (ft->log != NULL) {
+		struct fcr_rec tomb = { .type = FCR_REC_FLOW_DEL, .key = key };
+
+		fcr_change_deleted(ft->log, &ft->sflags[found], &tomb);
+	}
 	d.pos = pos;
 	d.idx = (uint32_t)found;
 	if (ft->dq == NULL || rte_rcu_qsbr_dq_enqueue(ft->dq, &d) != 0) {

@@ -70,6 +70,16 @@ struct fcr_flow_counters {
 	uint64_t last_tsc;
 };
 
+struct fcr_change_log;
+
+/* A peer's view of a flow, as of its last update. */
+struct fcr_flow_remote {
+	uint64_t frames;
+	uint64_t bytes;
+	uint32_t first_s;   /* unix seconds */
+	uint32_t last_s;
+};
+
 struct fcr_flow_table {
 	struct rte_hash *hash;
 	uint64_t *action;                    /* [capacity], read by workers */
@@ -83,6 +93,11 @@ struct fcr_flow_table {
 	uint32_t nb_workers;
 	uint32_t count;
 	struct rte_rcu_qsbr_dq *dq;
+	/* replication, when a change log is attached (writer only) */
+	struct fcr_change_log *log;
+	uint8_t *sflags;
+	uint64_t *version;
+	struct fcr_flow_remote *remote;
 };
 
 /*
@@ -134,6 +149,10 @@ void fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 /* Walk the live entries: *iter starts at 0; returns the index or -ENOENT
  * at the end. */
 int fcr_flow_next(const struct fcr_flow_table *ft, uint32_t *iter);
+/* Start noting changes in `log` (allocates the per-flow sync state). */
+int fcr_flow_table_attach_log(struct fcr_flow_table *ft,
+			      struct fcr_change_log *log, int socket);
+
 /* Bytes allocated for `capacity` flows and `nb_workers` workers. */
 uint64_t fcr_flow_table_memory(uint32_t capacity, uint32_t nb_workers);
 

@@ -8,6 +8,7 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
+#include "fcr_change.h"
 #include "fcr_redirect.h"
 
 struct redirect_key {
@@ -257,6 +258,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		r = &rt->r[id];
 		memset(r, 0, sizeof(*r));
 		r->vlan = vlan;
+		/* memset cleared sflags: a new redirect is not known to peers */
 		r->in_use = 1;
 		rt->count++;
 	}
@@ -272,6 +274,8 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		}
 	}
 	install(rt, (uint32_t)id);
+	if (rt->log != NULL)
+		fcr_change_mark(rt->log, &rt->log->redirects, &r->sflags, (uint32_t)id);
 	return id;
 }
 
@@ -289,6 +293,12 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	uninstall(rt, (uint32_t)id);
 	unref_names(rt, r, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
+	if (rt->log != NULL) {
+		struct fcr_rec tomb = { .type = FCR_REC_REDIRECT_DEL, .vlan = vlan,
+					.wwpn = { host, target } };
+
+		fcr_change_deleted(rt->log, &r->sflags, &tomb);
+	}
 	r->in_use = 0;
 	rt->free_idx[rt->nb_free++] = (uint32_t)id;
 	rt->count--;

@@ -34,6 +34,8 @@ struct fcr_redirect {
 	uint16_t vlan;
 	uint8_t in_use;
 	uint8_t state;               /* enum fcr_redirect_state */
+	uint8_t sflags;              /* replication: FCR_SF_* */
+	uint64_t version;            /* replication */
 	uint32_t name[FCR_M_COUNT];  /* name indexes */
 	uint32_t fcid[FCR_M_COUNT];  /* FCIDs the installed rules use */
 	uint64_t installs;           /* times its rules were (re)installed */
@@ -51,6 +53,7 @@ struct fcr_redirect_table {
 	uint32_t nb_active;
 	struct fcr_flow_table *flows;
 	struct fcr_binding_table *names;
+	struct fcr_change_log *log;  /* replication, when attached */
 };
 
 struct fcr_redirect_table *fcr_redirect_table_create(const char *name,

@@ -8,6 +8,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "fcr_fcoe.h"
+#include "fcr_change.h"
 #include "fcr_route.h"
 
 static inline uint32_t
@@ -91,6 +92,14 @@ find_route(const struct fcr_route_table *rt, uint32_t prefix, unsigned int bits)
 	return -ENOENT;
 }
 
+int
+fcr_route_find(const struct fcr_route_table *rt, uint32_t fcid, unsigned int bits)
+{
+	if (bits < 1 || bits > 24)
+		return -EINVAL;
+	return find_route(rt, prefix_of(fcid, bits), bits);
+}
+
 static int
 alloc_nexthop(struct fcr_route_table *rt)
 {
@@ -153,10 +162,18 @@ fcr_route_add(struct fcr_route_table *rt, uint32_t fcid, unsigned int bits,
 		rt->routes[r].nh = (uint32_t)nh;
 		retire_nexthop(rt, old);
 	} else {
-		rt->routes[rt->nb_routes].prefix = prefix;
-		rt->routes[rt->nb_routes].bits = (uint8_t)bits;
-		rt->routes[rt->nb_routes].nh = (uint32_t)nh;
-		rt->nb_routes++;
+		r = (int)rt->nb_routes++;
+		memset(&rt->routes[r], 0, sizeof(rt->routes[r]));
+		rt->routes[r].prefix = prefix;
+		rt->routes[r].bits = (uint8_t)bits;
+		rt->routes[r].nh = (uint32_t)nh;
+	}
+	if (rt->log != NULL && !rt->log->muted) {
+		rt->log->changes++;
+		if (rt->routes[r].sflags & FCR_SF_DIRTY)
+			rt->log->coalesced++;
+		rt->routes[r].sflags |= FCR_SF_DIRTY;
+		rt->log->routes_dirty = 1;
 	}
 	return 0;
 }
@@ -175,6 +192,12 @@ fcr_route_del(struct fcr_route_table *rt, uint32_t fcid, unsigned int bits)
 		return r;
 	rte_lpm_delete(rt->lpm, prefix << 8, (uint8_t)bits);
 	nh = rt->routes[r].nh;
+	if (rt->log != NULL) {
+		struct fcr_rec tomb = { .type = FCR_REC_ROUTE_DEL, .fcid = prefix,
+					.bits = (uint8_t)bits };
+
+		fcr_change_deleted(rt->log, &rt->routes[r].sflags, &tomb);
+	}
 	rt->routes[r] = rt->routes[--rt->nb_routes];
 	retire_nexthop(rt, nh);
 	return 0;

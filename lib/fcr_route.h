@@ -27,8 +27,12 @@ struct fcr_nexthop {
 struct fcr_route {
 	uint32_t prefix; /* FCID with the host bits cleared */
 	uint8_t bits;    /* 1..24 */
+	uint8_t sflags;  /* replication: FCR_SF_* */
 	uint32_t nh;     /* index into nexthop[] */
+	uint64_t version;
 };
+
+struct fcr_change_log;
 
 struct fcr_route_table {
 	struct rte_lpm *lpm;
@@ -40,6 +44,7 @@ struct fcr_route_table {
 	uint32_t max_routes;
 	uint32_t fc_map;             /* upper 3 bytes of FPMA MACs */
 	struct rte_rcu_qsbr *qsbr;
+	struct fcr_change_log *log;  /* replication, when attached */
 };
 
 struct fcr_route_table *fcr_route_table_create(const char *name,
@@ -51,6 +56,9 @@ void fcr_route_table_free(struct fcr_route_table *rt);
 /* Add or replace. mac NULL means fpma. 0, -EINVAL (bits not 1..24), -ENOSPC. */
 int fcr_route_add(struct fcr_route_table *rt, uint32_t fcid, unsigned int bits,
 		  uint16_t port, const uint8_t *mac);
+/* Index in routes[] of prefix/bits, or -ENOENT. */
+int fcr_route_find(const struct fcr_route_table *rt, uint32_t fcid,
+		   unsigned int bits);
 /* 0 or -ENOENT. */
 int fcr_route_del(struct fcr_route_table *rt, uint32_t fcid, unsigned int bits);
 

@@ -8,6 +8,7 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
+#include "fcr_change.h"
 #include "fcr_tables.h"
 
 /*
@@ -69,11 +70,59 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	return t;
 }
 
+int
+fcr_dirty_list_init(struct fcr_dirty_list *l, uint32_t cap, int socket)
+{
+	l->idx = rte_malloc_socket(NULL, sizeof(uint32_t) * cap, 0, socket);
+	l->cap = cap;
+	l->n = 0;
+	l->overflow = 0;
+	return l->idx == NULL ? -ENOMEM : 0;
+}
+
+void
+fcr_dirty_list_free(struct fcr_dirty_list *l)
+{
+	rte_free(l->idx);
+	l->idx = NULL;
+}
+
+int
+fcr_tables_attach_log(struct fcr_tables *t, int socket)
+{
+	struct fcr_change_log *log;
+
+	log = rte_zmalloc_socket("fcr_log", sizeof(*log), 0, socket);
+	if (log == NULL)
+		return -ENOMEM;
+	t->log = log;
+	log->cap_tomb = 65536;
+	log->tomb = rte_malloc_socket(NULL, sizeof(struct fcr_rec) * log->cap_tomb,
+				      0, socket);
+	if (log->tomb == NULL ||
+	    fcr_dirty_list_init(&log->flows, t->flows->capacity, socket) < 0 ||
+	    fcr_dirty_list_init(&log->names, t->names->capacity, socket) < 0 ||
+	    fcr_dirty_list_init(&log->redirects, t->redirects->capacity, socket) < 0 ||
+	    fcr_flow_table_attach_log(t->flows, log, socket) < 0)
+		return -ENOMEM;
+	t->names->log = log;
+	t->redirects->log = log;
+	t->routes->log = log;
+	return 0;
+}
+
 void
 fcr_tables_free(struct fcr_tables *t)
 {
 	if (t == NULL)
 		return;
+	if (t->log != NULL) {
+		fcr_dirty_list_free(&t->log->flows);
+		fcr_dirty_list_free(&t->log->names);
+		fcr_dirty_list_free(&t->log->redirects);
+		rte_free(t->log->tomb);
+		rte_free(t->log);
+	}
 	fcr_redirect_table_free(t->redirects);
 	fcr_binding_table_free(t->names);
 	fcr_route_table_free(t->routes);

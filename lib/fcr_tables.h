@@ -45,7 +45,10 @@ struct fcr_writer_stats {
 #undef FCR_WS_FIELD
 };
 
+struct fcr_change_log;
+
 struct fcr_tables {
+	struct fcr_change_log *log; /* replication: NULL when there is none */
 	struct fcr_flow_table *flows;
 	struct fcr_route_table *routes;
 	struct fcr_binding_table *names;
@@ -63,6 +66,9 @@ int fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			   uint32_t fcid, enum fcr_bind_origin origin);
 /* 0 or -ENOENT. */
 int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
+
+/* Start noting changes for replication. 0 or -ENOMEM. */
+int fcr_tables_attach_log(struct fcr_tables *t, int socket);
 
 /* Apply one worker event. */
 void fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev);

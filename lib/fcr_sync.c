@@ -1,0 +1,1096 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include <rte_common.h>
+#include <rte_malloc.h>
+
+#include "fcr_change.h"
+#include "fcr_sync.h"
+#include "fcr_tables.h"
+
+#define MAX_RECS 128 /* per datagram: the smallest record is 11 bytes */
+
+struct inflight {
+	uint32_t seq;
+	uint8_t type;
+	uint8_t used;
+	uint16_t nb;
+	uint64_t sent_ms;
+	struct fcr_rec rec[MAX_RECS];
+};
+
+enum { BULK_NONE, BULK_START, BULK_STREAM, BULK_END };
+enum { STAGE_ROUTES, STAGE_NAMES, STAGE_REDIRECTS, STAGE_FLOWS, STAGE_DONE };
+
+struct peer {
+	struct fcr_sync_addr addr;
+	enum fcr_peer_state state;
+	uint64_t boot;
+	uint16_t node;
+	uint8_t ready;
+	uint8_t wants_bulk;
+	uint64_t last_rx_ms;
+	uint64_t last_tx_ms;
+	/* what it sent us: replay window and what we acknowledge */
+	uint32_t rx_high;
+	uint64_t rx_seen;          /* bit i: seq rx_high - 1 - i seen */
+	uint32_t ack_base;
+	uint64_t ack_bits;
+	int ack_due;
+	/* what we send it */
+	uint32_t tx_seq;
+	struct inflight *inflight; /* [FCR_SYNC_INFLIGHT] */
+	unsigned int nb_inflight;
+	struct fcr_rec *resend;    /* objects to send again as they are now */
+	uint32_t nb_resend;
+	uint32_t cap_resend;
+	/* bulk resync to it */
+	int bulk;
+	int bulk_stage;
+	uint32_t bulk_pos;
+	uint64_t bulk_done_boot;
+	int hello_now;             /* greet at the next tick */
+};
+
+struct fcr_sync {
+	struct fcr_sync_params p;
+	struct fcr_tables *t;
+	struct fcr_change_log *log;
+	struct fcr_sync_stats st;
+	uint64_t clock;            /* Lamport counter */
+	uint64_t start_ms;
+	uint64_t window_end_ms;
+	uint64_t first_dirty_ms;   /* 0: nothing pending */
+	int ready;
+	uint32_t rescan_pos;
+	uint64_t rescan_start_ms;
+	unsigned int nb_peers;
+	struct peer peer[FCR_SYNC_MAX_PEERS];
+	/* the batch being built */
+	uint8_t body[2048];
+	size_t body_len;
+	uint16_t nb_recs;
+	struct fcr_rec recs[MAX_RECS];
+	uint8_t out[2048];
+};
+
+/* --------------------------------------------------------- versions */
+
+static uint64_t
+next_version(struct fcr_sync *s)
+{
+	return (++s->clock << 16) | s->p.node;
+}
+
+static void
+see_version(struct fcr_sync *s, uint64_t v)
+{
+	if ((v >> 16) > s->clock)
+		s->clock = v >> 16;
+}
+
+/* ------------------------------------------- objects <-> records */
+
+static uint64_t
+tsc_age_ms(const struct fcr_sync *s, uint64_t now_tsc, uint64_t then_tsc)
+{
+	if (then_tsc == 0 || then_tsc > now_tsc || s->p.tsc_hz == 0)
+		return 0;
+	return (now_tsc - then_tsc) * 1000 / s->p.tsc_hz;
+}
+
+static void
+flow_rec(struct fcr_sync *s, uint32_t idx, uint64_t now_ms, uint64_t now_tsc,
+	 struct fcr_rec *r)
+{
+	const struct fcr_flow_table *ft = s->t->flows;
+	const struct fcr_flow_remote *rm = &ft->remote[idx];
+	struct fcr_flow_counters c;
+	uint64_t now_s = now_ms / 1000;
+
+	fcr_flow_counters_sum(ft, idx, &c);
+	memset(r, 0, sizeof(*r));
+	r->type = FCR_REC_FLOW;
+	r->key = ft->key[idx];
+	r->version = ft->version[idx];
+	r->state = (ft->sflags[idx] & FCR_SF_IDLE) ? 2 : 1;
+	/* what a peer told us plus what we forwarded since */
+	r->frames = rm->frames + c.frames;
+	r->bytes = rm->bytes + c.bytes;
+	if (rm->frames && rm->first_s)
+		r->first_age_ms = (now_s > rm->first_s ? now_s - rm->first_s : 0) * 1000;
+	else
+		r->first_age_ms = tsc_age_ms(s, now_tsc, c.first_tsc);
+	if (c.frames)
+		r->last_age_ms = tsc_age_ms(s, now_tsc, c.last_tsc);
+	else if (rm->last_s)
+		r->last_age_ms = (now_s > rm->last_s ? now_s - rm->last_s : 0) * 1000;
+}
+
+static void
+name_rec(const struct fcr_name *n, struct fcr_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = FCR_REC_BINDING;
+	r->vlan = n->vlan;
+	r->wwpn[0] = n->wwpn;
+	r->fcid = n->fcid;
+	r->origin = n->origin;
+	r->version = n->version;
+}
+
+static void
+route_rec(const struct fcr_route_table *rt, const struct fcr_route *ro,
+	  struct fcr_rec *r)
+{
+	const struct fcr_nexthop *h = &rt->nexthop[ro->nh];
+
+	memset(r, 0, sizeof(*r));
+	r->type = FCR_REC_ROUTE;
+	r->fcid = ro->prefix;
+	r->bits = ro->bits;
+	r->port = h->port;
+	r->flags = (h->flags & FCR_NH_FPMA) ? 1 : 0;
+	memcpy(r->mac, h->mac, 6);
+	r->version = ro->version;
+}
+
+static void
+redirect_rec(const struct fcr_redirect_table *rd, const struct fcr_redirect *x,
+	     struct fcr_rec *r)
+{
+	int m;
+
+	memset(r, 0, sizeof(*r));
+	r->type = FCR_REC_REDIRECT;
+	r->vlan = x->vlan;
+	for (m = 0; m < FCR_M_COUNT; m++)
+		r->wwpn[m] = rd->names->names[x->name[m]].wwpn;
+	r->version = x->version;
+}
+
+/* The current state of the object a record names: 1, or 0 when gone.
+ * Deletions are sent as they are. */
+static int
+current_rec(struct fcr_sync *s, struct fcr_rec *r, uint64_t now_ms,
+	    uint64_t now_tsc)
+{
+	struct fcr_tables *t = s->t;
+	uint32_t n;
+	int i;
+
+	switch (r->type) {
+	case FCR_REC_FLOW:
+		i = fcr_flow_find(t->flows, r->key);
+		if (i < 0)
+			return 0;
+		flow_rec(s, (uint32_t)i, now_ms, now_tsc, r);
+		return 1;
+	case FCR_REC_BINDING:
+		n = fcr_name_get(t->names, r->vlan, r->wwpn[0], 0);
+		if (n == FCR_NAME_NONE || t->names->names[n].fcid == FCR_FCID_NONE)
+			return 0;
+		name_rec(&t->names->names[n], r);
+		return 1;
+	case FCR_REC_ROUTE:
+		i = fcr_route_find(t->routes, r->fcid, r->bits);
+		if (i < 0)
+			return 0;
+		route_rec(t->routes, &t->routes->routes[i], r);
+		return 1;
+	case FCR_REC_REDIRECT:
+		i = fcr_redirect_find(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1]);
+		if (i < 0)
+			return 0;
+		redirect_rec(t->redirects, &t->redirects->r[i], r);
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/* ----------------------------------------------------------- sending */
+
+static size_t
+body_room(const struct fcr_sync *s)
+{
+	return s->p.mtu - FCR_SYNC_OVERHEAD;
+}
+
+static void
+send_raw(struct fcr_sync *s, struct peer *pe, uint8_t type, const uint8_t *body,
+	 size_t body_len, uint16_t nb, uint64_t now_ms)
+{
+	struct fcr_sync_hdr h = {
+		.type = type,
+		.flags = (s->ready ? FCR_SYNC_F_READY : 0) |
+			 (s->ready ? 0 : FCR_SYNC_F_WANT_BULK),
+		.node = s->p.node,
+		.nb_records = nb,
+		.boot = s->p.boot,
+		.seq = ++pe->tx_seq,
+		.ack_base = pe->ack_base,
+		.ack_bits = pe->ack_bits,
+		.peer_boot32 = (uint32_t)pe->boot,
+	};
+	size_t len = fcr_sync_hdr_put(s->out, &h);
+
+	memcpy(s->out + len, body, body_len);
+	len = fcr_sync_seal(s->out, len + body_len, s->p.key);
+	s->p.send(s->p.send_ctx, &pe->addr, s->out, len);
+	pe->last_tx_ms = now_ms;
+	pe->ack_due = 0;
+	s->st.datagrams_sent++;
+	s->st.bytes_sent += len;
+	s->st.records_sent += nb;
+}
+
+static void lose(struct fcr_sync *s, struct peer *pe, struct inflight *f);
+
+/* A reliable datagram: remembered until acknowledged. */
+static void
+send_reliable(struct fcr_sync *s, struct peer *pe, uint8_t type,
+	      const uint8_t *body, size_t body_len, const struct fcr_rec *recs,
+	      uint16_t nb, uint64_t now_ms)
+{
+	struct inflight *f = NULL, *oldest = NULL;
+	unsigned int i;
+
+	for (i = 0; i < FCR_SYNC_INFLIGHT; i++) {
+		if (!pe->inflight[i].used) {
+			f = &pe->inflight[i];
+			break;
+		}
+		if (oldest == NULL || pe->inflight[i].seq < oldest->seq)
+			oldest = &pe->inflight[i];
+	}
+	if (f == NULL) {
+		/* window full: give the oldest up as lost */
+		lose(s, pe, oldest);
+		f = oldest;
+	}
+	send_raw(s, pe, type, body, body_len, nb, now_ms);
+	f->used = 1;
+	f->seq = pe->tx_seq;
+	f->type = type;
+	f->sent_ms = now_ms;
+	f->nb = nb;
+	memcpy(f->rec, recs, sizeof(recs[0]) * nb);
+	pe->nb_inflight++;
+}
+
+static void
+batch_reset(struct fcr_sync *s)
+{
+	s->body_len = 0;
+	s->nb_recs = 0;
+}
+
+/* Append a record to the batch; 0 when the batch is full. */
+static int
+batch_add(struct fcr_sync *s, const struct fcr_rec *r)
+{
+	size_t n;
+
+	if (s->nb_recs == MAX_RECS)
+		return 0;
+	n = fcr_rec_put(s->body + s->body_len, body_room(s) - s->body_len, r);
+	if (n == 0)
+		return 0;
+	s->body_len += n;
+	s->recs[s->nb_recs++] = *r;
+	return 1;
+}
+
+static void
+batch_send_to(struct fcr_sync *s, struct peer *pe, uint64_t now_ms)
+{
+	if (s->nb_recs > 0)
+		send_reliable(s, pe, FCR_SYNC_UPDATE, s->body, s->body_len, s->recs,
+			      s->nb_recs, now_ms);
+}
+
+static void
+batch_send_all(struct fcr_sync *s, uint64_t now_ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nb_peers; i++)
+		if (s->peer[i].state == FCR_PEER_UP)
+			batch_send_to(s, &s->peer[i], now_ms);
+	batch_reset(s);
+}
+
+static void
+add_or_flush(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
+{
+	if (!batch_add(s, r)) {
+		batch_send_all(s, now_ms);
+		batch_add(s, r);
+	}
+}
+
+/* Everything pending, each object with its state as of now. */
+static void
+flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
+{
+	struct fcr_change_log *log = s->log;
+	struct fcr_tables *t = s->t;
+	struct fcr_rec r;
+	uint32_t i, idx;
+
+	batch_reset(s);
+	for (i = 0; i < log->nb_tomb; i++) {
+		r = log->tomb[i];
+		r.version = next_version(s);
+		add_or_flush(s, &r, now_ms);
+	}
+	log->nb_tomb = 0;
+	if (log->routes_dirty) {
+		for (i = 0; i < t->routes->nb_routes; i++) {
+			struct fcr_route *ro = &t->routes->routes[i];
+
+			if (!(ro->sflags & FCR_SF_DIRTY))
+				continue;
+			ro->version = next_version(s);
+			ro->sflags = (uint8_t)((ro->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+			route_rec(t->routes, ro, &r);
+			add_or_flush(s, &r, now_ms);
+		}
+		log->routes_dirty = 0;
+	}
+	for (i = 0; i < log->names.n || (log->names.overflow && i < t->names->capacity); i++) {
+		struct fcr_name *n;
+
+		idx = log->names.overflow ? i : log->names.idx[i];
+		n = &t->names->names[idx];
+		if (!(n->sflags & FCR_SF_DIRTY))
+			continue;
+		n->sflags = (uint8_t)((n->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+		if (!n->in_use || n->fcid == FCR_FCID_NONE)
+			continue;
+		n->version = next_version(s);
+		name_rec(n, &r);
+		add_or_flush(s, &r, now_ms);
+	}
+	log->names.n = 0;
+	log->names.overflow = 0;
+	for (i = 0; i < log->redirects.n ||
+		    (log->redirects.overflow && i < t->redirects->capacity); i++) {
+		struct fcr_redirect *x;
+
+		idx = log->redirects.overflow ? i : log->redirects.idx[i];
+		x = &t->redirects->r[idx];
+		if (!(x->sflags & FCR_SF_DIRTY) || !x->in_use)
+			continue;
+		x->sflags = (uint8_t)((x->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+		x->version = next_version(s);
+		redirect_rec(t->redirects, x, &r);
+		add_or_flush(s, &r, now_ms);
+	}
+	log->redirects.n = 0;
+	log->redirects.overflow = 0;
+	for (i = 0; i < log->flows.n ||
+		    (log->flows.overflow && i < t->flows->capacity); i++) {
+		struct fcr_flow_table *ft = t->flows;
+
+		idx = log->flows.overflow ? i : log->flows.idx[i];
+		if (!(ft->sflags[idx] & FCR_SF_DIRTY))
+			continue;
+		ft->sflags[idx] = (uint8_t)((ft->sflags[idx] & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+		ft->version[idx] = next_version(s);
+		flow_rec(s, idx, now_ms, now_tsc, &r);
+		add_or_flush(s, &r, now_ms);
+	}
+	log->flows.n = 0;
+	log->flows.overflow = 0;
+	batch_send_all(s, now_ms);
+	s->first_dirty_ms = 0;
+}
+
+static uint64_t
+pending(const struct fcr_sync *s)
+{
+	const struct fcr_change_log *log = s->log;
+
+	return (uint64_t)log->nb_tomb + log->names.n + log->redirects.n +
+	       log->flows.n + (log->routes_dirty ? 1 : 0) +
+	       (uint64_t)(log->names.overflow | log->redirects.overflow |
+			  log->flows.overflow);
+}
+
+/* Per peer: objects whose datagram was lost, sent again as they are now. */
+static void
+send_resends(struct fcr_sync *s, struct peer *pe, uint64_t now_ms,
+	     uint64_t now_tsc)
+{
+	uint32_t i;
+
+	if (pe->nb_resend == 0 || pe->state != FCR_PEER_UP)
+		return;
+	batch_reset(s);
+	for (i = 0; i < pe->nb_resend; i++) {
+		struct fcr_rec r = pe->resend[i];
+
+		if (!current_rec(s, &r, now_ms, now_tsc))
+			continue; /* gone since: its deletion travels on its own */
+		if (!batch_add(s, &r)) {
+			if (pe->nb_inflight >= FCR_SYNC_INFLIGHT / 2)
+				break; /* let acks catch up */
+			batch_send_to(s, pe, now_ms);
+			batch_reset(s);
+			batch_add(s, &r);
+		}
+		s->st.retransmits++;
+	}
+	batch_send_to(s, pe, now_ms);
+	batch_reset(s);
+	memmove(pe->resend, pe->resend + i, (pe->nb_resend - i) * sizeof(pe->resend[0]));
+	pe->nb_resend -= i;
+}
+
+static void
+start_bulk(struct fcr_sync *s, struct peer *pe)
+{
+	pe->bulk = BULK_START;
+	pe->bulk_stage = STAGE_ROUTES;
+	pe->bulk_pos = 0;
+	pe->nb_resend = 0; /* the bulk carries everything anyway */
+}
+
+/* Next object of a bulk resync, or 0 when all have been sent. */
+static int
+bulk_next(struct fcr_sync *s, struct peer *pe, struct fcr_rec *r, uint64_t now_ms,
+	  uint64_t now_tsc)
+{
+	struct fcr_tables *t = s->t;
+
+	for (;;) {
+		uint32_t i = pe->bulk_pos++;
+
+		switch (pe->bulk_stage) {
+		case STAGE_ROUTES:
+			if (i < t->routes->nb_routes) {
+				route_rec(t->routes, &t->routes->routes[i], r);
+				return 1;
+			}
+			break;
+		case STAGE_NAMES:
+			if (i < t->names->capacity) {
+				const struct fcr_name *n = &t->names->names[i];
+
+				if (n->in_use && n->fcid != FCR_FCID_NONE) {
+					name_rec(n, r);
+					return 1;
+				}
+				continue;
+			}
+			break;
+		case STAGE_REDIRECTS:
+			if (i < t->redirects->capacity) {
+				if (t->redirects->r[i].in_use) {
+					redirect_rec(t->redirects, &t->redirects->r[i], r);
+					return 1;
+				}
+				continue;
+			}
+			break;
+		case STAGE_FLOWS:
+			if (i < t->flows->capacity) {
+				if (t->flows->key[i] != UINT64_MAX) {
+					flow_rec(s, i, now_ms, now_tsc, r);
+					return 1;
+				}
+				continue;
+			}
+			break;
+		default:
+			return 0;
+		}
+		pe->bulk_stage++;
+		pe->bulk_pos = 0;
+	}
+}
+
+/* Paced by acknowledgements: at most half the window in flight. */
+static void
+bulk_step(struct fcr_sync *s, struct peer *pe, uint64_t now_ms, uint64_t now_tsc)
+{
+	struct fcr_rec r;
+
+	if (pe->state != FCR_PEER_UP)
+		return;
+	if (pe->bulk == BULK_START) {
+		if (pe->nb_inflight >= FCR_SYNC_INFLIGHT / 2)
+			return;
+		send_reliable(s, pe, FCR_SYNC_BULK_START, NULL, 0, NULL, 0, now_ms);
+		pe->bulk = BULK_STREAM;
+	}
+	while (pe->bulk == BULK_STREAM && pe->nb_inflight < FCR_SYNC_INFLIGHT / 2) {
+		batch_reset(s);
+		while (bulk_next(s, pe, &r, now_ms, now_tsc)) {
+			if (!batch_add(s, &r)) {
+				pe->bulk_pos--; /* again in the next datagram */
+				break;
+			}
+		}
+		if (s->nb_recs == 0) {
+			pe->bulk = BULK_END;
+			break;
+		}
+		batch_send_to(s, pe, now_ms);
+	}
+	batch_reset(s);
+	if (pe->bulk == BULK_END && pe->nb_inflight < FCR_SYNC_INFLIGHT) {
+		send_reliable(s, pe, FCR_SYNC_BULK_END, NULL, 0, NULL, 0, now_ms);
+		pe->bulk = BULK_NONE;
+		pe->bulk_done_boot = pe->boot;
+		s->st.bulk_sent++;
+	}
+}
+
+/* ----------------------------------------------------------- losses */
+
+static void
+lose(struct fcr_sync *s, struct peer *pe, struct inflight *f)
+{
+	uint16_t i;
+
+	if (f->type == FCR_SYNC_BULK_START || f->type == FCR_SYNC_BULK_END) {
+		/* a lost marker: the whole resync again */
+		start_bulk(s, pe);
+	} else {
+		for (i = 0; i < f->nb; i++) {
+			if (pe->nb_resend == pe->cap_resend) {
+				start_bulk(s, pe); /* too much lost: resync */
+				break;
+			}
+			pe->resend[pe->nb_resend++] = f->rec[i];
+		}
+	}
+	f->used = 0;
+	pe->nb_inflight--;
+}
+
+static void
+acked(struct fcr_sync *s, struct peer *pe, uint32_t base, uint64_t bits)
+{
+	unsigned int i;
+
+	if (base == 0)
+		return;
+	for (i = 0; i < FCR_SYNC_INFLIGHT; i++) {
+		struct inflight *f = &pe->inflight[i];
+		uint32_t d;
+
+		if (!f->used || f->seq > base)
+			continue;
+		d = base - f->seq;
+		if (d == 0 || (d <= 64 && (bits >> (d - 1)) & 1)) {
+			f->used = 0;
+			pe->nb_inflight--;
+		} else if (d > 64) {
+			lose(s, pe, f);
+		}
+	}
+}
+
+static void
+check_timeouts(struct fcr_sync *s, struct peer *pe, uint64_t now_ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < FCR_SYNC_INFLIGHT; i++) {
+		struct inflight *f = &pe->inflight[i];
+
+		if (f->used && now_ms - f->sent_ms >= s->p.rto_ms)
+			lose(s, pe, f);
+	}
+}
+
+/* ----------------------------------------------------------- receiving */
+
+static struct peer *
+peer_of(struct fcr_sync *s, const struct fcr_sync_addr *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nb_peers; i++)
+		if (s->peer[i].addr.ip == a->ip && s->peer[i].addr.port == a->port)
+			return &s->peer[i];
+	return NULL;
+}
+
+static void
+peer_reset(struct fcr_sync *s, struct peer *pe, uint64_t boot)
+{
+	unsigned int i;
+
+	if (pe->boot != 0)
+		s->st.peer_restarts++;
+	pe->boot = boot;
+	pe->rx_high = 0;
+	pe->rx_seen = 0;
+	pe->ack_base = 0;
+	pe->ack_bits = 0;
+	for (i = 0; i < FCR_SYNC_INFLIGHT; i++)
+		pe->inflight[i].used = 0;
+	pe->nb_inflight = 0;
+	pe->nb_resend = 0;
+	pe->bulk = BULK_NONE;
+	pe->bulk_done_boot = 0;
+}
+
+/* Replay window: 0 new, -1 already seen or too old. */
+static int
+replay_check(struct peer *pe, uint32_t seq)
+{
+	uint32_t d;
+
+	if (seq == 0)
+		return -1;
+	if (seq > pe->rx_high) {
+		d = seq - pe->rx_high;
+		pe->rx_seen = d >= 64 ? 0 : (pe->rx_seen << d);
+		if (pe->rx_high != 0 && d <= 64)
+			pe->rx_seen |= 1ull << (d - 1);
+		pe->rx_high = seq;
+		return 0;
+	}
+	d = pe->rx_high - seq;
+	if (d == 0 || d > 64 || (pe->rx_seen >> (d - 1)) & 1)
+		return -1;
+	pe->rx_seen |= 1ull << (d - 1);
+	return 0;
+}
+
+static void
+note_for_ack(struct peer *pe, uint32_t seq)
+{
+	uint32_t d;
+
+	if (seq > pe->ack_base) {
+		d = seq - pe->ack_base;
+		pe->ack_bits = d >= 64 ? 0 : pe->ack_bits << d;
+		if (pe->ack_base != 0 && d <= 64)
+			pe->ack_bits |= 1ull << (d - 1);
+		pe->ack_base = seq;
+	} else {
+		d = pe->ack_base - seq;
+		if (d > 0 && d <= 64)
+			pe->ack_bits |= 1ull << (d - 1);
+	}
+	pe->ack_due = 1;
+}
+
+static void
+apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
+{
+	struct fcr_tables *t = s->t;
+	uint64_t *held = NULL;
+	uint32_t n;
+	int i, rc = 0;
+
+	see_version(s, r->version);
+	switch (r->type) {
+	case FCR_REC_FLOW:
+	case FCR_REC_FLOW_DEL:
+		i = fcr_flow_find(t->flows, r->key);
+		if (i < 0 && r->type == FCR_REC_FLOW)
+			i = fcr_flow_set(t->flows, r->key,
+					 fcr_action(fcr_flow_key_sid(r->key),
+						    fcr_flow_key_did(r->key),
+						    FCR_LEG_PLAIN), FCR_NO_OWNER);
+		if (i < 0) {
+			rc = r->type == FCR_REC_FLOW ? -1 : 0;
+			break;
+		}
+		if (r->version <= t->flows->version[i]) {
+			s->st.records_stale++;
+			return;
+		}
+		if (r->type == FCR_REC_FLOW_DEL) {
+			/* rules are derived here from the redirects: only a
+			 * plain entry goes */
+			if (t->flows->owner[i] == FCR_NO_OWNER)
+				fcr_flow_del(t->flows, r->key);
+			break;
+		}
+		t->flows->version[i] = r->version;
+		t->flows->sflags[i] = (uint8_t)((t->flows->sflags[i] & ~FCR_SF_IDLE) |
+						FCR_SF_KNOWN |
+						(r->state == 2 ? FCR_SF_IDLE : 0));
+		t->flows->remote[i].frames = r->frames;
+		t->flows->remote[i].bytes = r->bytes;
+		t->flows->remote[i].first_s = (uint32_t)((now_ms - RTE_MIN(now_ms, r->first_age_ms)) / 1000);
+		t->flows->remote[i].last_s = (uint32_t)((now_ms - RTE_MIN(now_ms, r->last_age_ms)) / 1000);
+		break;
+	case FCR_REC_BINDING:
+	case FCR_REC_BINDING_DEL:
+		n = fcr_name_get(t->names, r->vlan, r->wwpn[0], r->type == FCR_REC_BINDING);
+		if (n == FCR_NAME_NONE) {
+			rc = r->type == FCR_REC_BINDING ? -1 : 0;
+			break;
+		}
+		held = &t->names->names[n].version;
+		if (r->version <= *held) {
+			s->st.records_stale++;
+			fcr_name_maybe_free(t->names, n);
+			return;
+		}
+		if (r->type == FCR_REC_BINDING)
+			rc = fcr_tables_binding_add(t, r->vlan, r->wwpn[0], r->fcid,
+						    r->origin == 2 ? FCR_BIND_LEARNED
+								   : FCR_BIND_STATIC);
+		else
+			fcr_tables_binding_del(t, r->vlan, r->wwpn[0]);
+		n = fcr_name_get(t->names, r->vlan, r->wwpn[0], 0);
+		if (n != FCR_NAME_NONE) {
+			t->names->names[n].version = r->version;
+			t->names->names[n].sflags |= FCR_SF_KNOWN;
+			t->names->names[n].sflags &= (uint8_t)~FCR_SF_DIRTY;
+		}
+		break;
+	case FCR_REC_ROUTE:
+	case FCR_REC_ROUTE_DEL:
+		i = fcr_route_find(t->routes, r->fcid, r->bits);
+		if (i >= 0 && r->version <= t->routes->routes[i].version) {
+			s->st.records_stale++;
+			return;
+		}
+		if (r->type == FCR_REC_ROUTE_DEL) {
+			if (i >= 0)
+				fcr_route_del(t->routes, r->fcid, r->bits);
+			break;
+		}
+		rc = fcr_route_add(t->routes, r->fcid, r->bits, r->port,
+				   (r->flags & 1) ? NULL : r->mac);
+		i = fcr_route_find(t->routes, r->fcid, r->bits);
+		if (i >= 0) {
+			t->routes->routes[i].version = r->version;
+			t->routes->routes[i].sflags = FCR_SF_KNOWN;
+		}
+		break;
+	case FCR_REC_REDIRECT:
+	case FCR_REC_REDIRECT_DEL:
+		i = fcr_redirect_find(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1]);
+		if (i >= 0 && r->version <= t->redirects->r[i].version) {
+			s->st.records_stale++;
+			return;
+		}
+		if (r->type == FCR_REC_REDIRECT_DEL) {
+			if (i >= 0)
+				fcr_redirect_del(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1]);
+			break;
+		}
+		rc = fcr_redirect_add(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1],
+				      r->wwpn[2], r->wwpn[3]);
+		if (rc >= 0) {
+			t->redirects->r[rc].version = r->version;
+			t->redirects->r[rc].sflags = FCR_SF_KNOWN;
+		}
+		break;
+	default:
+		s->st.records_unknown++;
+		return;
+	}
+	if (rc < 0)
+		s->st.records_refused++;
+	else
+		s->st.records_applied++;
+}
+
+void
+fcr_sync_input(struct fcr_sync *s, const struct fcr_sync_addr *from,
+	       const uint8_t *p, size_t len, uint64_t now_ms, uint64_t now_tsc)
+{
+	enum fcr_sync_drop why;
+	struct fcr_sync_hdr h;
+	struct peer *pe;
+	struct fcr_rec r;
+	size_t off;
+	int rc;
+
+	(void)now_tsc;
+	s->st.datagrams_received++;
+	s->st.bytes_received += len;
+	if (fcr_sync_open(p, len, s->p.mtu, s->p.key, &h, &why) < 0) {
+		s->st.drop[why]++;
+		return;
+	}
+	pe = peer_of(s, from);
+	if (pe == NULL || h.boot == s->p.boot) {
+		/* not a configured peer (or our own datagram looped back) */
+		s->st.drop[FCR_SD_UNKNOWN_PEER]++;
+		return;
+	}
+	/* boot ids grow with time: an older one is a replay of a past life */
+	if (h.boot < pe->boot) {
+		s->st.drop[FCR_SD_REPLAY]++;
+		return;
+	}
+	/* check the records before anything changes */
+	off = FCR_SYNC_HDR_LEN;
+	while ((rc = fcr_rec_next(p, len - FCR_SYNC_TAG_LEN, &off, &r)) > 0)
+		;
+	if (rc < 0) {
+		s->st.drop[FCR_SD_MALFORMED]++;
+		return;
+	}
+	if (h.boot != pe->boot)
+		peer_reset(s, pe, h.boot);
+	if (replay_check(pe, h.seq) < 0) {
+		s->st.drop[FCR_SD_REPLAY]++;
+		return;
+	}
+	if (pe->state != FCR_PEER_UP) {
+		/* first contact, or back after silence: it may lack anything;
+		 * greet at once so it learns our boot id */
+		start_bulk(s, pe);
+		pe->state = FCR_PEER_UP;
+		pe->hello_now = 1;
+	}
+	pe->node = h.node;
+	pe->ready = (h.flags & FCR_SYNC_F_READY) != 0;
+	pe->last_rx_ms = now_ms;
+	if (h.peer_boot32 == (uint32_t)s->p.boot)
+		acked(s, pe, h.ack_base, h.ack_bits);
+	if ((h.flags & FCR_SYNC_F_WANT_BULK) && pe->bulk == BULK_NONE &&
+	    pe->bulk_done_boot != pe->boot)
+		start_bulk(s, pe);
+
+	switch (h.type) {
+	case FCR_SYNC_UPDATE:
+		note_for_ack(pe, h.seq);
+		s->log->muted = 1;
+		off = FCR_SYNC_HDR_LEN;
+		while (fcr_rec_next(p, len - FCR_SYNC_TAG_LEN, &off, &r) > 0) {
+			s->st.records_received++;
+			apply(s, &r, now_ms);
+		}
+		s->log->muted = 0;
+		break;
+	case FCR_SYNC_BULK_START:
+		note_for_ack(pe, h.seq);
+		break;
+	case FCR_SYNC_BULK_END:
+		note_for_ack(pe, h.seq);
+		s->st.bulk_received++;
+		s->ready = 1;
+		break;
+	default: /* ACK, HELLO: the header said it all */
+		break;
+	}
+}
+
+/* ----------------------------------------------------------- the clock */
+
+/* A slice of the flow table per tick: idle/active changes, and active
+ * flows' counters refreshed once per refresh period. */
+static void
+rescan(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
+{
+	struct fcr_flow_table *ft = s->t->flows;
+	uint64_t idle_tsc = s->p.tsc_hz * s->p.idle_ms / 1000;
+	uint32_t per_tick = ft->capacity / (s->p.refresh_ms ? s->p.refresh_ms : 1) + 1;
+	struct fcr_flow_counters c;
+	uint32_t i;
+
+	for (i = 0; i < per_tick; i++, s->rescan_pos++) {
+		uint32_t idx;
+		int idle, was_idle;
+
+		if (s->rescan_pos >= ft->capacity) {
+			s->rescan_pos = 0;
+			s->rescan_start_ms = now_ms;
+		}
+		idx = s->rescan_pos;
+		if (ft->key[idx] == UINT64_MAX)
+			continue;
+		fcr_flow_counters_sum(ft, idx, &c);
+		if (c.frames == 0)
+			continue; /* nothing forwarded here: a peer's flow */
+		idle = now_tsc - c.last_tsc > idle_tsc;
+		was_idle = (ft->sflags[idx] & FCR_SF_IDLE) != 0;
+		if (idle && was_idle)
+			continue;
+		ft->sflags[idx] = (uint8_t)(idle ? ft->sflags[idx] | FCR_SF_IDLE
+					   : ft->sflags[idx] & ~FCR_SF_IDLE);
+		fcr_change_mark(s->log, &s->log->flows, &ft->sflags[idx], idx);
+	}
+}
+
+void
+fcr_sync_tick(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
+{
+	unsigned int i, up = 0;
+
+	for (i = 0; i < s->nb_peers; i++) {
+		struct peer *pe = &s->peer[i];
+
+		if (pe->state == FCR_PEER_UP && now_ms - pe->last_rx_ms > s->p.dead_ms)
+			pe->state = FCR_PEER_DOWN;
+		up += pe->state == FCR_PEER_UP;
+		check_timeouts(s, pe, now_ms);
+	}
+	/* the first node up has nobody to resync from */
+	if (!s->ready && up == 0 && now_ms - s->start_ms > s->p.dead_ms)
+		s->ready = 1;
+
+	rescan(s, now_ms, now_tsc);
+	if (pending(s) > 0 && s->first_dirty_ms == 0)
+		s->first_dirty_ms = now_ms;
+	if (now_ms >= s->window_end_ms ||
+	    pending(s) * 24 >= body_room(s)) {
+		if (pending(s) > 0)
+			flush(s, now_ms, now_tsc);
+		if (now_ms >= s->window_end_ms)
+			s->window_end_ms = now_ms + s->p.window_ms;
+	}
+	for (i = 0; i < s->nb_peers; i++) {
+		struct peer *pe = &s->peer[i];
+
+		send_resends(s, pe, now_ms, now_tsc);
+		if (pe->bulk != BULK_NONE)
+			bulk_step(s, pe, now_ms, now_tsc);
+		if (pe->ack_due && pe->state == FCR_PEER_UP) {
+			send_raw(s, pe, FCR_SYNC_ACK, NULL, 0, 0, now_ms);
+			s->st.acks_sent++;
+		} else if (pe->hello_now ||
+			   now_ms - pe->last_tx_ms >= s->p.keepalive_ms) {
+			send_raw(s, pe, FCR_SYNC_HELLO, NULL, 0, 0, now_ms);
+			s->st.keepalives_sent++;
+			pe->hello_now = 0;
+		}
+	}
+}
+
+/* ----------------------------------------------------------- set-up */
+
+struct fcr_sync *
+fcr_sync_create(const struct fcr_sync_params *p, struct fcr_tables *t,
+		uint64_t now_ms)
+{
+	struct fcr_sync *s;
+
+	if (sodium_init() < 0 || t->log == NULL || p->send == NULL)
+		return NULL;
+	s = rte_zmalloc("fcr_sync", sizeof(*s), 0);
+	if (s == NULL)
+		return NULL;
+	s->p = *p;
+	if (s->p.mtu == 0)
+		s->p.mtu = 1400;
+	if (s->p.mtu < FCR_SYNC_OVERHEAD + 300)
+		s->p.mtu = FCR_SYNC_OVERHEAD + 300;
+	if (s->p.mtu > sizeof(s->out))
+		s->p.mtu = sizeof(s->out);
+	if (s->p.window_ms == 0)
+		s->p.window_ms = 50;
+	if (s->p.keepalive_ms == 0)
+		s->p.keepalive_ms = 1000;
+	if (s->p.dead_ms == 0)
+		s->p.dead_ms = 3500;
+	if (s->p.rto_ms == 0)
+		s->p.rto_ms = 200;
+	if (s->p.idle_ms == 0)
+		s->p.idle_ms = 30000;
+	if (s->p.refresh_ms == 0)
+		s->p.refresh_ms = 5000;
+	if (s->p.boot == 0) {
+		struct timespec ts;
+
+		/* grows across restarts, so a replayed datagram of an
+		 * earlier life is recognised */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		s->p.boot = ((uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000) << 8 |
+			    (randombytes_random() & 0xFF);
+	}
+	if (s->p.node == 0)
+		s->p.node = (uint16_t)(randombytes_random() | 1);
+	s->t = t;
+	s->log = t->log;
+	s->start_ms = now_ms;
+	s->window_end_ms = now_ms + s->p.window_ms;
+	s->ready = 1; /* until a peer is added */
+	return s;
+}
+
+void
+fcr_sync_free(struct fcr_sync *s)
+{
+	unsigned int i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nb_peers; i++) {
+		rte_free(s->peer[i].inflight);
+		rte_free(s->peer[i].resend);
+	}
+	rte_free(s);
+}
+
+int
+fcr_sync_peer_add(struct fcr_sync *s, const struct fcr_sync_addr *a)
+{
+	struct peer *pe;
+
+	if (s->nb_peers == FCR_SYNC_MAX_PEERS || peer_of(s, a) != NULL)
+		return -1;
+	pe = &s->peer[s->nb_peers];
+	memset(pe, 0, sizeof(*pe));
+	pe->addr = *a;
+	pe->last_tx_ms = 0; /* say hello at the next tick */
+	pe->hello_now = 1;
+	pe->cap_resend = 16384;
+	pe->inflight = rte_zmalloc(NULL, sizeof(struct inflight) * FCR_SYNC_INFLIGHT, 0);
+	pe->resend = rte_malloc(NULL, sizeof(struct fcr_rec) * pe->cap_resend, 0);
+	if (pe->inflight == NULL || pe->resend == NULL) {
+		rte_free(pe->inflight);
+		rte_free(pe->resend);
+		return -1;
+	}
+	s->ready = 0; /* someone may have state for us */
+	return (int)s->nb_peers++;
+}
+
+void
+fcr_sync_set_window(struct fcr_sync *s, uint32_t ms)
+{
+	s->p.window_ms = ms ? ms : 1;
+}
+
+const struct fcr_sync_stats *fcr_sync_stats(const struct fcr_sync *s) { return &s->st; }
+int fcr_sync_ready(const struct fcr_sync *s) { return s->ready; }
+uint64_t fcr_sync_boot(const struct fcr_sync *s) { return s->p.boot; }
+uint16_t fcr_sync_node(const struct fcr_sync *s) { return s->p.node; }
+uint32_t fcr_sync_window(const struct fcr_sync *s) { return s->p.window_ms; }
+unsigned int fcr_sync_nb_peers(const struct fcr_sync *s) { return s->nb_peers; }
+uint64_t fcr_sync_pending(const struct fcr_sync *s) { return pending(s); }
+
+uint64_t
+fcr_sync_oldest_ms(const struct fcr_sync *s, uint64_t now_ms)
+{
+	return s->first_dirty_ms ? now_ms - s->first_dirty_ms : 0;
+}
+
+void
+fcr_sync_peer_info(const struct fcr_sync *s, unsigned int i,
+		   struct fcr_sync_peer_info *out)
+{
+	const struct peer *pe = &s->peer[i];
+
+	out->addr = pe->addr;
+	out->state = pe->state;
+	out->ready = pe->ready;
+	out->bulk_to = pe->bulk != BULK_NONE;
+	out->node = pe->node;
+	out->boot = pe->boot;
+	out->inflight = pe->nb_inflight;
+	out->last_rx_ms = pe->last_rx_ms;
+}

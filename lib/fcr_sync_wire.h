@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sync protocol's wire format, version 1. Every datagram is one UDP
+ * payload; all integers are big-endian unless marked varint (unsigned
+ * LEB128: 7 bits per byte, low group first, high bit = more follows, at most
+ * 10 bytes).
+ *
+ * Datagram
+ *   off size field
+ *    0   4   magic "FCRS"
+ *    4   1   protocol version, 1
+ *    5   1   type: 1 UPDATE, 2 ACK, 3 HELLO, 4 BULK_START, 5 BULK_END
+ *    6   1   flags: bit 0 READY (the sender's own bulk resync is complete),
+ *                   bit 1 WANT_BULK (the sender asks for a bulk resync)
+ *    7   1   reserved, 0
+ *    8   8   sender's boot id: random at each start; a new one means the
+ *            sender restarted
+ *   16   2   sender's node id (the low 16 bits of every version it makes)
+ *   18   2   number of records
+ *   20   4   seq: the sender's datagram number since its boot, from 1, on
+ *            every datagram (replay protection)
+ *   24   4   ack base: highest seq of an UPDATE/BULK datagram received from
+ *            the addressee (0: none yet)
+ *   28   8   ack bitmap: bit i set = seq (ack base - 1 - i) received too
+ *   36   4   low 32 bits of the addressee's boot id as the sender knows it
+ *            (0: unknown), so acks meant for a previous life are ignored
+ *   40   ... records
+ *   end-32 32 authentication tag: HMAC-SHA-512-256 (libsodium crypto_auth)
+ *            of every byte before it, keyed by the shared secret
+ *
+ * Record: 1-byte type, 1-byte body length, body. Unknown types are skipped.
+ *   1 FLOW        key u64 (VLAN<<48 | S_ID<<24 | D_ID), version varint,
+ *                 state u8 (1 active, 2 idle), frames varint, bytes varint,
+ *                 ms since first frame varint, ms since last frame varint
+ *   2 FLOW_DEL    key u64, version varint
+ *   3 BINDING     VLAN u16, WWPN u64, FCID u24, origin u8 (1 static,
+ *                 2 learned), version varint
+ *   4 BINDING_DEL VLAN u16, WWPN u64, version varint
+ *   5 ROUTE       prefix u24, bits u8, port u16, flags u8 (bit 0 fpma),
+ *                 next-hop MAC 6 bytes, version varint
+ *   6 ROUTE_DEL   prefix u24, bits u8, version varint
+ *   7 REDIRECT    VLAN u16, host u64, target u64, VI u64, VT u64,
+ *                 version varint
+ *   8 REDIRECT_DEL VLAN u16, host u64, target u64, version varint
+ *
+ * A version is (Lamport counter << 16) | node id of the change's origin; a
+ * record is applied only if its version is greater than the one held.
+ */
+#ifndef FCR_SYNC_WIRE_H
+#define FCR_SYNC_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FCR_SYNC_MAGIC "FCRS"
+#define FCR_SYNC_VERSION 1
+#define FCR_SYNC_HDR_LEN 40
+#define FCR_SYNC_TAG_LEN 32
+#define FCR_SYNC_KEY_LEN 32
+#define FCR_SYNC_OVERHEAD (FCR_SYNC_HDR_LEN + FCR_SYNC_TAG_LEN)
+#define FCR_SYNC_MAX_RECORD (2 + 255)
+
+enum fcr_sync_type {
+	FCR_SYNC_UPDATE = 1,
+	FCR_SYNC_ACK = 2,
+	FCR_SYNC_HELLO = 3,
+	FCR_SYNC_BULK_START = 4,
+	FCR_SYNC_BULK_END = 5,
+};
+
+#define FCR_SYNC_F_READY 0x01
+#define FCR_SYNC_F_WANT_BULK 0x02
+
+enum fcr_rec_type {
+	FCR_REC_FLOW = 1,
+	FCR_REC_FLOW_DEL,
+	FCR_REC_BINDING,
+	FCR_REC_BINDING_DEL,
+	FCR_REC_ROUTE,
+	FCR_REC_ROUTE_DEL,
+	FCR_REC_REDIRECT,
+	FCR_REC_REDIRECT_DEL,
+};
+
+struct fcr_sync_hdr {
+	uint8_t type;
+	uint8_t flags;
+	uint16_t node;
+	uint16_t nb_records;
+	uint64_t boot;
+	uint32_t seq;
+	uint32_t ack_base;
+	uint64_t ack_bits;
+	uint32_t peer_boot32;
+};
+
+/* One decoded record; which fields are meaningful depends on type. */
+struct fcr_rec {
+	uint8_t type;
+	uint8_t state;      /* FLOW */
+	uint8_t origin;     /* BINDING */
+	uint8_t bits;       /* ROUTE */
+	uint8_t flags;      /* ROUTE */
+	uint8_t mac[6];     /* ROUTE */
+	uint16_t vlan;
+	uint16_t port;      /* ROUTE */
+	uint32_t fcid;      /* BINDING; ROUTE prefix */
+	uint64_t key;       /* FLOW */
+	uint64_t version;
+	uint64_t frames, bytes, first_age_ms, last_age_ms; /* FLOW */
+	uint64_t wwpn[4];   /* BINDING: [0]; REDIRECT: host, target, vi, vt */
+};
+
+/* Why a datagram was refused; each is a counter in `show sync stats`. */
+enum fcr_sync_drop {
+	FCR_SD_SHORT,      /* shorter than header + tag */
+	FCR_SD_OVERSIZE,   /* longer than the path MTU setting */
+	FCR_SD_MAGIC,      /* not ours */
+	FCR_SD_VERSION,    /* another protocol version */
+	FCR_SD_AUTH,       /* tag does not verify */
+	FCR_SD_REPLAY,     /* seq already seen or too old */
+	FCR_SD_MALFORMED,  /* records run past the end, bad lengths */
+	FCR_SD_UNKNOWN_PEER, /* authenticates, but from no configured peer */
+	FCR_SD_COUNT
+};
+
+const char *fcr_sync_drop_name(enum fcr_sync_drop d);
+
+/* Encoders return bytes written, 0 when it does not fit in `cap`. */
+size_t fcr_sync_hdr_put(uint8_t *p, const struct fcr_sync_hdr *h);
+size_t fcr_rec_put(uint8_t *p, size_t cap, const struct fcr_rec *r);
+
+/* Append the tag over p[0..len); returns len + FCR_SYNC_TAG_LEN. */
+size_t fcr_sync_seal(uint8_t *p, size_t len, const uint8_t key[FCR_SYNC_KEY_LEN]);
+
+/*
+ * Check a received datagram: size, magic, version, tag, then decode the
+ * header. Returns -1 and *why on refusal. Records are then walked with
+ * fcr_rec_next over [FCR_SYNC_HDR_LEN, len - FCR_SYNC_TAG_LEN).
+ */
+int fcr_sync_open(const uint8_t *p, size_t len, size_t max_len,
+		  const uint8_t key[FCR_SYNC_KEY_LEN], struct fcr_sync_hdr *h,
+		  enum fcr_sync_drop *why);
+
+/* Decode the record at *off; 1 and advances, 0 at the end, -1 malformed.
+ * Unknown record types are returned with type as read and no fields. */
+int fcr_rec_next(const uint8_t *p, size_t end, size_t *off, struct fcr_rec *r);
+
+/* Varint helpers, exposed for tests. */
+size_t fcr_varint_put(uint8_t *p, uint64_t v);
+int fcr_varint_get(const uint8_t *p, size_t len, size_t *off, uint64_t *v);
+
+#endif /* FCR_SYNC_WIRE_H */

@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sync engine between in-process nodes over a simulated network that can
+ * drop, duplicate and reorder: convergence of config, bindings and flows,
+ * coalescing, deletions, loss recovery, restarts with bulk resync, three
+ * nodes, and refusal of forged, short, replayed and foreign datagrams.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+
+#include "fcr_change.h"
+#include "fcr_sync.h"
+#include "fcr_tables.h"
+
+#define MAXQ 200000
+#define NODES 3
+
+struct pkt {
+	int to;
+	int from;
+	uint16_t len;
+	uint8_t data[1500];
+};
+
+static struct pkt *q;       /* the network: datagrams in flight */
+static unsigned int nq;
+static uint64_t rng = 88172645463325252ull;
+static int loss_pct, dup_pct, reorder_pct;
+
+struct node {
+	struct fcr_tables *t;
+	struct fcr_sync *s;
+	struct fcr_sync_addr addr;
+	int id;
+};
+static struct node nodes[NODES];
+static uint64_t now;
+static uint8_t key[FCR_SYNC_KEY_LEN] = "fcredirect test key 32 bytes...";
+static struct pkt last_sent; /* for replay tests */
+
+static uint32_t
+rnd(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng % n);
+}
+
+static void
+net_send(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len)
+{
+	struct node *from = ctx;
+	struct pkt *k;
+	int copies = 1;
+
+	assert_true(len <= sizeof(q[0].data));
+	last_sent.to = (int)to->port - 1;
+	last_sent.from = from->id;
+	last_sent.len = (uint16_t)len;
+	memcpy(last_sent.data, p, len);
+	if (rnd(100) < (uint32_t)loss_pct)
+		return;
+	if (rnd(100) < (uint32_t)dup_pct)
+		copies = 2;
+	while (copies-- && nq < MAXQ) {
+		k = &q[nq++];
+		*k = last_sent;
+		/* reorder: swap with a random earlier datagram */
+		if (nq > 1 && rnd(100) < (uint32_t)reorder_pct) {
+			struct pkt tmp = q[nq - 1];
+			unsigned int j = rnd(nq - 1);
+
+			q[nq - 1] = q[j];
+			q[j] = tmp;
+		}
+	}
+}
+
+static void
+deliver(struct node *n, const struct pkt *k)
+{
+	fcr_sync_input(n->s, &nodes[k->from].addr, k->data, k->len, now, now);
+}
+
+/* Run the network and clocks for ms milliseconds. */
+static void
+run(int ms, int nb_nodes)
+{
+	static struct pkt batch[4096];
+	int i, t;
+
+	for (t = 0; t < ms; t++) {
+		unsigned int n = nq < 4096 ? nq : 4096, j;
+
+		memcpy(batch, q, n * sizeof(q[0]));
+		memmove(q, q + n, (nq - n) * sizeof(q[0]));
+		nq -= n;
+		for (j = 0; j < n; j++)
+			if (batch[j].to < nb_nodes && nodes[batch[j].to].s != NULL)
+				deliver(&nodes[batch[j].to], &batch[j]);
+		now++;
+		for (i = 0; i < nb_nodes; i++)
+			if (nodes[i].s != NULL)
+				fcr_sync_tick(nodes[i].s, now, now);
+	}
+}
+
+static void
+node_start(int i, int nb_nodes)
+{
+	struct fcr_tables_params tp = {
+		.max_flows = 4096, .max_routes = 64, .max_names = 1024,
+		.max_redirects = 256, .nb_workers = 1, .socket = 0,
+	};
+	struct fcr_sync_params sp = {
+		.mtu = 1400, .window_ms = 50, .tsc_hz = 1000, .send = net_send,
+		.send_ctx = &nodes[i], .node = (uint16_t)(i + 1),
+	};
+	static int seq;
+	char name[32];
+	int j;
+
+	snprintf(name, sizeof(name), "n%d_%d", i, seq++);
+	memcpy(sp.key, key, sizeof(key));
+	nodes[i].id = i;
+	nodes[i].addr.ip = 0x7F000001;
+	nodes[i].addr.port = (uint16_t)(i + 1);
+	nodes[i].t = fcr_tables_create(name, &tp);
+	assert_non_null(nodes[i].t);
+	assert_int_equal(fcr_tables_attach_log(nodes[i].t, 0), 0);
+	/* boot ids must grow across restarts */
+	sp.boot = (now + 1) << 8 | (uint64_t)i;
+	nodes[i].s = fcr_sync_create(&sp, nodes[i].t, now);
+	assert_non_null(nodes[i].s);
+	for (j = 0; j < nb_nodes; j++)
+		if (j != i)
+			assert_true(fcr_sync_peer_add(nodes[i].s, &(struct fcr_sync_addr){
+				0x7F000001, (uint16_t)(j + 1) }) >= 0);
+}
+
+static void
+node_stop(int i)
+{
+	fcr_sync_free(nodes[i].s);
+	fcr_tables_free(nodes[i].t);
+	nodes[i].s = NULL;
+	nodes[i].t = NULL;
+}
+
+static int
+setup_nodes(void **state, int n)
+{
+	int i;
+
+	(void)state;
+	nq = 0;
+	loss_pct = dup_pct = reorder_pct = 0;
+	for (i = 0; i < n; i++)
+		node_start(i, n);
+	return 0;
+}
+
+static int setup2(void **state) { return setup_nodes(state, 2); }
+static int setup3(void **state) { return setup_nodes(state, 3); }
+
+static int
+teardown(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < NODES; i++)
+		if (nodes[i].s != NULL)
+			node_stop(i);
+	return 0;
+}
+
+#define H(i) (0x2100000000000000ull | (i))
+#define T(i) (0x5000000000000000ull | (i))
+#define VI(i) (0x2f01000000000000ull | (i))
+#define VT(i) (0x2f02000000000000ull | (i))
+
+static void
+config(struct fcr_tables *t, uint32_t i)
+{
+	assert_int_equal(fcr_tables_binding_add(t, 10, H(i), 0x010000 | i, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 10, T(i), 0x410000 | i, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 10, VI(i), 0x810000 | i, FCR_BIND_LEARNED), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 10, VT(i), 0x820000 | i, FCR_BIND_STATIC), 0);
+	assert_true(fcr_redirect_add(t->redirects, 10, H(i), T(i), VI(i), VT(i)) >= 0);
+}
+
+/* Same routes, bindings (with origin) and redirects (and their state). */
+static void
+assert_same_config(struct fcr_tables *a, struct fcr_tables *b)
+{
+	uint32_t i;
+
+	assert_int_equal(a->routes->nb_routes, b->routes->nb_routes);
+	for (i = 0; i < a->routes->nb_routes; i++) {
+		const struct fcr_route *r = &a->routes->routes[i];
+		int j = fcr_route_find(b->routes, r->prefix, r->bits);
+
+		assert_true(j >= 0);
+		assert_int_equal(a->routes->nexthop[r->nh].port,
+				 b->routes->nexthop[b->routes->routes[j].nh].port);
+	}
+	assert_int_equal(a->names->nb_bound, b->names->nb_bound);
+	for (i = 0; i < a->names->capacity; i++) {
+		const struct fcr_name *n = &a->names->names[i];
+		uint32_t m;
+
+		if (!n->in_use || n->fcid == FCR_FCID_NONE)
+			continue;
+		m = fcr_name_get(b->names, n->vlan, n->wwpn, 0);
+		assert_int_not_equal(m, FCR_NAME_NONE);
+		assert_int_equal(b->names->names[m].fcid, n->fcid);
+		assert_int_equal(b->names->names[m].origin, n->origin);
+	}
+	assert_int_equal(a->redirects->count, b->redirects->count);
+	assert_int_equal(a->redirects->nb_active, b->redirects->nb_active);
+}
+
+static void
+config_added_on_one_node_appears_on_the_other_within_two_windows(void **state)
+{
+	struct fcr_tables *a, *b;
+	uint8_t mac[6] = { 2, 0, 0, 0, 0, 7 };
+	uint32_t i;
+
+	(void)state;
+	run(20, 2); /* hello, bulk of nothing */
+	a = nodes[0].t;
+	b = nodes[1].t;
+	assert_int_equal(fcr_route_add(a->routes, 0x010000, 8, 0, NULL), 0);
+	assert_int_equal(fcr_route_add(a->routes, 0x810000, 8, 2, mac), 0);
+	for (i = 0; i < 50; i++)
+		config(a, i);
+	run(100, 2);
+	assert_same_config(a, b);
+	assert_int_equal(b->redirects->nb_active, 50);
+	/* rules derived on B from the replicated config */
+	assert_true(fcr_flow_find(b->flows, fcr_flow_key(10, 0x010003, 0x410003)) >= 0);
+	assert_true(fcr_sync_ready(nodes[0].s));
+	assert_true(fcr_sync_ready(nodes[1].s));
+	/* deletions travel too */
+	assert_int_equal(fcr_redirect_del(a->redirects, 10, H(3), T(3)), 0);
+	assert_int_equal(fcr_tables_binding_del(a, 10, VT(4)), 0);
+	assert_int_equal(fcr_route_del(a->routes, 0x810000, 8), 0);
+	run(100, 2);
+	assert_same_config(a, b);
+	assert_int_equal(fcr_redirect_find(b->redirects, 10, H(3), T(3)), -ENOENT);
+	/* and B's changes reach A */
+	config(b, 77);
+	run(100, 2);
+	assert_same_config(b, a);
+}
+
+static void
+many_changes_to_one_flow_in_a_window_cost_one_record(void **state)
+{
+	struct fcr_tables *a = nodes[0].t, *b = nodes[1].t;
+	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[0].s);
+	uint64_t k = fcr_flow_key(10, 0x010001, 0x410001), before;
+	int idx, i;
+
+	(void)state;
+	run(20, 2);
+	before = st->records_sent;
+	idx = fcr_flow_set(a->flows, k, fcr_action(0x010001, 0x410001, FCR_LEG_PLAIN),
+			   FCR_NO_OWNER);
+	assert_true(idx >= 0);
+	for (i = 0; i < 1000; i++) {
+		fcr_flow_count(&a->flows->counters[0][idx], 100, now);
+		/* what the rescan does on activity changes */
+		fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[idx], (uint32_t)idx);
+	}
+	assert_int_equal(a->log->coalesced, 1000);
+	run(60, 2);
+	assert_int_equal(st->records_sent - before, 1);
+	idx = fcr_flow_find(b->flows, k);
+	assert_true(idx >= 0);
+	assert_int_equal(b->flows->remote[idx].frames, 1000);
+	assert_int_equal(b->flows->remote[idx].bytes, 100000);
+	/* created and deleted inside one window: nothing goes out */
+	before = st->records_sent;
+	k = fcr_flow_key(10, 0x010009, 0x410009);
+	assert_true(fcr_flow_set(a->flows, k, 0, FCR_NO_OWNER) >= 0);
+	assert_int_equal(fcr_flow_del(a->flows, k), 0);
+	run(60, 2);
+	assert_int_equal(st->records_sent, before);
+	assert_int_equal(a->log->cancelled, 1);
+}
+
+static void
+state_converges_over_a_lossy_network(void **state)
+{
+	struct fcr_tables *a = nodes[0].t, *b = nodes[1].t;
+	uint32_t i;
+
+	(void)state;
+	loss_pct = 20;
+	dup_pct = 20;
+	reorder_pct = 20;
+	run(50, 2);
+	for (i = 0; i < 200; i++) {
+		config(a, i);
+		if (i % 20 == 0)
+			run(7, 2);
+	}
+	for (i = 0; i < 50; i++)
+		assert_int_equal(fcr_redirect_del(a->redirects, 10, H(i), T(i)), 0);
+	run(3000, 2);
+	assert_same_config(a, b);
+	assert_int_equal(b->redirects->count, 150);
+	assert_true(fcr_sync_stats(nodes[0].s)->retransmits > 0);
+	assert_true(fcr_sync_stats(nodes[1].s)->drop[FCR_SD_REPLAY] > 0); /* duplicates */
+}
+
+static void
+a_restarted_node_gets_everything_back_by_bulk_resync(void **state)
+{
+	struct fcr_tables *a = nodes[0].t;
+	uint32_t i;
+
+	(void)state;
+	run(20, 2);
+	for (i = 0; i < 250; i++)
+		config(a, i);
+	for (i = 0; i < 2000; i++)
+		assert_true(fcr_flow_set(a->flows, fcr_flow_key(20, i, i + 1), 0,
+					 FCR_NO_OWNER) >= 0);
+	run(100, 2);
+	node_stop(1);
+	run(10, 2);
+	node_start(1, 2);
+	assert_false(fcr_sync_ready(nodes[1].s));
+	run(2000, 2);
+	assert_true(fcr_sync_ready(nodes[1].s));
+	assert_same_config(a, nodes[1].t);
+	assert_true(fcr_flow_find(nodes[1].t->flows, fcr_flow_key(20, 1999, 2000)) >= 0);
+	assert_true(fcr_sync_stats(nodes[0].s)->peer_restarts >= 1);
+	assert_true(fcr_sync_stats(nodes[0].s)->bulk_sent >= 2);
+}
+
+static void
+three_nodes_in_a_full_mesh_converge(void **state)
+{
+	uint32_t i;
+
+	(void)state;
+	run(50, 3);
+	for (i = 0; i < 30; i++)
+		config(nodes[i % 3].t, i);
+	run(200, 3);
+	assert_same_config(nodes[0].t, nodes[1].t);
+	assert_same_config(nodes[0].t, nodes[2].t);
+	assert_int_equal(nodes[2].t->redirects->nb_active, 30);
+}
+
+static void
+stale_updates_are_rejected(void **state)
+{
+	struct fcr_tables *a = nodes[0].t, *b = nodes[1].t;
+	uint32_t n;
+
+	(void)state;
+	run(20, 2);
+	config(a, 1);
+	run(100, 2);
+	/* B changes the binding later: its version is higher */
+	assert_int_equal(fcr_tables_binding_add(b, 10, H(1), 0x010055, FCR_BIND_LEARNED), 0);
+	run(100, 2);
+	n = fcr_name_get(a->names, 10, H(1), 0);
+	assert_int_equal(a->names->names[n].fcid, 0x010055);
+	/* replaying A's old datagram from before is refused */
+	fcr_sync_input(nodes[1].s, &nodes[0].addr, last_sent.data, last_sent.len, now, now);
+	assert_true(fcr_sync_stats(nodes[1].s)->drop[FCR_SD_REPLAY] +
+		    fcr_sync_stats(nodes[0].s)->drop[FCR_SD_REPLAY] > 0);
+	n = fcr_name_get(b->names, 10, H(1), 0);
+	assert_int_equal(b->names->names[n].fcid, 0x010055);
+}
+
+static void
+forged_short_foreign_and_wrong_version_datagrams_change_nothing(void **state)
+{
+	struct fcr_tables *b = nodes[1].t;
+	const struct fcr_sync_stats *st;
+	struct pkt k;
+	uint32_t bound;
+
+	(void)state;
+	run(20, 2);
+	config(nodes[0].t, 5);
+	/* capture one update from A to B before B sees it */
+	run(1, 2);
+	while (nq == 0 || q[0].to != 1)
+		run(1, 2);
+	k = q[0];
+	nq = 0; /* B never gets the real one now */
+	bound = b->names->nb_bound;
+	st = fcr_sync_stats(nodes[1].s);
+
+	k.data[50] ^= 1; /* forged */
+	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, k.len, now, now);
+	assert_int_equal(st->drop[FCR_SD_AUTH], 1);
+	k.data[50] ^= 1;
+	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, 30, now, now);
+	assert_int_equal(st->drop[FCR_SD_SHORT], 1);
+	k.data[4] = 2; /* another protocol version */
+	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, k.len, now, now);
+	assert_int_equal(st->drop[FCR_SD_VERSION], 1);
+	k.data[4] = 1;
+	/* signed with another key */
+	{
+		uint8_t other[FCR_SYNC_KEY_LEN] = "another key, another cluster...";
+		struct pkt f = k;
+
+		fcr_sync_seal(f.data, f.len - FCR_SYNC_TAG_LEN, other);
+		fcr_sync_input(nodes[1].s, &nodes[0].addr, f.data, f.len, now, now);
+		assert_int_equal(st->drop[FCR_SD_AUTH], 2);
+	}
+	/* from an address that is not a peer */
+	fcr_sync_input(nodes[1].s, &(struct fcr_sync_addr){ 0x7F000001, 99 }, k.data,
+		       k.len, now, now);
+	assert_int_equal(st->drop[FCR_SD_UNKNOWN_PEER], 1);
+	assert_int_equal(b->names->nb_bound, bound);
+	/* the genuine one is applied once, its replay refused */
+	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, k.len, now, now);
+	assert_true(b->names->nb_bound > bound);
+	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, k.len, now, now);
+	assert_int_equal(st->drop[FCR_SD_REPLAY], 1);
+}
+
+static void
+wire_records_round_trip(void **state)
+{
+	struct fcr_rec in[8], out;
+	uint8_t buf[1024];
+	size_t off = 0, n, len = 0;
+	int i;
+
+	(void)state;
+	memset(in, 0, sizeof(in));
+	in[0] = (struct fcr_rec){ .type = FCR_REC_FLOW, .key = 0x00640101000241FFull,
+				  .version = 1ull << 40, .state = 2, .frames = 123456789,
+				  .bytes = 1ull << 50, .first_age_ms = 1, .last_age_ms = 0 };
+	in[1] = (struct fcr_rec){ .type = FCR_REC_FLOW_DEL, .key = 7, .version = 9 };
+	in[2] = (struct fcr_rec){ .type = FCR_REC_BINDING, .vlan = 4095, .wwpn = { H(1) },
+				  .fcid = 0xFFFFFE, .origin = 2, .version = 3 };
+	in[3] = (struct fcr_rec){ .type = FCR_REC_BINDING_DEL, .vlan = 1, .wwpn = { T(2) },
+				  .version = 4 };
+	in[4] = (struct fcr_rec){ .type = FCR_REC_ROUTE, .fcid = 0x810000, .bits = 8,
+				  .port = 3, .flags = 0, .mac = { 1, 2, 3, 4, 5, 6 },
+				  .version = 5 };
+	in[5] = (struct fcr_rec){ .type = FCR_REC_ROUTE_DEL, .fcid = 0x10000, .bits = 16,
+				  .version = 6 };
+	in[6] = (struct fcr_rec){ .type = FCR_REC_REDIRECT, .vlan = 10,
+				  .wwpn = { H(1), T(1), VI(1), VT(1) }, .version = UINT64_MAX };
+	in[7] = (struct fcr_rec){ .type = FCR_REC_REDIRECT_DEL, .vlan = 10,
+				  .wwpn = { H(1), T(1) }, .version = 8 };
+	for (i = 0; i < 8; i++) {
+		n = fcr_rec_put(buf + len, sizeof(buf) - len, &in[i]);
+		assert_true(n > 2);
+		len += n;
+	}
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(fcr_rec_next(buf, len, &off, &out), 1);
+		assert_memory_equal(&out, &in[i], sizeof(out));
+	}
+	assert_int_equal(fcr_rec_next(buf, len, &off, &out), 0);
+	/* every truncation is refused, never read past */
+	for (n = 1; n < len; n++) {
+		int r;
+
+		off = 0;
+		while ((r = fcr_rec_next(buf, n, &off, &out)) > 0)
+			;
+		if (off != n)
+			assert_int_equal(r, -1);
+	}
+}
+
+static int
+eal_up(void **state)
+{
+	char *argv[] = { "test_sync", "--no-huge", "-m", "512", "--no-pci",
+			 "--file-prefix", "test_sync", "-l", "0",
+			 "--log-level", "lib.eal:error", NULL };
+
+	(void)state;
+	q = calloc(MAXQ, sizeof(*q));
+	return q == NULL || rte_eal_init(11, argv) < 0 ? -1 : 0;
+}
+
+static int
+eal_down(void **state)
+{
+	(void)state;
+	free(q);
+	rte_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wire_records_round_trip),
+		cmocka_unit_test_setup_teardown(config_added_on_one_node_appears_on_the_other_within_two_windows, setup2, teardown),
+		cmocka_unit_test_setup_teardown(many_changes_to_one_flow_in_a_window_cost_one_record, setup2, teardown),
+		cmocka_unit_test_setup_teardown(state_converges_over_a_lossy_network, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_restarted_node_gets_everything_back_by_bulk_resync, setup2, teardown),
+		cmocka_unit_test_setup_teardown(three_nodes_in_a_full_mesh_converge, setup3, teardown),
+		cmocka_unit_test_setup_teardown(stale_updates_are_rejected, setup2, teardown),
+		cmocka_unit_test_setup_teardown(forged_short_foreign_and_wrong_version_datagrams_change_nothing, setup2, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, eal_up, eal_down);
+}
