@@ -19,6 +19,9 @@ const struct fcr_cmd_def fcr_commands[] = {
 	{ CMD_REDIR_ADD, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", "steer host<->target through the service node's VI/VT" },
 	{ CMD_REDIR_DEL, "redirect del vlan <vlan> host <wwpn> target <wwpn>", "remove a redirect (its flows fall back to plain forwarding)" },
 	{ CMD_REDIR_LIST, "redirect list", "list redirects: active, or which port they wait for" },
+	{ CMD_SHOW_SYNC, "show sync stats", "replication: readiness, changes, updates, datagrams, losses, peers" },
+	{ CMD_SET_SYNC_WINDOW, "set sync window <ms>", "coalescing window: changes inside it go out once, as of its end" },
+	{ CMD_SYNC_PEER_ADD, "sync peer add <addr>", "replicate with another fcredirect at IPv4:port" },
 	{ CMD_SLEEP, "sleep <ms>", "wait (for command files and scripts)" },
 	{ CMD_WAIT_IDLE, "wait idle <ms>", "wait until no frame has arrived for <ms> ms (at most 60 s)" },
 };

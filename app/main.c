@@ -27,6 +27,7 @@
 #include "options.h"
 #include "ports.h"
 #include "show.h"
+#include "sync_io.h"
 #include "writer.h"
 
 struct fcr_fwd fcr_fwd;
@@ -268,6 +269,10 @@ main(int argc, char **argv)
 		goto out;
 	}
 	fcr_fwd.tables->routes->fc_map = opt.fc_map;
+	if (fcr_sync_io_init(&opt.sync, fcr_fwd.tables) < 0) {
+		rc = 2;
+		goto out;
+	}
 
 	nb_mbufs = 0;
 	for (p = 0; p < nb_ports; p++)
@@ -324,6 +329,7 @@ main(int argc, char **argv)
 	rte_eal_mp_wait_lcore();
 	fcr_ports_close(); /* closing a pcap port completes its capture file */
 out:
+	fcr_sync_io_close();
 	fcr_tables_free(fcr_fwd.tables);
 	rte_eal_cleanup();
 	return rc;

@@ -7,6 +7,7 @@
 
 #include <rte_lcore.h>
 
+#include "fcr_cmd.h"
 #include "options.h"
 
 void
@@ -28,8 +29,13 @@ fcr_options_usage(const char *prog)
 	       "  --passthrough=P:Q,...   where FIP and other EtherTypes go: P->Q and Q->P\n"
 	       "                          (default 0:1,2:3,...)\n"
 	       "  --fc-map=0xHHHHHH       FC-MAP of FPMA MACs (default 0x0efc00)\n"
-	       "  --sync-lcore=N          lcore of the tables' writer (default: the last lcore\n"
-	       "                          when no worker uses it, else the main lcore)\n"
+	       "  --sync-lcore=N          lcore of the tables' writer and replication (default:\n"
+	       "                          the last lcore when no worker uses it, else the main lcore)\n"
+	       "  --sync-bind=IP:PORT     replicate state over UDP from this address\n"
+	       "  --sync-peer=IP:PORT     a peer to replicate with (repeatable, up to 16)\n"
+	       "  --sync-key-file=FILE    shared secret (16 bytes or more) authenticating datagrams\n"
+	       "  --sync-window-ms=N      coalescing window, 1..60000 (default 50)\n"
+	       "  --sync-mtu=N            largest sync datagram payload, 512..1472 (default 1400)\n"
 	       "  -h, --help              this text\n", prog);
 }
 
@@ -133,7 +139,8 @@ int
 fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 {
 	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_MAXREDIR, O_MAXBIND,
-	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE };
+	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
+	       O_SYNCWIN, O_SYNCMTU };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "config", required_argument, NULL, O_CONFIG },
@@ -147,6 +154,11 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 		{ "passthrough", required_argument, NULL, O_PASS },
 		{ "fc-map", required_argument, NULL, O_FCMAP },
 		{ "sync-lcore", required_argument, NULL, O_SYNCLCORE },
+		{ "sync-bind", required_argument, NULL, O_SYNCBIND },
+		{ "sync-peer", required_argument, NULL, O_SYNCPEER },
+		{ "sync-key-file", required_argument, NULL, O_SYNCKEY },
+		{ "sync-window-ms", required_argument, NULL, O_SYNCWIN },
+		{ "sync-mtu", required_argument, NULL, O_SYNCMTU },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -164,6 +176,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 	o->burst = 32;
 	o->fc_map = 0x0EFC00;
 	o->sync_lcore = -1;
+	o->sync.window_ms = 50;
+	o->sync.mtu = 1400;
 	for (i = 0; i < FCR_MAX_PORTS; i++)
 		o->passthrough[i] = (uint16_t)(i ^ 1);
 
@@ -232,10 +246,49 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 				return -1;
 			o->sync_lcore = (int)v;
 			break;
+		case O_SYNCBIND:
+			if (fcr_addr_parse(optarg, &o->sync.bind_ip, &o->sync.bind_port) < 0) {
+				fprintf(stderr, "error: --sync-bind: '%s' is not IPv4:port\n", optarg);
+				return -1;
+			}
+			o->sync.enabled = 1;
+			break;
+		case O_SYNCPEER:
+			if (o->sync.nb_peers == FCR_SYNC_CONF_PEERS ||
+			    fcr_addr_parse(optarg, &o->sync.peer[o->sync.nb_peers].ip,
+					   &o->sync.peer[o->sync.nb_peers].port) < 0) {
+				fprintf(stderr, "error: --sync-peer: '%s' is not IPv4:port "
+					"(or more than %d peers)\n", optarg, FCR_SYNC_CONF_PEERS);
+				return -1;
+			}
+			o->sync.nb_peers++;
+			break;
+		case O_SYNCKEY:
+			o->sync.key_file = optarg;
+			break;
+		case O_SYNCWIN:
+			if (num("--sync-window-ms", optarg, 1, 60000, &v) < 0)
+				return -1;
+			o->sync.window_ms = (uint32_t)v;
+			break;
+		case O_SYNCMTU:
+			if (num("--sync-mtu", optarg, 512, 1472, &v) < 0)
+				return -1;
+			o->sync.mtu = (uint32_t)v;
+			break;
 		default:
 			fprintf(stderr, "error: unknown option; see --help\n");
 			return -1;
 		}
+	}
+	if (o->sync.nb_peers > 0 && !o->sync.enabled) {
+		fprintf(stderr, "error: --sync-peer needs --sync-bind (the address to replicate from)\n");
+		return -1;
+	}
+	if (o->sync.enabled && o->sync.key_file == NULL) {
+		fprintf(stderr, "error: --sync-bind needs --sync-key-file: sync datagrams are "
+			"authenticated with a shared secret\n");
+		return -1;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "error: unexpected argument '%s'; see --help\n",

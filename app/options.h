@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fwd.h"
+#include "sync_io.h"
 
 #define FCR_MAX_CONFIG 256
 
@@ -29,6 +30,7 @@ struct fcr_options {
 	uint16_t burst;
 	uint32_t fc_map;
 	int sync_lcore;                      /* -1: default */
+	struct fcr_sync_conf sync;
 	int passthrough_set;
 	uint16_t passthrough[FCR_MAX_PORTS];
 };

@@ -13,6 +13,7 @@
 #include "fcr_tables.h"
 #include "fwd.h"
 #include "show.h"
+#include "sync_io.h"
 #include "writer.h"
 
 struct fcr_login_latency fcr_login_latency;
@@ -127,6 +128,24 @@ execute(const struct fcr_cmd *c, FILE *out)
 	case CMD_REDIR_LIST:
 		fcr_show_redirects(out);
 		break;
+	case CMD_SHOW_SYNC:
+		fcr_show_sync_stats(out);
+		break;
+	case CMD_SET_SYNC_WINDOW:
+		if (!fcr_sync_io_enabled() || a[0].u32 == 0 || a[0].u32 > 60000) {
+			fprintf(out, "error: set sync window: %s\n", fcr_sync_io_enabled() ?
+				"the window is 1 to 60000 ms" : "sync is off");
+			return -1;
+		}
+		fcr_sync_io_set_window(a[0].u32);
+		break;
+	case CMD_SYNC_PEER_ADD:
+		if (fcr_sync_io_peer_add(a[0].addr.ip, a[0].addr.port) < 0) {
+			fprintf(out, "error: sync peer add: %s\n", fcr_sync_io_enabled() ?
+				"already a peer, or 16 peers already" : "sync is off");
+			return -1;
+		}
+		break;
 	default:
 		fprintf(out, "error: '%s' is not a table command\n", c->def->syntax);
 		return -1;
@@ -193,6 +212,7 @@ fcr_writer_main(void *arg)
 		unsigned int n = drain_events();
 
 		serve_mailbox();
+		fcr_sync_io_poll();
 		/* idle: short enough that a login is applied well within 1 ms */
 		if (n == 0)
 			usleep(100);

@@ -46,6 +46,21 @@ parse_u32(const char *s, uint32_t max, uint32_t *out)
 	return 0;
 }
 
+int
+fcr_addr_parse(const char *s, uint32_t *ip, uint16_t *port)
+{
+	unsigned int a, b, c, d, p;
+	int used = 0;
+
+	if (sscanf(s, "%3u.%3u.%3u.%3u:%5u%n", &a, &b, &c, &d, &p, &used) != 5 ||
+	    s[used] != '\0' || a > 255 || b > 255 || c > 255 || d > 255 ||
+	    p == 0 || p > 65535)
+		return -1;
+	*ip = a << 24 | b << 16 | c << 8 | d;
+	*port = (uint16_t)p;
+	return 0;
+}
+
 /* Parse one token as placeholder `ph` (e.g. "<vlan>"). 0 or -1 with why. */
 static int
 parse_arg(const char *ph, size_t phlen, const char *tok, union fcr_cmd_arg *a,
@@ -65,6 +80,10 @@ parse_arg(const char *ph, size_t phlen, const char *tok, union fcr_cmd_arg *a,
 	if (IS("<port>")) {
 		*why = "a port is a number from 0 to 1023";
 		return parse_u32(tok, 1023, &a->u32);
+	}
+	if (IS("<addr>")) {
+		*why = "an address is IPv4:port, e.g. 127.0.0.1:7000";
+		return fcr_addr_parse(tok, &a->addr.ip, &a->addr.port);
 	}
 	if (IS("<n>") || IS("<ms>")) {
 		*why = "expected an unsigned number";

@@ -11,6 +11,7 @@
  *   <wwpn>    21:00:00:24:ff:3a:5b:01        <mac>    0e:fc:00:01:02:03
  *   <vlan>    0..4095                        <port>   0..1023
  *   <n>, <ms> unsigned 32-bit numbers        <word>   any one token
+ *   <addr>    IPv4 address and UDP port, 127.0.0.1:7000
  */
 #ifndef FCR_CMD_H
 #define FCR_CMD_H
@@ -37,6 +38,10 @@ union fcr_cmd_arg {
 		uint8_t bits;
 	} prefix;
 	uint8_t mac[6];
+	struct {
+		uint32_t ip;   /* host order */
+		uint16_t port;
+	} addr;
 	const char *word; /* points into the caller's line buffer */
 };
 
@@ -54,6 +59,9 @@ struct fcr_cmd {
  *  -1  no match: msg explains (unknown command, or which argument is wrong
  *      and what it should look like)
  */
+/* "a.b.c.d:port" -> host-order address and port. 0 or -1. */
+int fcr_addr_parse(const char *s, uint32_t *ip, uint16_t *port);
+
 int fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, char *line,
 		  struct fcr_cmd *out, char msg[FCR_CMD_MSG_LEN]);
 

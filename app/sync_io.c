@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include <rte_cycles.h>
+
+#include "fcr_change.h"
+#include "fcr_sync.h"
+#include "fcr_tables.h"
+#include "fwd.h"
+#include "sync_io.h"
+
+static int sock = -1;
+static struct fcr_sync *engine;
+static uint64_t last_tick_ms;
+static uint32_t mtu;
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void
+send_udp(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len)
+{
+	struct sockaddr_in sa = {
+		.sin_family = AF_INET,
+		.sin_port = htons(to->port),
+		.sin_addr.s_addr = htonl(to->ip),
+	};
+
+	(void)ctx;
+	/* a full socket buffer is a loss like any other: the engine resends */
+	(void)sendto(sock, p, len, MSG_DONTWAIT, (struct sockaddr *)&sa, sizeof(sa));
+}
+
+/* Any secret of 16 bytes or more; the key is its BLAKE2b hash. */
+static int
+load_key(const char *path, uint8_t key[FCR_SYNC_KEY_LEN])
+{
+	uint8_t buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		fprintf(stderr, "error: --sync-key-file: cannot open %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 16) {
+		fprintf(stderr, "error: --sync-key-file: %s holds %zd bytes; the shared "
+			"secret needs at least 16\n", path, n < 0 ? 0 : n);
+		return -1;
+	}
+	crypto_generichash(key, FCR_SYNC_KEY_LEN, buf, (size_t)n, NULL, 0);
+	sodium_memzero(buf, sizeof(buf));
+	return 0;
+}
+
+int
+fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t)
+{
+	struct fcr_sync_params p;
+	struct sockaddr_in sa = {
+		.sin_family = AF_INET,
+		.sin_port = htons(c->bind_port),
+		.sin_addr.s_addr = htonl(c->bind_ip),
+	};
+	int rcvbuf = 8 << 20;
+	unsigned int i;
+
+	if (!c->enabled)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	if (sodium_init() < 0 || load_key(c->key_file, p.key) < 0)
+		return -1;
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	if (sock < 0 || bind(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		fprintf(stderr, "error: --sync-bind: cannot bind %s:%u: %s\n",
+			inet_ntoa(sa.sin_addr), c->bind_port, strerror(errno));
+		return -1;
+	}
+	/* a bulk resync arrives faster than the writer may drain it */
+	setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &rcvbuf, sizeof(rcvbuf));
+	fcntl(sock, F_SETFL, O_NONBLOCK);
+	if (fcr_tables_attach_log(t, (int)rte_socket_id()) < 0) {
+		fprintf(stderr, "error: sync: cannot allocate the change log\n");
+		return -1;
+	}
+	mtu = c->mtu;
+	p.mtu = c->mtu;
+	p.window_ms = c->window_ms;
+	p.tsc_hz = rte_get_tsc_hz();
+	p.send = send_udp;
+	last_tick_ms = now_ms();
+	engine = fcr_sync_create(&p, t, last_tick_ms);
+	sodium_memzero(p.key, sizeof(p.key));
+	if (engine == NULL) {
+		fprintf(stderr, "error: sync: cannot start the sync engine\n");
+		return -1;
+	}
+	for (i = 0; i < c->nb_peers; i++)
+		fcr_sync_io_peer_add(c->peer[i].ip, c->peer[i].port);
+	return 0;
+}
+
+int
+fcr_sync_io_enabled(void)
+{
+	return engine != NULL;
+}
+
+int
+fcr_sync_io_peer_add(uint32_t ip, uint16_t port)
+{
+	struct fcr_sync_addr a = { .ip = ip, .port = port };
+
+	return engine == NULL ? -1 : fcr_sync_peer_add(engine, &a);
+}
+
+void
+fcr_sync_io_set_window(uint32_t ms)
+{
+	if (engine != NULL)
+		fcr_sync_set_window(engine, ms);
+}
+
+void
+fcr_sync_io_poll(void)
+{
+	uint8_t buf[4096];
+	struct sockaddr_in from;
+	socklen_t fl;
+	uint64_t ms;
+	ssize_t n;
+	int i;
+
+	if (engine == NULL)
+		return;
+	ms = now_ms();
+	for (i = 0; i < 256; i++) {
+		struct fcr_sync_addr a;
+
+		fl = sizeof(from);
+		n = recvfrom(sock, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+		if (n < 0)
+			break;
+		a.ip = ntohl(from.sin_addr.s_addr);
+		a.port = ntohs(from.sin_port);
+		fcr_sync_input(engine, &a, buf, (size_t)n, ms, rte_rdtsc());
+	}
+	if (ms != last_tick_ms) {
+		last_tick_ms = ms;
+		fcr_sync_tick(engine, ms, rte_rdtsc());
+	}
+}
+
+void
+fcr_sync_io_close(void)
+{
+	fcr_sync_free(engine);
+	engine = NULL;
+	if (sock >= 0)
+		close(sock);
+	sock = -1;
+}
+
+void
+fcr_show_sync_stats(FILE *out)
+{
+	const struct fcr_sync_stats *st;
+	const struct fcr_change_log *log = fcr_fwd.tables->log;
+	uint64_t lost = 0, ms = now_ms();
+	unsigned int i, w;
+
+	if (engine == NULL) {
+		fprintf(out, "sync: off (give --sync-bind, --sync-peer and --sync-key-file)\n");
+		return;
+	}
+	st = fcr_sync_stats(engine);
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		lost += fcr_fwd.workers[w]->st.events_lost;
+	fprintf(out, "------------------------ Sync statistics ------------------------\n");
+	fprintf(out, "  node %04x boot %016" PRIx64 "  %s  window %u ms  mtu %u\n",
+		fcr_sync_node(engine), fcr_sync_boot(engine),
+		fcr_sync_ready(engine) ? "ready" : "not ready (resyncing)",
+		fcr_sync_window(engine), mtu);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "events_lost_in_rings", lost);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "changes", log->changes);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "changes_coalesced", log->coalesced);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "changes_cancelled", log->cancelled);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "changes_pending", fcr_sync_pending(engine));
+	fprintf(out, "  %-30s %" PRIu64 " ms\n", "oldest_unsent_change",
+		fcr_sync_oldest_ms(engine, ms));
+	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_sent", st->records_sent);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_received", st->records_received);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_applied", st->records_applied);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_stale", st->records_stale);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_refused", st->records_refused);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "datagrams_sent", st->datagrams_sent);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "datagrams_received", st->datagrams_received);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "bytes_sent", st->bytes_sent);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "bytes_received", st->bytes_received);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "acks_sent", st->acks_sent);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "keepalives_sent", st->keepalives_sent);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "retransmits", st->retransmits);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "resyncs_sent", st->bulk_sent);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "resyncs_received", st->bulk_received);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "peer_restarts", st->peer_restarts);
+	for (i = 0; i < FCR_SD_COUNT; i++)
+		fprintf(out, "  dropped_%-22s %" PRIu64 "\n", fcr_sync_drop_name(i),
+			st->drop[i]);
+	fprintf(out, "  peers:\n");
+	for (i = 0; i < fcr_sync_nb_peers(engine); i++) {
+		struct fcr_sync_peer_info pi;
+		struct in_addr ia;
+
+		fcr_sync_peer_info(engine, i, &pi);
+		ia.s_addr = htonl(pi.addr.ip);
+		fprintf(out, "    %s:%u %s%s%s node %04x inflight %u last heard %" PRIu64 " ms ago\n",
+			inet_ntoa(ia), pi.addr.port,
+			pi.state == FCR_PEER_UP ? "up" :
+			pi.state == FCR_PEER_DOWN ? "down" : "unknown",
+			pi.state == FCR_PEER_UP ? (pi.ready ? " ready" : " not-ready") : "",
+			pi.bulk_to ? " (resync to it in progress)" : "", pi.node, pi.inflight,
+			pi.last_rx_ms ? ms - pi.last_rx_ms : 0);
+	}
+	fprintf(out, "-----------------------------------------------------------------\n");
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The sync engine's UDP socket and clock, driven from the writer's loop. */
+#ifndef FCR_APP_SYNC_IO_H
+#define FCR_APP_SYNC_IO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define FCR_SYNC_CONF_PEERS 16
+
+struct fcr_tables;
+
+struct fcr_sync_conf {
+	int enabled;
+	uint32_t bind_ip;
+	uint16_t bind_port;
+	unsigned int nb_peers;
+	struct {
+		uint32_t ip;
+		uint16_t port;
+	} peer[FCR_SYNC_CONF_PEERS];
+	const char *key_file;
+	uint32_t window_ms;
+	uint32_t mtu;
+};
+
+/* Socket, key and engine. 0, or -1 with a message on stderr. */
+int fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t);
+/* Receive what has arrived and run the engine's timers. */
+void fcr_sync_io_poll(void);
+int fcr_sync_io_enabled(void);
+int fcr_sync_io_peer_add(uint32_t ip, uint16_t port);
+void fcr_sync_io_set_window(uint32_t ms);
+void fcr_show_sync_stats(FILE *out);
+void fcr_sync_io_close(void);
+
+#endif /* FCR_APP_SYNC_IO_H */
