@@ -151,6 +151,11 @@ fcr_show_flows(FILE *out, uint32_t limit)
 			return;
 		}
 		fcr_flow_counters_sum(ft, (uint32_t)idx, &c);
+		if (ft->remote != NULL) {
+			/* what a peer forwarded before, as of its last update */
+			c.frames += ft->remote[idx].frames;
+			c.bytes += ft->remote[idx].bytes;
+		}
 		fprintf(out, "%-5u %-8s %-8s %-15s %-8s %-8s %-12" PRIu64 " %" PRIu64 "\n",
 			fcr_flow_key_vlan(k), fcr_fcid_format(fcr_flow_key_sid(k), s),
 			fcr_fcid_format(fcr_flow_key_did(k), d),
