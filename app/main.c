@@ -17,6 +17,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_pdump.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring_elem.h>
 
@@ -28,6 +29,7 @@
 #include "ports.h"
 #include "show.h"
 #include "sync_io.h"
+#include "telemetry.h"
 #include "writer.h"
 
 struct fcr_fwd fcr_fwd;
@@ -293,6 +295,12 @@ main(int argc, char **argv)
 	}
 	for (p = 0; p < nb_ports; p++)
 		rte_eth_macaddr_get(p, &fcr_fwd.port_mac[p]);
+	if (fcr_telemetry_register() != 0)
+		fprintf(stderr, "warning: telemetry commands not registered\n");
+	/* lets dpdk-dumpcap (a secondary process) capture our ports live */
+	if (rte_pdump_init() != 0)
+		fprintf(stderr, "warning: live capture (pdump) not available: %s\n",
+			rte_strerror(rte_errno));
 	printf("fcredirect: %u port(s), %u worker(s), tables writer on lcore %u%s, "
 	       "FC CRC %s, incremental update %s\n",
 	       nb_ports, fcr_fwd.nb_workers, writer_lcore,
@@ -327,6 +335,7 @@ main(int argc, char **argv)
 	fflush(stdout);
 	__atomic_store_n(&fcr_fwd.quit, 1, __ATOMIC_RELEASE);
 	rte_eal_mp_wait_lcore();
+	rte_pdump_uninit();
 	fcr_ports_close(); /* closing a pcap port completes its capture file */
 out:
 	fcr_sync_io_close();

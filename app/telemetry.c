@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Telemetry callbacks run in DPDK's telemetry thread. They read counters
+ * that other threads write (64-bit loads: each value is whole, the set is a
+ * moment's snapshot) and tables whose arrays never move, so a reply may mix
+ * a change in progress but never reads freed memory.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_telemetry.h>
+
+#include "fcr_change.h"
+#include "fcr_sync.h"
+#include "fcr_tables.h"
+#include "fcr_text.h"
+#include "fwd.h"
+#include "show.h"
+#include "sync_io.h"
+#include "telemetry.h"
+
+static int
+tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct fcr_fwd_totals t;
+	struct rte_tel_data *drops, *legs, *ports;
+	unsigned int i;
+
+	(void)cmd;
+	(void)params;
+	fcr_fwd_totals(&t);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "rx", t.rx);
+	rte_tel_data_add_dict_u64(d, "tx", t.tx);
+	rte_tel_data_add_dict_u64(d, "dropped", t.dropped);
+	rte_tel_data_add_dict_u64(d, "passthrough", t.w.pl.passthrough);
+	rte_tel_data_add_dict_u64(d, "flow_miss", t.w.pl.flow_miss);
+	rte_tel_data_add_dict_int(d, "forwarding", fcr_fwd.forwarding);
+	legs = rte_tel_data_alloc();
+	drops = rte_tel_data_alloc();
+	ports = rte_tel_data_alloc();
+	if (legs == NULL || drops == NULL || ports == NULL) {
+		rte_tel_data_free(legs);
+		rte_tel_data_free(drops);
+		rte_tel_data_free(ports);
+		return -ENOMEM;
+	}
+	rte_tel_data_start_dict(legs);
+	for (i = 0; i < FCR_LEG_COUNT; i++)
+		rte_tel_data_add_dict_u64(legs, fcr_leg_name(i), t.w.pl.leg[i]);
+	rte_tel_data_start_dict(drops);
+	for (i = 1; i < FCR_R_COUNT; i++)
+		rte_tel_data_add_dict_u64(drops, fcr_reason_name(i), t.w.pl.drop[i]);
+	rte_tel_data_start_dict(ports);
+	for (i = 0; i < fcr_fwd.nb_ports; i++) {
+		char k[32];
+
+		snprintf(k, sizeof(k), "port%u_rx", i);
+		rte_tel_data_add_dict_u64(ports, k, t.w.rx[i]);
+		snprintf(k, sizeof(k), "port%u_tx", i);
+		rte_tel_data_add_dict_u64(ports, k, t.w.tx[i]);
+	}
+	rte_tel_data_add_dict_container(d, "sent_by_kind", legs, 0);
+	rte_tel_data_add_dict_container(d, "drops", drops, 0);
+	rte_tel_data_add_dict_container(d, "ports", ports, 0);
+	return 0;
+}
+
+static int
+tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	unsigned int w;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	for (w = 0; w < fcr_fwd.nb_workers; w++) {
+		const struct fcr_worker *wk = fcr_fwd.workers[w];
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		char k[32];
+
+		if (c == NULL)
+			return -ENOMEM;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_int(c, "lcore", (int)wk->lcore);
+		rte_tel_data_add_dict_u64(c, "frames", wk->st.frames);
+		rte_tel_data_add_dict_u64(c, "busy_cycles", wk->st.busy_cycles);
+		rte_tel_data_add_dict_u64(c, "polls", wk->st.polls);
+		rte_tel_data_add_dict_u64(c, "busy_polls", wk->st.busy_polls);
+		rte_tel_data_add_dict_u64(c, "busy_cycles_per_frame",
+					  wk->st.frames ? wk->st.busy_cycles / wk->st.frames : 0);
+		snprintf(k, sizeof(k), "worker%u", w);
+		rte_tel_data_add_dict_container(d, k, c, 0);
+	}
+	return 0;
+}
+
+struct top {
+	uint64_t frames;
+	uint32_t idx;
+};
+
+static int
+by_frames(const void *a, const void *b)
+{
+	const struct top *x = a, *y = b;
+
+	return x->frames < y->frames ? 1 : x->frames > y->frames ? -1 : 0;
+}
+
+/* /fcr/flows[,N]: the N (default 20, at most 100) busiest flows. */
+static int
+tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct fcr_flow_table *ft = fcr_fwd.tables->flows;
+	struct top best[100];
+	struct fcr_flow_counters c;
+	unsigned int n = 0, want = 20, i;
+	uint32_t it = 0;
+	int idx;
+
+	(void)cmd;
+	if (params != NULL && *params != '\0') {
+		want = (unsigned int)strtoul(params, NULL, 10);
+		if (want == 0 || want > 100)
+			return -EINVAL;
+	}
+	while ((idx = fcr_flow_next(ft, &it)) >= 0) {
+		fcr_flow_counters_sum(ft, (uint32_t)idx, &c);
+		if (n < want) {
+			best[n].frames = c.frames;
+			best[n++].idx = (uint32_t)idx;
+			qsort(best, n, sizeof(best[0]), by_frames);
+		} else if (c.frames > best[n - 1].frames) {
+			best[n - 1].frames = c.frames;
+			best[n - 1].idx = (uint32_t)idx;
+			qsort(best, n, sizeof(best[0]), by_frames);
+		}
+	}
+	rte_tel_data_start_dict(d);
+	for (i = 0; i < n; i++) {
+		uint64_t k = ft->key[best[i].idx], a = ft->action[best[i].idx];
+		struct rte_tel_data *f = rte_tel_data_alloc();
+		char s[FCR_FCID_STRLEN], key[32];
+
+		if (f == NULL)
+			return -ENOMEM;
+		rte_tel_data_start_dict(f);
+		rte_tel_data_add_dict_int(f, "vlan", fcr_flow_key_vlan(k));
+		rte_tel_data_add_dict_string(f, "s_id", fcr_fcid_format(fcr_flow_key_sid(k), s));
+		rte_tel_data_add_dict_string(f, "d_id", fcr_fcid_format(fcr_flow_key_did(k), s));
+		rte_tel_data_add_dict_string(f, "leg", fcr_leg_name(fcr_action_leg(a)));
+		rte_tel_data_add_dict_string(f, "new_s_id", fcr_fcid_format(fcr_action_sid(a), s));
+		rte_tel_data_add_dict_string(f, "new_d_id", fcr_fcid_format(fcr_action_did(a), s));
+		rte_tel_data_add_dict_u64(f, "frames", best[i].frames);
+		snprintf(key, sizeof(key), "flow%u", i);
+		rte_tel_data_add_dict_container(d, key, f, 0);
+	}
+	return 0;
+}
+
+static int
+tel_redirects(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct fcr_redirect_table *rt = fcr_fwd.tables->redirects;
+	unsigned int i, shown = 0;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "count", rt->count);
+	rte_tel_data_add_dict_u64(d, "active", rt->nb_active);
+	for (i = 0; i < rt->capacity && shown < 200; i++) {
+		const struct fcr_redirect *r = &rt->r[i];
+		struct rte_tel_data *x;
+		char w[FCR_WWPN_STRLEN], key[32];
+		int m;
+
+		if (!r->in_use)
+			continue;
+		x = rte_tel_data_alloc();
+		if (x == NULL)
+			return -ENOMEM;
+		rte_tel_data_start_dict(x);
+		rte_tel_data_add_dict_int(x, "vlan", r->vlan);
+		for (m = 0; m < FCR_M_COUNT; m++)
+			rte_tel_data_add_dict_string(x, fcr_member_name(m),
+				fcr_wwpn_format(rt->names->names[r->name[m]].wwpn, w));
+		rte_tel_data_add_dict_string(x, "state", fcr_redirect_state_name(r->state));
+		rte_tel_data_add_dict_u64(x, "frames_before_rule", r->frames_before);
+		snprintf(key, sizeof(key), "redirect%u", shown++);
+		rte_tel_data_add_dict_container(d, key, x, 0);
+	}
+	return 0;
+}
+
+static int
+tel_sync(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "enabled", fcr_sync_io_enabled());
+	if (!fcr_sync_io_enabled())
+		return 0;
+	/* the same figures as `show sync stats`, key by key */
+	f = open_memstream(&text, &len);
+	if (f == NULL)
+		return -ENOMEM;
+	fcr_show_sync_stats(f);
+	fclose(f);
+	for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+		char key[64];
+		unsigned long long v;
+
+		if (strstr(line, "not ready") != NULL)
+			rte_tel_data_add_dict_string(d, "state", "not_ready");
+		else if (strstr(line, " ready ") != NULL && strstr(line, "node ") == line + 2)
+			rte_tel_data_add_dict_string(d, "state", "ready");
+		if (sscanf(line, " %63[a-z_] %llu", key, &v) == 2)
+			rte_tel_data_add_dict_u64(d, key, v);
+	}
+	free(text);
+	return 0;
+}
+
+int
+fcr_telemetry_register(void)
+{
+	int rc = 0;
+
+	rc |= rte_telemetry_register_cmd("/fcr/stats", tel_stats,
+		"Frames received, sent and dropped; by kind, by reason, by port");
+	rc |= rte_telemetry_register_cmd("/fcr/flows", tel_flows,
+		"The busiest flows. Parameters: int number of flows (default 20, at most 100)");
+	rc |= rte_telemetry_register_cmd("/fcr/redirects", tel_redirects,
+		"Redirects and their state");
+	rc |= rte_telemetry_register_cmd("/fcr/lcores", tel_lcores,
+		"Worker lcores: frames, busy cycles, polls");
+	rc |= rte_telemetry_register_cmd("/fcr/sync", tel_sync,
+		"Replication: ready or not, changes, updates, datagrams, drops");
+	return rc;
+}
