@@ -8,6 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cmdline.h>
+#include <cmdline_parse.h>
+#include <cmdline_parse_string.h>
+#include <cmdline_rdline.h>
+#include <cmdline_socket.h>
 #include <rte_cycles.h>
 
 #include "cli.h"
@@ -168,7 +173,7 @@ run_file(const char *path)
 
 /* Read what standard input has; run each complete line. -1 at its end. */
 static int
-read_input(char *buf, size_t cap, size_t *len, int tty)
+read_input(char *buf, size_t cap, size_t *len)
 {
 	ssize_t n = read(STDIN_FILENO, buf + *len, cap - 1 - *len);
 	char *nl;
@@ -192,16 +197,101 @@ read_input(char *buf, size_t cap, size_t *len, int tty)
 		run_line(buf, NULL);
 		memmove(buf, buf + used, *len - used + 1);
 		*len -= used;
-		if (tty && !quit_requested) {
-			printf("fcredirect> ");
-			fflush(stdout);
-		}
 	}
 	if (*len == cap - 1) {
 		printf("error: line longer than %zu characters ignored\n", cap - 2);
 		*len = 0;
 	}
 	return 0;
+}
+
+/*
+ * On a terminal the prompt is DPDK's cmdline library, with tab completion
+ * and '?' help. Its instructions are made from the same command table:
+ * literal words become fixed tokens, <placeholders> any-word tokens, and
+ * the callback hands the rebuilt line to run_line.
+ */
+struct words {
+	cmdline_fixed_string_t w[FCR_CMD_MAX_TOKENS];
+};
+
+static void
+cmdline_cb(void *res, struct cmdline *cl, void *data)
+{
+	const struct fcr_cmd_def *d = data;
+	const struct words *r = res;
+	char line[1024] = "";
+	const char *p;
+	size_t n = 1, i;
+
+	for (p = d->syntax; *p; p++)
+		n += *p == ' ';
+	for (i = 0; i < n && i < FCR_CMD_MAX_TOKENS; i++) {
+		strncat(line, r->w[i], sizeof(line) - strlen(line) - 2);
+		strcat(line, " ");
+	}
+	run_line(line, NULL);
+	if (quit_requested)
+		cmdline_quit(cl);
+}
+
+static cmdline_parse_ctx_t *
+cmdline_ctx(void)
+{
+	cmdline_parse_ctx_t *ctx = calloc(fcr_nb_commands + 1, sizeof(*ctx));
+	size_t c;
+
+	if (ctx == NULL)
+		return NULL;
+	for (c = 0; c < fcr_nb_commands; c++) {
+		const struct fcr_cmd_def *d = &fcr_commands[c];
+		char *syn = strdup(d->syntax), *save = NULL, *w, *help;
+		cmdline_parse_inst_t *inst;
+		size_t n = 0;
+
+		inst = calloc(1, sizeof(*inst) + (FCR_CMD_MAX_TOKENS + 1) * sizeof(void *));
+		help = malloc(strlen(d->syntax) + strlen(d->help) + 4);
+		if (syn == NULL || inst == NULL || help == NULL)
+			return NULL;
+		sprintf(help, "%s: %s", d->syntax, d->help);
+		inst->f = cmdline_cb;
+		inst->data = (void *)(uintptr_t)d;
+		inst->help_str = help;
+		for (w = strtok_r(syn, " ", &save); w != NULL && n < FCR_CMD_MAX_TOKENS;
+		     w = strtok_r(NULL, " ", &save), n++) {
+			cmdline_parse_token_string_t *t = calloc(1, sizeof(*t));
+
+			if (t == NULL)
+				return NULL;
+			t->hdr.ops = &cmdline_token_string_ops;
+			t->hdr.offset = (unsigned int)(n * sizeof(cmdline_fixed_string_t));
+			t->string_data.str = w[0] == '<' ? NULL : w;
+			inst->tokens[n] = &t->hdr;
+		}
+		ctx[c] = inst;
+	}
+	return ctx;
+}
+
+static void
+terminal_loop(void)
+{
+	cmdline_parse_ctx_t *ctx = cmdline_ctx();
+	struct cmdline *cl;
+
+	if (ctx == NULL || (cl = cmdline_stdin_new(ctx, "fcredirect> ")) == NULL) {
+		printf("error: cannot start the interactive prompt\n");
+		return;
+	}
+	while (!quit_requested && !fcr_cli_signal) {
+		int st = cmdline_poll(cl);
+
+		if (st < 0 || st == RDLINE_EXITED)
+			break;
+		usleep(2000);
+	}
+	cmdline_stdin_exit(cl);
+	printf("\n");
 }
 
 void *
@@ -218,18 +308,16 @@ fcr_cli_main(void *arg)
 		run_file(conf->cmdline_file);
 	if (!quit_requested && !conf->interactive)
 		fcr_forwarding_start();
-	if (tty && !quit_requested) {
-		printf("fcredirect> ");
-		fflush(stdout);
-	}
-	while (!quit_requested && !fcr_cli_signal) {
+	if (tty && !quit_requested)
+		terminal_loop();
+	while (!tty && !quit_requested && !fcr_cli_signal) {
 		if (!conf->interactive) {
 			nanosleep(&tick, NULL);
 			continue;
 		}
 		/* wake up now and then to notice a signal */
 		if (ppoll(&pfd, 1, &tick, NULL) > 0 &&
-		    read_input(buf, sizeof(buf), &len, tty) < 0)
+		    read_input(buf, sizeof(buf), &len) < 0)
 			break; /* end of input: as `quit` */
 	}
 	fcr_forwarding_stop();
