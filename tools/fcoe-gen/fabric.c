@@ -59,6 +59,7 @@ fcr_gen_fabric_init(struct fcr_gen_fabric *fab, uint32_t hosts,
 	fab->n[FCR_GEN_VT] = vts < targets ? (uint32_t)vts : targets;
 	fab->flows = flows;
 	fab->redirects = redirects;
+	fab->relogins = 0;
 	if ((uint64_t)fab->n[FCR_GEN_VI] + fab->n[FCR_GEN_VT] > FCR_GEN_MAX_SN_PORTS) {
 		snprintf(err, errlen,
 			 "--redirects %llu needs more than %u service node ports",
@@ -103,6 +104,29 @@ fcr_gen_fcid(const struct fcr_gen_fabric *fab, enum fcr_gen_role role,
 	}
 }
 
+uint32_t
+fcr_gen_relogin_fcid(const struct fcr_gen_fabric *fab, uint32_t idx)
+{
+	return (FCR_GEN_DOMAIN_HOST << 16) + fab->n[FCR_GEN_HOST] + idx;
+}
+
+int
+fcr_gen_set_relogins(struct fcr_gen_fabric *fab, uint64_t n, char *err,
+		     size_t errlen)
+{
+	uint32_t hosts = fab->n[FCR_GEN_HOST];
+	uint32_t r = n < hosts ? (uint32_t)n : hosts;
+
+	if ((uint64_t)hosts + r > FCR_GEN_MAX_HOSTS) {
+		snprintf(err, errlen,
+			 "--relogin %llu: %u hosts leave no room for %u new host FCIDs (at most %u in all)",
+			 (unsigned long long)n, hosts, r, FCR_GEN_MAX_HOSTS);
+		return -1;
+	}
+	fab->relogins = r;
+	return 0;
+}
+
 uint64_t
 fcr_gen_wwpn(enum fcr_gen_role role, uint32_t idx)
 {
@@ -143,6 +167,8 @@ fcr_gen_domains(const struct fcr_gen_fabric *fab, enum fcr_gen_role role,
 		return 0;
 	*first = fcr_gen_fcid(fab, role, 0) >> 16;
 	*last = fcr_gen_fcid(fab, role, fab->n[role] - 1) >> 16;
+	if (role == FCR_GEN_HOST && fab->relogins > 0)
+		*last = fcr_gen_relogin_fcid(fab, fab->relogins - 1) >> 16;
 	return 1;
 }
 

@@ -46,6 +46,8 @@ struct fcr_gen_fabric {
 	uint32_t n[FCR_GEN_ROLES]; /* ports of each role */
 	uint64_t flows;            /* host/target pairs carrying traffic */
 	uint64_t redirects;        /* the first `redirects` flows are redirected */
+	uint32_t relogins;         /* hosts 0..relogins-1 log in again and get
+				    * a new FCID (fcr_gen_relogin_fcid) */
 };
 
 /*
@@ -82,12 +84,23 @@ uint64_t fcr_gen_port_count(const struct fcr_gen_fabric *fab);
 
 uint32_t fcr_gen_fcid(const struct fcr_gen_fabric *fab, enum fcr_gen_role role,
 		      uint32_t idx);
+/* The FCID host idx (< relogins) gets at its second login: the host FCIDs
+ * right after the last host's, so the hosts' routes cover them. */
+uint32_t fcr_gen_relogin_fcid(const struct fcr_gen_fabric *fab, uint32_t idx);
+/*
+ * Hosts 0..min(n, hosts)-1 are the hosts of the first n redirected flows
+ * (flow k uses host k % hosts). Sets fab->relogins; -1 with a message in err
+ * when the new FCIDs would run into the targets' domains.
+ */
+int fcr_gen_set_relogins(struct fcr_gen_fabric *fab, uint64_t n, char *err,
+			 size_t errlen);
 uint64_t fcr_gen_wwpn(enum fcr_gen_role role, uint32_t idx);
 uint64_t fcr_gen_wwnn(enum fcr_gen_role role, uint32_t idx);
 /* The ENode MAC a port logs in from (before it has an FPMA MAC). */
 void fcr_gen_enode_mac(enum fcr_gen_role role, uint32_t idx, uint8_t mac[6]);
 
-/* Domains a role's FCIDs occupy: [*first, *last]. 0 when the role is empty. */
+/* Domains a role's FCIDs occupy: [*first, *last]. 0 when the role is empty.
+ * The hosts' include the FCIDs of second logins. */
 int fcr_gen_domains(const struct fcr_gen_fabric *fab, enum fcr_gen_role role,
 		    uint32_t *first, uint32_t *last);
 

@@ -39,6 +39,7 @@ struct opts {
 	int quiet;
 	uint32_t hosts, targets;
 	uint64_t flows, redirects;
+	uint64_t relogin, logout;
 	int hosts_set, targets_set, flows_set, redirects_set;
 	uint16_t host_port, target_port, sn_port;
 	struct fcr_gen_traffic_conf traffic;
@@ -48,8 +49,11 @@ enum {
 	O_OUT = 256, O_COMMANDS, O_LIST, O_QUIET, O_SEED, O_HOSTS, O_TARGETS,
 	O_FLOWS, O_REDIRECTS, O_EXCHANGES, O_IO_SIZES, O_READ_PCT,
 	O_MAX_PAYLOAD, O_VLAN, O_UNTAGGED, O_PCP, O_LOGINS, O_HOST_PORT,
-	O_TARGET_PORT, O_SN_PORT, O_HELP,
+	O_TARGET_PORT, O_SN_PORT, O_HELP, O_LOGIN_GAP, O_RELOGIN, O_RELOGIN_FDISC,
+	O_LOGOUT, O_BAD_CRC, O_MALFORMED,
 };
+
+#define MAX_LOGIN_GAP 100000000ull
 
 static void
 usage(FILE *f)
@@ -66,10 +70,14 @@ usage(FILE *f)
 "  --out FILE          capture to write (\"-\": standard output); required\n"
 "  --commands FILE     write the fcredirect commands here (default: stdout)\n"
 "  --list FILE         one line per frame: <no> <kind> <vlan> <s_id> <d_id> <ox_id>,\n"
-"                      IDs as tshark prints them (vlan \"-\" when untagged);\n"
+"                      IDs as tshark prints them (vlan \"-\" when untagged, IDs\n"
+"                      \"-\" when the frame has no whole FC header);\n"
 "                      kinds: fip_flogi fip_flogi_acc els_flogi els_flogi_acc\n"
 "                      plogi plogi_acc prli prli_acc fcp_cmnd xfer_rdy fcp_data\n"
-"                      fcp_rsp\n"
+"                      fcp_rsp; with the options below also fip_fdisc\n"
+"                      fip_fdisc_acc els_fdisc els_fdisc_acc fip_logo\n"
+"                      fip_logo_acc els_logo els_logo_acc fcp_data_badcrc gap\n"
+"                      malformed_<reason>\n"
 "  --quiet, -q         no commands on stdout (--commands still written)\n"
 "Fabric:\n"
 "  --hosts N           hosts (default %u; grown to fit --flows if not given)\n"
@@ -91,6 +99,40 @@ usage(FILE *f)
 "  --max-payload N     FCP_DATA payload per frame, multiple of 4, 4..2112\n"
 "                      (default %u)\n"
 "  --seed N            PRNG seed: same options and seed, same bytes (default %u)\n"
+"Events (all deterministic):\n"
+"  --login-gap N       N filler frames after each login phase (the fabric\n"
+"                      logins, or the PLOGI/PRLI phase with --logins none;\n"
+"                      the second logins; the LOGOs): EtherType 0x88b5, 60\n"
+"                      bytes untagged (64 tagged), kind gap, no FC header, so\n"
+"                      a forwarder passes them through unchanged and has time\n"
+"                      to apply what it learned before the next frame of a flow\n"
+"                      (default 0)\n"
+"  --relogin N         halfway through the exchanges (before round\n"
+"                      exchanges/2), the hosts of the first N redirected flows\n"
+"                      (hosts 0..min(N,hosts)-1) log in again (FLOGI over FIP\n"
+"                      or ELS as --logins says, and the fabric's accept) and\n"
+"                      get a new FCID, the first free host FCIDs after the\n"
+"                      last host's; all their later frames use it. The\n"
+"                      commands keep the first FCIDs (a forwarder must learn\n"
+"                      the change). Needs fabric logins; N <= --redirects\n"
+"  --relogin-fdisc     log in again with FDISC instead of FLOGI\n"
+"  --logout N          after the exchanges, the hosts of the first N redirected\n"
+"                      flows send LOGO (FIP LOGO with --logins fip, else an ELS\n"
+"                      LOGO to FFFFFE naming their FCID and WWPN) and get the\n"
+"                      fabric's accept; then one more round of exchanges of\n"
+"                      every flow, those hosts' flows without service node legs\n"
+"                      (they fall back to plain forwarding). N <= --redirects\n"
+"  --bad-crc N         every Nth FCP_DATA frame (counting the service node's\n"
+"                      too) carries its FC CRC with every bit flipped; kind\n"
+"                      fcp_data_badcrc\n"
+"  --malformed         after the PLOGI/PRLI phase, one frame of each malformed\n"
+"                      kind a parser names (lib/fcr_reason.h), kinds\n"
+"                      malformed_runt, _trunc_vlan, _vlan_stacked,\n"
+"                      _trunc_fcoe_hdr, _bad_version, _bad_reserved, _bad_sof,\n"
+"                      _trunc_fc_hdr, _no_trailer, _bad_eof, _bad_trailer,\n"
+"                      _bad_length, _too_long (2116-byte payload, a 2180-byte\n"
+"                      frame), _bad_fill: each a good frame from host 0 to\n"
+"                      target 0 with exactly that defect\n"
 "Commands:\n"
 "  --host-port P       fcredirect port of the hosts' domains (default 0)\n"
 "  --target-port P     fcredirect port of the targets' domains (default 1)\n"
@@ -220,6 +262,12 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ "host-port", required_argument, NULL, O_HOST_PORT },
 		{ "target-port", required_argument, NULL, O_TARGET_PORT },
 		{ "sn-port", required_argument, NULL, O_SN_PORT },
+		{ "login-gap", required_argument, NULL, O_LOGIN_GAP },
+		{ "relogin", required_argument, NULL, O_RELOGIN },
+		{ "relogin-fdisc", no_argument, NULL, O_RELOGIN_FDISC },
+		{ "logout", required_argument, NULL, O_LOGOUT },
+		{ "bad-crc", required_argument, NULL, O_BAD_CRC },
+		{ "malformed", no_argument, NULL, O_MALFORMED },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -317,6 +365,25 @@ parse_args(int argc, char **argv, struct opts *o)
 			rc = parse_u16("--sn-port", optarg, UINT16_MAX,
 				       &o->sn_port);
 			break;
+		case O_LOGIN_GAP:
+			rc = parse_u64("--login-gap", optarg, 0, MAX_LOGIN_GAP,
+				       &t->login_gap);
+			break;
+		case O_RELOGIN:
+			rc = parse_u64("--relogin", optarg, 0, UINT32_MAX, &o->relogin);
+			break;
+		case O_RELOGIN_FDISC:
+			t->relogin_fdisc = 1;
+			break;
+		case O_LOGOUT:
+			rc = parse_u64("--logout", optarg, 0, UINT32_MAX, &o->logout);
+			break;
+		case O_BAD_CRC:
+			rc = parse_u32("--bad-crc", optarg, 1, UINT32_MAX, &t->bad_crc);
+			break;
+		case O_MALFORMED:
+			t->malformed = 1;
+			break;
 		case 'h':
 		case O_HELP:
 			usage(stdout);
@@ -397,6 +464,33 @@ size_fabric(struct opts *o)
 	return 0;
 }
 
+/* --relogin and --logout name redirected flows' hosts. */
+static int
+check_events(struct opts *o, struct fcr_gen_fabric *fab, char *err,
+	     size_t errlen)
+{
+	uint32_t hosts = fab->n[FCR_GEN_HOST];
+
+	if (o->relogin > fab->redirects) {
+		snprintf(err, errlen, "--relogin %llu exceeds --redirects %llu",
+			 (unsigned long long)o->relogin,
+			 (unsigned long long)fab->redirects);
+		return -1;
+	}
+	if (o->relogin > 0 && o->traffic.logins == FCR_GEN_LOGINS_NONE) {
+		snprintf(err, errlen, "--relogin needs fabric logins (--logins fip or els)");
+		return -1;
+	}
+	if (o->logout > fab->redirects) {
+		snprintf(err, errlen, "--logout %llu exceeds --redirects %llu",
+			 (unsigned long long)o->logout,
+			 (unsigned long long)fab->redirects);
+		return -1;
+	}
+	o->traffic.logouts = o->logout < hosts ? (uint32_t)o->logout : hosts;
+	return fcr_gen_set_relogins(fab, o->relogin, err, errlen);
+}
+
 static void
 print_routes(FILE *f, uint32_t first, uint32_t last, uint16_t port)
 {
@@ -455,8 +549,9 @@ summary(FILE *f, const struct fcr_gen_out *out)
 	fprintf(f, "fcoe-gen: frames=%llu bytes=%llu",
 		(unsigned long long)out->frames, (unsigned long long)out->bytes);
 	for (k = 0; k < FCR_GEN_KINDS; k++)
-		fprintf(f, " %s=%llu", fcr_gen_kind_name((enum fcr_gen_kind)k),
-			(unsigned long long)out->kinds[k]);
+		if (k < FCR_GEN_K_BASE_KINDS || out->kinds[k] != 0)
+			fprintf(f, " %s=%llu", fcr_gen_kind_name((enum fcr_gen_kind)k),
+				(unsigned long long)out->kinds[k]);
 	fprintf(f, " file=%s\n", out->path);
 }
 
@@ -489,7 +584,8 @@ main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0 || size_fabric(&o) < 0)
 		return EXIT_USAGE;
 	if (fcr_gen_fabric_init(&fab, o.hosts, o.targets, o.flows, o.redirects,
-				err, sizeof(err)) < 0) {
+				err, sizeof(err)) < 0 ||
+	    check_events(&o, &fab, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fcoe-gen: %s\nTry 'fcoe-gen --help'.\n", err);
 		return EXIT_USAGE;
 	}

@@ -100,15 +100,18 @@ fcr_gen_out_frame(struct fcr_gen_out *out, const uint8_t *frame, size_t len,
 	out->kinds[kind]++;
 	if (out->list == NULL)
 		return;
-	/* frame numbers from 1 and IDs as tshark's -T fields prints them */
+	/* frame numbers from 1 and IDs as tshark's -T fields prints them;
+	 * "-" for what the frame does not carry */
+	fprintf(out->list, "%llu %s ", (unsigned long long)out->frames,
+		kind_names[kind]);
 	if (ids->vlan >= 0)
-		fprintf(out->list, "%llu %s %d %s %s 0x%04x\n",
-			(unsigned long long)out->frames, kind_names[kind],
-			ids->vlan, fcr_fcid_format_dotted(ids->s_id, s),
-			fcr_fcid_format_dotted(ids->d_id, d), ids->ox_id);
+		fprintf(out->list, "%d ", ids->vlan);
 	else
-		fprintf(out->list, "%llu %s - %s %s 0x%04x\n",
-			(unsigned long long)out->frames, kind_names[kind],
+		fputs("- ", out->list);
+	if (ids->no_fc)
+		fputs("- - -\n", out->list);
+	else
+		fprintf(out->list, "%s %s 0x%04x\n",
 			fcr_fcid_format_dotted(ids->s_id, s),
 			fcr_fcid_format_dotted(ids->d_id, d), ids->ox_id);
 }

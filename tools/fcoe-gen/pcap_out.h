@@ -24,7 +24,35 @@
 	X(FCP_CMND, "fcp_cmnd") \
 	X(XFER_RDY, "xfer_rdy") \
 	X(FCP_DATA, "fcp_data") \
-	X(FCP_RSP, "fcp_rsp")
+	X(FCP_RSP, "fcp_rsp") \
+	X(FIP_FDISC, "fip_fdisc") \
+	X(FIP_FDISC_ACC, "fip_fdisc_acc") \
+	X(ELS_FDISC, "els_fdisc") \
+	X(ELS_FDISC_ACC, "els_fdisc_acc") \
+	X(FIP_LOGO, "fip_logo") \
+	X(FIP_LOGO_ACC, "fip_logo_acc") \
+	X(ELS_LOGO, "els_logo") \
+	X(ELS_LOGO_ACC, "els_logo_acc") \
+	X(FCP_DATA_BADCRC, "fcp_data_badcrc") \
+	X(GAP, "gap") \
+	X(MALFORMED_RUNT, "malformed_runt") \
+	X(MALFORMED_TRUNC_VLAN, "malformed_trunc_vlan") \
+	X(MALFORMED_VLAN_STACKED, "malformed_vlan_stacked") \
+	X(MALFORMED_TRUNC_FCOE_HDR, "malformed_trunc_fcoe_hdr") \
+	X(MALFORMED_BAD_VERSION, "malformed_bad_version") \
+	X(MALFORMED_BAD_RESERVED, "malformed_bad_reserved") \
+	X(MALFORMED_BAD_SOF, "malformed_bad_sof") \
+	X(MALFORMED_TRUNC_FC_HDR, "malformed_trunc_fc_hdr") \
+	X(MALFORMED_NO_TRAILER, "malformed_no_trailer") \
+	X(MALFORMED_BAD_EOF, "malformed_bad_eof") \
+	X(MALFORMED_BAD_TRAILER, "malformed_bad_trailer") \
+	X(MALFORMED_BAD_LENGTH, "malformed_bad_length") \
+	X(MALFORMED_TOO_LONG, "malformed_too_long") \
+	X(MALFORMED_BAD_FILL, "malformed_bad_fill")
+
+/* The kinds every summary line shows, even at 0; the others show when
+ * the options that make them are given. */
+#define FCR_GEN_K_BASE_KINDS (FCR_GEN_K_FCP_RSP + 1)
 
 enum fcr_gen_kind {
 #define FCR_GEN_KIND_ENUM(id, name) FCR_GEN_K_##id,
@@ -38,6 +66,7 @@ const char *fcr_gen_kind_name(enum fcr_gen_kind k);
 /* The header fields the list reports for a frame (as tshark shows them). */
 struct fcr_gen_ids {
 	int vlan;        /* VLAN ID, or -1 when untagged */
+	int no_fc;       /* no FC header (filler, cut-short frames): IDs print "-" */
 	uint32_t s_id;
 	uint32_t d_id;
 	uint16_t ox_id;

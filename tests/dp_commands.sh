@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# fcredirect refuses what is wrong and carries on: a wrong command prints
+# `error: ...` naming what is wrong and changes nothing (route, redirect
+# and binding lists the same before and after; the capture then forwards
+# exactly as with the good commands alone, judged by dp_check.py), and the
+# program still exits 0 at quit. A wrong option stops it at start with a
+# message naming the option and a non-zero exit status.
+#
+# usage: dp_commands.sh <fcredirect> <fcoe-gen>
+FCR=${1:?usage: dp_commands.sh <fcredirect> <fcoe-gen>}
+GEN=${2:?usage: dp_commands.sh <fcredirect> <fcoe-gen>}
+. "$(dirname "$0")/dp_lib.sh"
+
+H0=21:00:00:24:ff:00:00:00
+T0=50:06:01:60:00:00:00:00
+VI0=2f:01:00:0d:ec:00:00:00
+VT0=2f:02:00:0d:ec:00:00:00
+
+echo "== wrong commands: an error each, nothing changed, traffic forwarded as configured, exit 0"
+gen cmds --flows 8 --redirects 2 --exchanges 4 || true
+# each line: the wrong command, then what its error message must name
+cat >"$TMP/wrong.txt" <<WRONG
+frobnicate now|frobnicate
+binding add vlan 100 wwpn 21:00:00:24:ff:00:00:zz fcid 0x010001|wwpn
+route add 0x010000/8 port 7 fpma|port 7
+route add 0x810000/8 port 3 fpma|port 3
+redirect add vlan 100 host $H0 target $T0 vi $H0 vt $VT0|different ports
+redirect add vlan 100 host $H0 target $T0 vi $VI0 vt $T0|different ports
+route add 0x010000/25 port 0 fpma|prefix
+route add 0x810000/8 port 2 mac 02:00:00:00:00|mac
+binding add vlan 5000 wwpn $H0 fcid 0x010000|vlan
+binding add vlan 100 wwpn $H0 fcid 0x1000000|fcid
+route del 0x990000/8|no such entry
+redirect del vlan 100 host 21:00:00:24:ff:00:00:09 target $T0|no such entry
+binding del vlan 100 wwpn 21:00:00:24:ff:00:00:09|no such entry
+route add|route
+show frobs|show
+WRONG
+{
+	cat "$TMP/cmds.cmds"
+	echo "route list"
+	echo "redirect list"
+	echo "binding list"
+	echo "# -- wrong commands from here"
+	cut -d'|' -f1 "$TMP/wrong.txt"
+	echo "# -- end of the wrong commands"
+	echo "route list"
+	echo "redirect list"
+	echo "binding list"
+} >"$TMP/cmds.cfg"
+script "$TMP/cmds.cfg" "$TMP/cmds.run"
+if fcr cmds "$TMP/cmds.pcap" "$TMP/cmds.run"; then
+	nwrong=$(wc -l <"$TMP/wrong.txt")
+	grep '^error:' "$TMP/cmds.log" >"$TMP/cmds.errors" || true
+	echo "  check: one 'error: ...' line per wrong command ($nwrong), none for the good ones"
+	if [ "$(wc -l <"$TMP/cmds.errors")" -eq "$nwrong" ]; then
+		ok "cmds: $nwrong errors"
+	else
+		ko "cmds: $(wc -l <"$TMP/cmds.errors") error lines for $nwrong wrong commands"
+		sed 's/^/        /' "$TMP/cmds.errors"
+	fi
+	echo "  check: each error names what is wrong"
+	i=0
+	bad=0
+	while IFS='|' read -r cmd want; do
+		i=$((i + 1))
+		got=$(sed -n "${i}p" "$TMP/cmds.errors")
+		case "$got" in
+		*"$want"*) ;;
+		*) bad=$((bad + 1)); echo "        '$cmd': '$got' does not name '$want'" ;;
+		esac
+	done <"$TMP/wrong.txt"
+	if [ "$bad" -eq 0 ]; then ok "cmds: every message names its fault"; else ko "cmds: $bad messages miss their fault"; fi
+	echo "  check: route, redirect and binding lists the same before and after the wrong commands"
+	# the three lists as printed before (first) and after (second) the wrong commands
+	awk '/^(route 0x|[0-9]+ routes$|redirect vlan|[0-9]+ redirects,|binding vlan|[0-9]+ bindings$)/' "$TMP/cmds.log" >"$TMP/cmds.lists"
+	n=$(wc -l <"$TMP/cmds.lists")
+	# the lists are printed three times: before, after, and at the end of the
+	# run (redirect and binding lists only)
+	half=$(grep -c -e '^route 0x' -e ' routes$' "$TMP/cmds.lists")
+	before=$(awk '/ bindings$/ { print NR; exit }' "$TMP/cmds.lists")
+	head -n "$before" "$TMP/cmds.lists" >"$TMP/cmds.before"
+	tail -n +"$((before + 1))" "$TMP/cmds.lists" | head -n "$before" >"$TMP/cmds.after"
+	if [ "$half" -gt 2 ] && [ "$n" -gt "$before" ] && diff "$TMP/cmds.before" "$TMP/cmds.after" >"$TMP/cmds.diff"; then
+		ok "cmds: $(grep -c '^route 0x' "$TMP/cmds.before") routes, $(grep -c '^redirect vlan' "$TMP/cmds.before") redirects, $(grep -c '^binding vlan' "$TMP/cmds.before") bindings, unchanged"
+	else
+		ko "cmds: the lists changed:"
+		sed 's/^/        /' "$TMP/cmds.diff" | head -10
+	fi
+	echo "  check: the capture forwards exactly as the good commands say (dp_check.py with them alone)"
+	script "$TMP/cmds.cmds" "$TMP/cmds.good"
+	judge cmds cmds "$TMP/cmds.good"
+fi
+echo "  check: exit status 0 at quit after the errors"
+if [ "${FCR_RC:-1}" -eq 0 ]; then ok "cmds: exit 0"; else ko "cmds: exit ${FCR_RC:-?}"; fi
+
+echo "== wrong options: refused at start, non-zero exit, a message naming the option"
+gen opts --flows 2 --redirects 0 --exchanges 1 || true
+printf 'quit\n' >"$TMP/quit.cmds"
+refuse() {
+	local name=$1 want=$2
+	shift 2
+	local rc=0
+	"$FCR" --no-huge -m 512 --no-pci -l 0,1 --file-prefix "dp$$-$name" --log-level=lib.eal:error \
+		--vdev "net_pcap0,rx_pcap=$TMP/opts.pcap,tx_pcap=$TMP/$name.out0.pcap" \
+		--vdev "net_pcap1,tx_pcap=$TMP/$name.out1.pcap" -- -i "$@" \
+		<"$TMP/quit.cmds" >"$TMP/$name.log" 2>&1 || rc=$?
+	rm -rf "/var/run/dpdk/dp$$-$name" 2>/dev/null || true
+	msg=$(grep -v -e '^TELEMETRY' -e 'MTU' "$TMP/$name.log" | grep -m1 -- "$want" || true)
+	if [ "$rc" -ne 0 ] && [ -n "$msg" ] && ! grep -q 'Forward statistics' "$TMP/$name.log"; then
+		ok "'$*' refused (exit $rc): $msg"
+	else
+		ko "'$*': exit $rc, message: $(grep -v '^TELEMETRY' "$TMP/$name.log" | head -2 | tr '\n' ' ')"
+	fi
+}
+refuse opt-maxflows --max-flows --max-flows x
+refuse opt-config --config --config "(9,0,1)"
+refuse opt-config-lcore --config --config "(0,0,7)"
+refuse opt-config-syntax --config --config "(0,0)"
+refuse opt-burst --burst --burst 0
+refuse opt-passthrough --passthrough --passthrough 0:99
+refuse opt-fcmap --fc-map --fc-map 0x1000000
+refuse opt-unknown bogus --bogus
+
+finish

@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Shared by the dataplane integration tests (tests/dp_*.sh): run fcredirect
+# on capture files through net_pcap ports (no NIC, no hugepages), judge the
+# outputs with dp_check.py (which has tshark read every capture), count
+# checks. Source it after setting FCR and GEN:
+#
+#   FCR=path/to/fcredirect GEN=path/to/fcoe-gen; . "$(dirname "$0")/dp_lib.sh"
+#
+# Each fcredirect process gets its own --file-prefix (dp<pid>-<case>) and
+# its DPDK runtime directory is removed after it; the temporary directory
+# goes at exit (kept when DP_KEEP=1, for a look at the captures).
+set -euo pipefail
+
+DP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DP_CHECK=$DP_DIR/dp_check.py
+
+for _x in "$FCR" "$GEN"; do
+	if [ ! -x "$_x" ]; then
+		echo "$(basename "$0"): $_x is not an executable" >&2
+		exit 1
+	fi
+done
+for _p in tshark python3; do
+	if ! command -v "$_p" >/dev/null; then
+		echo "$(basename "$0"): $_p not found" >&2
+		exit 1
+	fi
+done
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/dp-test.XXXXXX")
+dp_cleanup() {
+	local d
+	for d in /var/run/dpdk "${XDG_RUNTIME_DIR:-/nonexistent}/dpdk"; do
+		[ -d "$d" ] && rm -rf "$d"/dp$$-* 2>/dev/null
+	done
+	if [ "${DP_KEEP:-0}" = 1 ]; then
+		echo "(kept $TMP)"
+	else
+		rm -rf "$TMP"
+	fi
+	return 0
+}
+trap dp_cleanup EXIT
+
+passed=0
+failed=0
+
+ok() {
+	passed=$((passed + 1))
+	echo "  PASS: $*"
+}
+
+ko() {
+	failed=$((failed + 1))
+	echo "  FAIL: $*"
+}
+
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+# gen NAME [fcoe-gen options]: $TMP/NAME.pcap, .list, .cmds (routes,
+# bindings, redirects as fcoe-gen prints them)
+gen() {
+	local name=$1
+	shift
+	if ! "$GEN" --out "$TMP/$name.pcap" --list "$TMP/$name.list" \
+		--commands "$TMP/$name.cmds" --quiet "$@" 2>"$TMP/$name.gen"; then
+		cat "$TMP/$name.gen"
+		ko "$name: fcoe-gen $* failed"
+		return 1
+	fi
+	echo "  fcoe-gen $*: $(sed 's/^fcoe-gen: //; s/ file=.*//' "$TMP/$name.gen" |
+		tr ' ' '\n' | grep -v '=0$' | tr '\n' ' ')"
+}
+
+# script CONFIG OUT: the commands fcredirect runs: CONFIG, then forward the
+# whole capture, then the reports dp_check.py reads
+script() {
+	{
+		cat "$1"
+		echo "start"
+		echo "wait idle 300"
+		echo "stop"
+		echo "show fwd stats"
+		echo "redirect list"
+		echo "binding list"
+		echo "quit"
+	} >"$2"
+}
+
+# fcr NAME IN CMDS [--workers 2] [-- extra program options]: runs fcredirect
+# with port 0 replaying IN (a capture, or with 2 workers two captures
+# IN,IN2 on two RX queues), ports 1 and 2 writing only. Outputs
+# $TMP/NAME.out<port>[ab].pcap, standard output and error in $TMP/NAME.log.
+# Sets FCR_RC.
+fcr() {
+	local name=$1 in=$2 cmds=$3
+	shift 3
+	local workers=1 p
+	local -a eal vdev app
+	if [ "${1:-}" = "--workers" ]; then
+		workers=$2
+		shift 2
+	fi
+	[ "${1:-}" = "--" ] && shift
+	app=("$@")
+	if [ "$workers" -eq 1 ]; then
+		# shellcheck disable=SC2054 # one EAL argument, a list of lcores
+		eal=(-l 0,1)
+		vdev=(--vdev "net_pcap0,rx_pcap=$in,tx_pcap=$TMP/$name.out0.pcap")
+		for p in 1 2; do
+			vdev+=(--vdev "net_pcap$p,tx_pcap=$TMP/$name.out$p.pcap")
+		done
+	else
+		# three lcores on the machine's two cores: main, two workers
+		eal=(--lcores "0@0,1@1,2@1")
+		local in1=${in%%,*} in2=${in#*,}
+		vdev=(--vdev "net_pcap0,rx_pcap=$in1,rx_pcap=$in2,tx_pcap=$TMP/$name.out0a.pcap,tx_pcap=$TMP/$name.out0b.pcap")
+		for p in 1 2; do
+			vdev+=(--vdev "net_pcap$p,tx_pcap=$TMP/$name.out${p}a.pcap,tx_pcap=$TMP/$name.out${p}b.pcap")
+		done
+		app=(--config "(0,0,1),(0,1,2)" "${app[@]}")
+	fi
+	FCR_RC=0
+	"$FCR" --no-huge -m 512 --no-pci "${eal[@]}" --file-prefix "dp$$-$name" \
+		--log-level=lib.eal:error --log-level=pmd.net.pcap:error "${vdev[@]}" \
+		-- -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 "${app[@]}" \
+		<"$cmds" >"$TMP/$name.log" 2>&1 || FCR_RC=$?
+	rm -rf "/var/run/dpdk/dp$$-$name" 2>/dev/null || true
+	if [ "$FCR_RC" -ne 0 ]; then
+		ko "$name: fcredirect exited $FCR_RC"
+		tail -5 "$TMP/$name.log" | sed 's/^/        /'
+		return 1
+	fi
+}
+
+# outs NAME [workers]: the --out arguments of dp_check.py for run NAME
+outs() {
+	local p
+	for p in 0 1 2; do
+		if [ "${2:-1}" -eq 1 ]; then
+			printf -- '--out %s ' "$p=$TMP/$1.out$p.pcap"
+		else
+			printf -- '--out %s ' "$p=$TMP/$1.out${p}a.pcap,$TMP/$1.out${p}b.pcap"
+		fi
+	done
+}
+
+# judge NAME GEN-NAME CMDS [dp_check options]: dp_check.py on run NAME of
+# capture GEN-NAME; adds its counts to ours
+judge() {
+	local name=$1 g=$2 cmds=$3
+	shift 3
+	local n p f workers=1
+	case " $* " in *" --multiset "*) workers=2 ;; esac
+	# shellcheck disable=SC2046
+	python3 "$DP_CHECK" check --name "$name" --pcap "$TMP/$g.pcap" --list "$TMP/$g.list" \
+		--commands "$cmds" --log "$TMP/$name.log" $(outs "$name" "$workers") "$@" \
+		>"$TMP/$name.check" 2>&1 || true
+	grep -v '^dp_check: [0-9]* passed' "$TMP/$name.check" || true
+	n=$(sed -n 's/^dp_check: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$TMP/$name.check")
+	if [ -z "$n" ]; then
+		ko "$name: dp_check.py did not finish"
+		return
+	fi
+	p=${n% *}
+	f=${n#* }
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+# fwd_stat NAME KEY: a number from run NAME's last `show fwd stats`
+fwd_stat() {
+	awk -v k="$2" '/Forward statistics/ { n = 0; delete v }
+		{ if ($1 == k && $2 ~ /^[0-9]+$/) v[k] = $2 }
+		END { print (k in v) ? v[k] : "" }' "$TMP/$1.log"
+}
