@@ -53,6 +53,7 @@ struct fcr_worker {
 	struct rte_eth_dev_tx_buffer *txb[FCR_MAX_PORTS];
 	volatile int paused;      /* acknowledges a stop */
 	struct fcr_pipeline pipeline;
+	struct fcr_event forget_ev[256];
 	struct fcr_worker_stats st;
 } __rte_cache_aligned;
 

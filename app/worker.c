@@ -17,13 +17,24 @@
 #include "fcr_tables.h"
 #include "fwd.h"
 
+static inline void
+send_events(struct fcr_worker *w, const struct fcr_event *ev, unsigned int n)
+{
+	unsigned int sent;
+
+	if (likely(n == 0))
+		return;
+	sent = rte_ring_enqueue_burst_elem(w->events, ev, sizeof(ev[0]), n, NULL);
+	w->st.events_lost += n - sent;
+}
+
 static void
 forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 	      uint16_t n)
 {
 	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	uint16_t out[FCR_PIPELINE_BURST_MAX], i;
-	unsigned int nev, sent;
+	unsigned int nev;
 
 	nev = fcr_pipeline_burst(&w->pipeline, in_port, pkts, n, out, &w->st.pl,
 				 ev, rte_rdtsc());
@@ -35,11 +46,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 		w->st.tx[out[i]]++;
 		rte_eth_tx_buffer(out[i], w->txq, w->txb[out[i]], pkts[i]);
 	}
-	if (unlikely(nev > 0)) {
-		sent = rte_ring_enqueue_burst_elem(w->events, ev, sizeof(ev[0]),
-						   nev, NULL);
-		w->st.events_lost += nev - sent;
-	}
+	send_events(w, ev, nev);
 }
 
 static void
@@ -68,7 +75,7 @@ fcr_worker_main(void *arg)
 		.fc_map = fcr_fwd.fc_map,
 		.worker = w->id,
 	};
-	fcr_pipeline_forget(&w->pipeline);
+	fcr_pipeline_forget(&w->pipeline, NULL, 0);
 	rte_rcu_qsbr_thread_register(fcr_fwd.qsbr, w->id);
 	w->paused = 1;
 	while (!__atomic_load_n(&fcr_fwd.quit, __ATOMIC_ACQUIRE)) {
@@ -91,7 +98,8 @@ fcr_worker_main(void *arg)
 		cur = rte_rdtsc();
 		if (unlikely(cur - prev > fcr_fwd.drain_tsc)) {
 			flush_all(w);
-			fcr_pipeline_forget(&w->pipeline);
+			send_events(w, w->forget_ev,
+				    fcr_pipeline_forget(&w->pipeline, w->forget_ev, cur));
 			prev = cur;
 		}
 		for (i = 0; i < w->nb_rxq; i++) {

@@ -15,6 +15,7 @@
 enum fcr_event_type {
 	FCR_EV_FLOW_FIRST = 1, /* a frame found no flow entry */
 	FCR_EV_LOGIN = 2,      /* FLOGI/FDISC/PLOGI/LOGO or a reply */
+	FCR_EV_FLOW_MISSES = 3, /* more frames of a reported flow found no entry */
 };
 
 struct fcr_event {
@@ -34,7 +35,7 @@ struct fcr_event {
 	uint64_t flow_key;
 	uint8_t mac[6];     /* FIP MAC descriptor */
 	uint8_t enode[6];   /* requester's MAC: source of a request, destination of a reply */
-	uint32_t pad;
+	uint32_t count;     /* FLOW_FIRST/FLOW_MISSES: frames it stands for */
 	uint64_t tsc;       /* when the worker saw it */
 };
 

@@ -14,10 +14,26 @@
 
 #define FIP_SNOOP_MAX 2560 /* larger than any FIP frame a port delivers */
 
-void
-fcr_pipeline_forget(struct fcr_pipeline *p)
+unsigned int
+fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev, uint64_t now)
 {
+	unsigned int i, n = 0;
+
+	/* the frames missed after each flow's first report, so the writer can
+	 * tell how many went plain before a rule existed */
+	for (i = 0; i < 256 && ev != NULL; i++) {
+		if (p->recent[i] == UINT64_MAX || p->recent_misses[i] == 0)
+			continue;
+		fcr_event_flow(&ev[n], p->recent[i]);
+		ev[n].type = FCR_EV_FLOW_MISSES;
+		ev[n].count = p->recent_misses[i];
+		ev[n].worker = (uint16_t)p->worker;
+		ev[n].tsc = now;
+		n++;
+	}
 	memset(p->recent, 0xFF, sizeof(p->recent));
+	memset(p->recent_misses, 0, sizeof(p->recent_misses));
+	return n;
 }
 
 static inline unsigned int
@@ -27,10 +43,14 @@ report_first_frame(struct fcr_pipeline *p, uint64_t key, struct fcr_event *ev,
 	/* One report per new flow, not one per frame of its first bursts. */
 	unsigned int slot = (unsigned int)((key * 0x9E3779B97F4A7C15ull) >> 56);
 
-	if (p->recent[slot] == key)
+	if (p->recent[slot] == key) {
+		p->recent_misses[slot]++;
 		return 0;
+	}
 	p->recent[slot] = key;
+	p->recent_misses[slot] = 0;
 	fcr_event_flow(ev, key);
+	ev->count = 1;
 	ev->worker = (uint16_t)p->worker;
 	ev->tsc = now;
 	return 1;
@@ -141,6 +161,7 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 	uint32_t idx[FCR_PIPELINE_BURST_MAX], did[FCR_PIPELINE_BURST_MAX];
 	uint32_t lkey[FCR_PIPELINE_BURST_MAX], nh[FCR_PIPELINE_BURST_MAX];
 	uint8_t pos[FCR_PIPELINE_BURST_MAX], leg[FCR_PIPELINE_BURST_MAX];
+	uint8_t missed[FCR_PIPELINE_BURST_MAX];
 	unsigned int i, k = 0, nev = 0;
 
 	for (i = 0; i < n && i < 4; i++)
@@ -189,8 +210,8 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		uint64_t a;
 		uint32_t s, d;
 
-		if (idx[i] == FCR_FLOW_NONE) {
-			st->flow_miss++;
+		missed[i] = idx[i] == FCR_FLOW_NONE;
+		if (missed[i]) {
 			nev += report_first_frame(p, key[i], &ev[nev], now);
 			did[i] = f[i].d_id;
 			leg[i] = FCR_LEG_PLAIN;
@@ -231,6 +252,7 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 			memcpy(eth->dst_addr.addr_bytes, hop->mac, 6);
 		memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
 		st->leg[leg[i]]++;
+		st->flow_miss += missed[i];
 		out[pos[i]] = hop->port;
 	}
 	return nev;

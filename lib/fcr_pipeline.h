@@ -32,6 +32,7 @@ struct fcr_pipeline {
 	uint32_t fc_map;
 	uint32_t worker;               /* which per-worker counters */
 	uint64_t recent[256];          /* first frames recently reported */
+	uint32_t recent_misses[256];   /* frames missed since each report */
 };
 
 /* Counters one worker owns. */
@@ -45,8 +46,11 @@ struct fcr_pipeline_stats {
 };
 
 /* Forget the first frames reported (the worker does it every drain
- * period, so a flow whose report was lost is reported again). */
-void fcr_pipeline_forget(struct fcr_pipeline *p);
+ * period, so a flow whose report was lost is reported again). Writes to ev
+ * (room for 256; NULL to discard) how many more frames of each reported
+ * flow missed since; returns how many events. */
+unsigned int fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev,
+				 uint64_t now);
 
 /*
  * Process n (<= FCR_PIPELINE_BURST_MAX) frames received on in_port. For

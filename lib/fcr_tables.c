@@ -141,6 +141,10 @@ bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 
 	if (n == FCR_NAME_NONE)
 		return -ENOSPC;
+	/* a login that confirms a configured binding leaves it configured */
+	if (origin == FCR_BIND_LEARNED && t->names->names[n].origin == FCR_BIND_STATIC &&
+	    t->names->names[n].fcid == (fcid & FCR_FCID_MASK))
+		return 0;
 	rc = fcr_name_bind(t->names, n, fcid & FCR_FCID_MASK, origin, &evicted);
 	if (rc < 0)
 		return rc;
@@ -230,13 +234,20 @@ plogi_key(struct pending_key *k, const struct fcr_event *ev, uint32_t requester,
 	k->responder = responder;
 }
 
+/* An accept to FLOGI/FDISC: FIP says which request it answers; in FCoE it
+ * comes from the login server and carries service parameters (an accept to
+ * a LOGO is 4 bytes). */
 static int
 is_fabric_reply(const struct fcr_event *ev)
 {
-	return ev->s_id == FCR_FCID_FLOGI ||
-	       (ev->via_fip && (ev->answers == FCR_LOGIN_FLOGI ||
-				ev->answers == FCR_LOGIN_FDISC));
+	if (ev->via_fip)
+		return ev->answers == FCR_LOGIN_FLOGI || ev->answers == FCR_LOGIN_FDISC;
+	return ev->s_id == FCR_FCID_FLOGI && ev->has_wwpn;
 }
+
+/* Accepts wait here too, marked, when they overtake their request (two
+ * workers draining in turn): the pairing does not depend on the order. */
+#define PENDING_ACCEPT (1ull << 63)
 
 static void
 login_event(struct fcr_tables *t, const struct fcr_event *ev)
@@ -250,6 +261,12 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 	case FCR_LOGIN_FLOGI:
 	case FCR_LOGIN_FDISC:
 		fabric_key(&k, ev);
+		if (pending_take(t, &k, &wwpn) == 0 && (wwpn & PENDING_ACCEPT)) {
+			t->st.acc_unmatched--; /* its accept came first */
+			bind(t, ev->vlan, ev->wwpn, (uint32_t)wwpn & FCR_FCID_MASK,
+			     FCR_BIND_LEARNED);
+			break;
+		}
 		pending_add(t, &k, ev->wwpn);
 		break;
 	case FCR_LOGIN_PLOGI:
@@ -265,10 +282,13 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		if (is_fabric_reply(ev)) {
 			/* the fabric grants its D_ID to the requester */
 			fabric_key(&k, ev);
-			if (pending_take(t, &k, &wwpn) == 0)
+			if (pending_take(t, &k, &wwpn) == 0 && !(wwpn & PENDING_ACCEPT)) {
 				bind(t, ev->vlan, wwpn, ev->d_id, FCR_BIND_LEARNED);
-			else
+			} else {
+				/* no request yet: counted until one pairs with it */
 				t->st.acc_unmatched++;
+				pending_add(t, &k, PENDING_ACCEPT | ev->d_id);
+			}
 			break;
 		}
 		/* an accept to our PLOGI carries the responder's WWPN; an
@@ -302,12 +322,24 @@ void
 fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev)
 {
 	uint64_t key;
+	uint32_t owner;
+	int idx;
 
 	switch (ev->type) {
 	case FCR_EV_FLOW_FIRST:
+	case FCR_EV_FLOW_MISSES:
 		key = ev->flow_key;
-		if (fcr_flow_find(t->flows, key) >= 0)
-			break; /* several workers, or several frames in flight */
+		idx = fcr_flow_find(t->flows, key);
+		if (idx >= 0) {
+			/* the rule came after the worker looked: its frames
+			 * went plain before their rule existed */
+			owner = t->flows->owner[idx];
+			if (owner != FCR_NO_OWNER)
+				t->redirects->r[owner].frames_before += ev->count;
+			break;
+		}
+		if (ev->type == FCR_EV_FLOW_MISSES)
+			break; /* plain frames of a flow still being added */
 		if (fcr_flow_set(t->flows, key,
 				 fcr_action(fcr_flow_key_sid(key),
 					    fcr_flow_key_did(key), FCR_LEG_PLAIN),

@@ -154,12 +154,19 @@ unknown_flow_goes_plain_and_is_reported_once(void **state)
 	uint16_t out[3];
 
 	(void)state;
-	fcr_pipeline_forget(&pl);
+	fcr_pipeline_forget(&pl, NULL, 0);
 	assert_int_equal(run(m, 3, 0, out, &st, ev), 1);
 	assert_int_equal(ev[0].type, FCR_EV_FLOW_FIRST);
 	assert_true(ev[0].flow_key == fcr_flow_key(VLAN, 0x010009, 0x410009));
+	assert_int_equal(ev[0].count, 1);
 	assert_int_equal(st.flow_miss, 3);
 	assert_int_equal(st.leg[FCR_LEG_PLAIN], 3);
+	/* the two frames after the report are told at the next forget */
+	assert_int_equal(fcr_pipeline_forget(&pl, ev, 2), 1);
+	assert_int_equal(ev[0].type, FCR_EV_FLOW_MISSES);
+	assert_int_equal(ev[0].count, 2);
+	assert_true(ev[0].flow_key == fcr_flow_key(VLAN, 0x010009, 0x410009));
+	assert_int_equal(fcr_pipeline_forget(&pl, ev, 3), 0);
 	fcr_fpma(dst, FCR_FC_MAP_DEFAULT, 0x410009);
 	assert_int_equal(out[2], 1);
 	assert_forwarded(m[2], 0x010009, 0x410009, dst, 1);
@@ -332,6 +339,8 @@ drops_are_counted_under_their_reason(void **state)
 	assert_int_equal(st.drop[FCR_R_BAD_SOF], 1);
 	assert_true(st.drop[FCR_R_BAD_EOF] + st.drop[FCR_R_BAD_LENGTH] +
 		    st.drop[FCR_R_BAD_TRAILER] == 1);
+	/* dropped frames are not counted as sent plain with no entry */
+	assert_int_equal(st.flow_miss, 0);
 	free_all(m, 4);
 }
 
@@ -368,7 +377,7 @@ setup(void **state)
 		.tables = tables, .port_mac = port_mac, .passthrough = passthrough,
 		.nb_ports = 3, .fc_map = FCR_FC_MAP_DEFAULT, .worker = 0,
 	};
-	fcr_pipeline_forget(&pl);
+	fcr_pipeline_forget(&pl, NULL, 0);
 	return 0;
 }
 

@@ -327,6 +327,32 @@ two_redirects_sharing_a_key_conflict(void **state)
 }
 
 static void
+first_frames_of_a_flow_whose_rule_came_later_count_as_before_rule(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_event ev;
+
+	(void)state;
+	bind4(t);
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	/* the worker missed (no rule yet when it looked): 1 + 4 frames */
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, FH, FT));
+	ev.count = 1;
+	fcr_tables_event(t, &ev);
+	ev.type = FCR_EV_FLOW_MISSES;
+	ev.count = 4;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(t->redirects->r[0].frames_before, 5);
+	/* misses of a flow with no entry yet are plain frames, nothing more */
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, 0x010077, FT));
+	ev.type = FCR_EV_FLOW_MISSES;
+	ev.count = 3;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(t->st.flows_added, 0);
+	fcr_tables_free(t);
+}
+
+static void
 first_frame_event_adds_a_plain_entry_once(void **state)
 {
 	struct fcr_tables *t = mk();
@@ -385,6 +411,11 @@ flogi_and_its_accept_bind_the_requester(void **state)
 	login(t, FCR_LOGIN_FLOGI, 0, 0, 0, FCR_FCID_FLOGI, 7, T, 0, 2);
 	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, FH, 7, 0x2000000000000fffull, 0, 1);
 	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, FT, 7, 0x2000000000000fffull, 0, 2);
+	/* a login confirming a configured binding leaves it configured */
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, VT, FVT, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, VT, FVT, FCR_BIND_LEARNED), 0);
+	assert_int_equal(t->names->names[fcr_name_get(t->names, VLAN, VT, 0)].origin,
+			 FCR_BIND_STATIC);
 	n = fcr_name_get(t->names, VLAN, H, 0);
 	assert_int_not_equal(n, FCR_NAME_NONE);
 	assert_int_equal(t->names->names[n].fcid, FH);
@@ -393,7 +424,17 @@ flogi_and_its_accept_bind_the_requester(void **state)
 	assert_int_equal(t->names->names[n].fcid, FT);
 	assert_int_equal(t->st.bindings_learned, 2);
 	/* an accept nobody asked for binds nothing */
-	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, 0x010777, 9, 0, 0, 3);
+	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, 0x010777, 9, 0x20000000000000ffull, 0, 3);
+	assert_int_equal(t->st.acc_unmatched, 1);
+	/* an accept that overtakes its request (two workers) still pairs */
+	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, 0x010888, 11, 0x20000000000000ffull, 0, 5);
+	assert_int_equal(t->st.acc_unmatched, 2);
+	login(t, FCR_LOGIN_FLOGI, 0, 0, 0, FCR_FCID_FLOGI, 11, VI, 0, 5);
+	assert_int_equal(t->st.acc_unmatched, 1);
+	n = fcr_name_get(t->names, VLAN, VI, 0);
+	assert_int_equal(t->names->names[n].fcid, 0x010888);
+	/* a LOGO's accept (4 bytes, no service parameters) is not a login */
+	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, FH, 12, 0, 0, 1);
 	assert_int_equal(t->st.acc_unmatched, 1);
 	fcr_tables_free(t);
 }
@@ -526,6 +567,7 @@ main(void)
 		cmocka_unit_test(redirect_del_and_unbind_remove_the_rules),
 		cmocka_unit_test(two_redirects_sharing_a_key_conflict),
 		cmocka_unit_test(first_frame_event_adds_a_plain_entry_once),
+		cmocka_unit_test(first_frames_of_a_flow_whose_rule_came_later_count_as_before_rule),
 		cmocka_unit_test(flogi_and_its_accept_bind_the_requester),
 		cmocka_unit_test(fip_fdisc_reply_binds_and_plogi_binds_its_sender),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
