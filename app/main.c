@@ -27,6 +27,7 @@
 #include "fwd.h"
 #include "options.h"
 #include "ports.h"
+#include "profile_apply.h"
 #include "show.h"
 #include "sync_io.h"
 #include "telemetry.h"
@@ -181,11 +182,17 @@ main(int argc, char **argv)
 	struct fcr_tables_params tp;
 	struct rte_mempool *mp;
 	struct fcr_cli_conf cli_conf;
+	struct fcr_profile prof;
+	int have_prof;
 	unsigned int nb_mbufs, w, writer_lcore;
 	uint16_t nb_ports, p;
 	size_t qsize;
 	int ret, rc = 0;
 
+	memset(&prof, 0, sizeof(prof));
+	have_prof = fcr_profile_prepare(&argc, &argv, &prof);
+	if (have_prof < 0)
+		return 2;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "error: EAL initialisation failed: %s\n",
@@ -195,7 +202,7 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)"fcredirect";
-	ret = fcr_options_parse(argc, argv, &opt);
+	ret = fcr_options_parse(argc, argv, &opt, have_prof > 0 ? &prof : NULL);
 	if (ret != 0) {
 		rte_eal_cleanup();
 		return ret > 0 ? 0 : 2;
@@ -219,7 +226,8 @@ main(int argc, char **argv)
 	memset(&pc, 0, sizeof(pc));
 	pc.rxd = opt.rxd;
 	pc.txd = opt.txd;
-	pc.mtu = 2500;
+	pc.mtu = have_prof > 0 && prof.mtu ? prof.mtu : 2500;
+	pc.vlan_strip = opt.vlan_strip;
 	if (assign_workers(&opt, nb_ports, &pc) < 0) {
 		rte_eal_cleanup();
 		return 2;
@@ -293,8 +301,11 @@ main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	for (p = 0; p < nb_ports; p++)
+	for (p = 0; p < nb_ports; p++) {
 		rte_eth_macaddr_get(p, &fcr_fwd.port_mac[p]);
+		if (have_prof > 0)
+			fcr_profile_steer(p, &prof, pc.rxq[p]);
+	}
 	if (fcr_telemetry_register() != 0)
 		fprintf(stderr, "warning: telemetry commands not registered\n");
 	/* lets dpdk-dumpcap (a secondary process) capture our ports live */

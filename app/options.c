@@ -8,6 +8,7 @@
 #include <rte_lcore.h>
 
 #include "fcr_cmd.h"
+#include "fcr_profile.h"
 #include "options.h"
 
 void
@@ -29,6 +30,9 @@ fcr_options_usage(const char *prog)
 	       "  --passthrough=P:Q,...   where FIP and other EtherTypes go: P->Q and Q->P\n"
 	       "                          (default 0:1,2:3,...)\n"
 	       "  --fc-map=0xHHHHHH       FC-MAP of FPMA MACs (default 0x0efc00)\n"
+	       "  --pmd-config=NAME|FILE  a port profile from pmd-config/ (pcap, memif, null, tap,\n"
+	       "                          i40e, ice, mlx5) or a file: EAL ports, queues, descriptors,\n"
+	       "                          MTU, lcore map, FCoE steering; options given here win\n"
 	       "  --sync-lcore=N          lcore of the tables' writer and replication (default:\n"
 	       "                          the last lcore when no worker uses it, else the main lcore)\n"
 	       "  --sync-bind=IP:PORT     replicate state over UDP from this address\n"
@@ -136,11 +140,12 @@ parse_passthrough(const char *s, struct fcr_options *o)
 }
 
 int
-fcr_options_parse(int argc, char **argv, struct fcr_options *o)
+fcr_options_parse(int argc, char **argv, struct fcr_options *o,
+		  const struct fcr_profile *prof)
 {
 	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
-	       O_SYNCWIN, O_SYNCMTU };
+	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "config", required_argument, NULL, O_CONFIG },
@@ -159,6 +164,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 		{ "sync-key-file", required_argument, NULL, O_SYNCKEY },
 		{ "sync-window-ms", required_argument, NULL, O_SYNCWIN },
 		{ "sync-mtu", required_argument, NULL, O_SYNCMTU },
+		{ "pmd-config", required_argument, NULL, O_PMDCONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -181,6 +187,17 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 	for (i = 0; i < FCR_MAX_PORTS; i++)
 		o->passthrough[i] = (uint16_t)(i ^ 1);
 
+	if (prof != NULL) {
+		if (prof->rxd)
+			o->rxd = prof->rxd;
+		if (prof->txd)
+			o->txd = prof->txd;
+		if (prof->burst)
+			o->burst = prof->burst;
+		if (prof->config[0] != '\0' && parse_config(prof->config, o) < 0)
+			return -1;
+		o->vlan_strip = prof->vlan_strip;
+	}
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "ih", longopts, NULL)) != -1) {
 		switch (c) {
@@ -245,6 +262,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o)
 			if (num("--sync-lcore", optarg, 0, RTE_MAX_LCORE - 1, &v) < 0)
 				return -1;
 			o->sync_lcore = (int)v;
+			break;
+		case O_PMDCONFIG:
+			o->pmd_config = optarg; /* loaded before EAL started */
 			break;
 		case O_SYNCBIND:
 			if (fcr_addr_parse(optarg, &o->sync.bind_ip, &o->sync.bind_port) < 0) {

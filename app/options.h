@@ -32,12 +32,17 @@ struct fcr_options {
 	int sync_lcore;                      /* -1: default */
 	struct fcr_sync_conf sync;
 	int passthrough_set;
+	const char *pmd_config;               /* applied before EAL: see profile_apply.c */
+	int vlan_strip;
 	uint16_t passthrough[FCR_MAX_PORTS];
 };
 
 /* Defaults, then argv. 0; 1 after --help; -1 with a message on stderr
  * naming the option. */
-int fcr_options_parse(int argc, char **argv, struct fcr_options *o);
+struct fcr_profile;
+/* prof (may be NULL): a --pmd-config profile whose values come before argv's. */
+int fcr_options_parse(int argc, char **argv, struct fcr_options *o,
+		      const struct fcr_profile *prof);
 void fcr_options_usage(const char *prog);
 
 #endif /* FCR_APP_OPTIONS_H */

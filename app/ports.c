@@ -23,6 +23,16 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 			rte_strerror(-rc));
 		return -1;
 	}
+	if (conf->vlan_strip) {
+		if ((info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) &&
+		    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT)) {
+			eth_conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+			eth_conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
+		} else {
+			fprintf(stderr, "port %u (%s): warning: no VLAN strip/insert offload; "
+				"tags stay in the frames\n", port, info.driver_name);
+		}
+	}
 	rc = rte_eth_dev_configure(port, conf->rxq[port], conf->txq, &eth_conf);
 	if (rc != 0) {
 		fprintf(stderr, "port %u (%s): configure %u rx / %u tx queues: %s\n",

@@ -20,6 +20,7 @@ struct fcr_port_conf {
 	uint16_t rxd;
 	uint16_t txd;
 	uint16_t mtu;
+	int vlan_strip;              /* NIC removes the tag on RX, adds it on TX */
 };
 
 /* Configure and start every available port. 0, or -1 with a message on

@@ -44,6 +44,9 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 			continue;
 		}
 		w->st.tx[out[i]]++;
+		/* a tag the NIC took off goes back on at TX */
+		if (unlikely(pkts[i]->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED))
+			pkts[i]->ol_flags |= RTE_MBUF_F_TX_VLAN;
 		rte_eth_tx_buffer(out[i], w->txq, w->txb[out[i]], pkts[i]);
 	}
 	send_events(w, ev, nev);
