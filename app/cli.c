@@ -86,8 +86,88 @@ help(void)
 {
 	size_t i;
 
-	for (i = 0; i < fcr_nb_commands; i++)
+	for (i = 0; i < fcr_nb_commands; i++) {
+		if (fcr_commands[i].group != NULL)
+			printf("%s%s:\n", i ? "\n" : "", fcr_commands[i].group);
 		printf("  %-72s %s\n", fcr_commands[i].syntax, fcr_commands[i].help);
+	}
+}
+
+/*
+ * load config: every line is checked first (syntax, that it is a
+ * configuration command, ports that exist, four distinct redirect ports);
+ * one bad line and nothing is applied. The writer then applies the file as
+ * one step.
+ */
+static int
+load_config(const char *path)
+{
+	char line[1024], msg[FCR_CMD_MSG_LEN], *text = NULL, *out = NULL;
+	size_t tlen = 0;
+	unsigned int lineno = 0;
+	struct fcr_cmd c;
+	FILE *f = fopen(path, "r"), *buf;
+	int rc = 0, r;
+
+	if (f == NULL) {
+		printf("error: load config: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	buf = open_memstream(&text, &tlen);
+	while (rc == 0 && buf != NULL && fgets(line, sizeof(line), f) != NULL) {
+		char copy[1024];
+
+		lineno++;
+		if (strchr(line, '\n') == NULL && !feof(f)) {
+			printf("error: %s:%u: line too long\n", path, lineno);
+			rc = -1;
+			break;
+		}
+		snprintf(copy, sizeof(copy), "%s", line);
+		r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, copy, &c, msg);
+		if (r < 0) {
+			printf("error: %s:%u: %s\n", path, lineno, msg);
+			rc = -1;
+		} else if (r > 0 && !fcr_cmd_is_config(c.def->id)) {
+			printf("error: %s:%u: '%s' is not configuration (route add, binding add, "
+			       "redirect add)\n", path, lineno, c.def->syntax);
+			rc = -1;
+		} else if (r > 0 && (c.def->id == CMD_ROUTE_ADD_MAC ||
+				     c.def->id == CMD_ROUTE_ADD_FPMA) &&
+			   c.arg[1].u32 >= fcr_fwd.nb_ports) {
+			printf("error: %s:%u: port %u does not exist (%u ports)\n", path, lineno,
+			       c.arg[1].u32, fcr_fwd.nb_ports);
+			rc = -1;
+		} else if (r > 0 && c.def->id == CMD_REDIR_ADD &&
+			   (c.arg[1].wwpn == c.arg[2].wwpn || c.arg[1].wwpn == c.arg[3].wwpn ||
+			    c.arg[1].wwpn == c.arg[4].wwpn || c.arg[2].wwpn == c.arg[3].wwpn ||
+			    c.arg[2].wwpn == c.arg[4].wwpn || c.arg[3].wwpn == c.arg[4].wwpn)) {
+			printf("error: %s:%u: host, target, vi and vt must be four different "
+			       "ports\n", path, lineno);
+			rc = -1;
+		}
+		fputs(line, buf);
+		if (line[strlen(line) - 1] != '\n')
+			fputc('\n', buf);
+	}
+	fclose(f);
+	if (buf != NULL)
+		fclose(buf);
+	if (buf == NULL || text == NULL) {
+		printf("error: load config: out of memory\n");
+		rc = -1;
+	}
+	if (rc != 0) {
+		printf("error: %s: nothing of the file was applied\n", path);
+	} else {
+		rc = fcr_writer_apply(text, path, &out);
+		if (out != NULL) {
+			fputs(out, stdout);
+			free(out);
+		}
+	}
+	free(text);
+	return rc;
 }
 
 /* Parse and run one line. 0 (also for blank lines), or -1. */
@@ -126,6 +206,9 @@ run_line(const char *text, const char *where)
 		break;
 	case CMD_WAIT_IDLE:
 		wait_idle(c.arg[0].u32);
+		break;
+	case CMD_LOAD_CONFIG:
+		r = load_config(c.arg[0].word);
 		break;
 	default:
 		r = fcr_writer_call(text, &out);
@@ -303,6 +386,7 @@ fcr_cli_main(void *arg)
 	int tty = conf->interactive && isatty(STDIN_FILENO);
 	char buf[4096];
 	size_t len = 0;
+	uint64_t last_stats = rte_rdtsc();
 
 	if (conf->cmdline_file != NULL)
 		run_file(conf->cmdline_file);
@@ -313,6 +397,11 @@ fcr_cli_main(void *arg)
 	while (!tty && !quit_requested && !fcr_cli_signal) {
 		if (!conf->interactive) {
 			nanosleep(&tick, NULL);
+			if (conf->stats_period &&
+			    rte_rdtsc() - last_stats >= rte_get_tsc_hz() * conf->stats_period) {
+				last_stats = rte_rdtsc();
+				run_line("show fwd stats", NULL);
+			}
 			continue;
 		}
 		/* wake up now and then to notice a signal */

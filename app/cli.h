@@ -11,6 +11,7 @@
 struct fcr_cli_conf {
 	int interactive;
 	const char *cmdline_file;
+	unsigned int stats_period; /* seconds, without -i; 0: off */
 };
 
 /* Thread body; returns when asked to quit (forwarding is then stopped). */

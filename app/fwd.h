@@ -19,6 +19,8 @@ struct rte_eth_dev_tx_buffer;
 struct rte_rcu_qsbr;
 struct rte_ring;
 struct fcr_tables;
+struct fcr_options;
+struct fcr_profile;
 
 #define FCR_MAX_PORTS 32
 #define FCR_MAX_RXQ_PER_WORKER 32
@@ -68,6 +70,9 @@ struct fcr_fwd {
 	uint64_t drain_tsc;       /* TX buffers are flushed at least this often */
 	unsigned int nb_workers;
 	struct fcr_worker *workers[FCR_MAX_WORKERS];
+	unsigned int writer_lcore;
+	const struct fcr_options *opt;      /* for `show config` */
+	const struct fcr_profile *profile;  /* NULL without --pmd-config */
 	volatile int forwarding;  /* workers poll only while set */
 	volatile int quit;
 };

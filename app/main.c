@@ -78,24 +78,34 @@ static int
 assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 	       struct fcr_port_conf *pc)
 {
-	struct fcr_lcore_rxq def[FCR_MAX_PORTS];
+	struct fcr_lcore_rxq def[FCR_MAX_PORTS * 2];
 	const struct fcr_lcore_rxq *cfg = o->config;
 	unsigned int n = o->nb_config, i, w;
 
 	if (n == 0) {
-		unsigned int lc = rte_get_next_lcore(-1, 1, 0);
+		unsigned int lcs[RTE_MAX_LCORE], nl = 0, lc, q;
 
-		if (lc >= RTE_MAX_LCORE) {
+		/* queues 0..rxq-1 of every port, dealt over the worker lcores
+		 * (all but the main lcore and a --sync-lcore) */
+		RTE_LCORE_FOREACH_WORKER(lc)
+			if ((int)lc != o->sync_lcore)
+				lcs[nl++] = lc;
+		if (nl == 0) {
 			fprintf(stderr, "error: no worker lcore: give EAL at least two, e.g. -l 0,1\n");
 			return -1;
 		}
-		for (i = 0; i < nb_ports; i++) {
-			def[i].port = (uint16_t)i;
-			def[i].queue = 0;
-			def[i].lcore = (uint16_t)lc;
+		if (nb_ports * o->rxq > FCR_MAX_PORTS * 2) {
+			fprintf(stderr, "error: --rxq: %u queues on %u ports is more than the "
+				"default map handles; give --config\n", o->rxq, nb_ports);
+			return -1;
 		}
+		for (q = 0; q < o->rxq; q++)
+			for (i = 0; i < nb_ports; i++, n++) {
+				def[n].port = (uint16_t)i;
+				def[n].queue = (uint16_t)q;
+				def[n].lcore = (uint16_t)lcs[(q * nb_ports + i) % (o->rxq > 1 ? nl : 1)];
+			}
 		cfg = def;
-		n = nb_ports;
 	}
 	for (i = 0; i < n; i++) {
 		const struct fcr_lcore_rxq *c = &cfg[i];
@@ -233,6 +243,9 @@ main(int argc, char **argv)
 		return 2;
 	}
 	writer_lcore = choose_writer_lcore(opt.sync_lcore);
+	fcr_fwd.writer_lcore = writer_lcore;
+	fcr_fwd.opt = &opt;
+	fcr_fwd.profile = have_prof > 0 ? &prof : NULL;
 	if (writer_lcore != rte_get_main_lcore()) {
 		for (w = 0; w < fcr_fwd.nb_workers; w++)
 			if (fcr_fwd.workers[w]->lcore == writer_lcore)
@@ -245,6 +258,15 @@ main(int argc, char **argv)
 		}
 	}
 	pc.txq = (uint16_t)fcr_fwd.nb_workers;
+	if (opt.txq != 0) {
+		if (opt.txq < fcr_fwd.nb_workers) {
+			fprintf(stderr, "error: --txq: %u TX queues for %u workers; each worker "
+				"needs its own\n", opt.txq, fcr_fwd.nb_workers);
+			rte_eal_cleanup();
+			return 2;
+		}
+		pc.txq = opt.txq;
+	}
 
 	fcr_fwd.nb_ports = nb_ports;
 	fcr_fwd.burst = opt.burst;
@@ -326,6 +348,7 @@ main(int argc, char **argv)
 
 	cli_conf.interactive = opt.interactive;
 	cli_conf.cmdline_file = opt.cmdline_file;
+	cli_conf.stats_period = opt.stats_period;
 	if (writer_lcore != rte_get_main_lcore()) {
 		rte_eal_remote_launch(fcr_writer_main, NULL, writer_lcore);
 		cli_thread(&cli_conf);

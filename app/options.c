@@ -21,6 +21,10 @@ fcr_options_usage(const char *prog)
 	       "                          begins right after it and runs until SIGINT/SIGTERM\n"
 	       "  --config=(p,q,l),...    worker lcore l polls RX queue q of port p\n"
 	       "                          (default: the first worker lcore polls queue 0 of every port)\n"
+	       "  --rxq=N                 RX queues per port for the default map, spread over the\n"
+	       "                          worker lcores (default 1)\n"
+	       "  --txq=N                 TX queues per port, at least one per worker (default: one per worker)\n"
+	       "  --stats-period=S        without -i, print the forward statistics every S seconds\n"
 	       "  --max-flows=N           flow table capacity (default 1048576)\n"
 	       "  --max-redirects=N       redirect capacity (default 262144)\n"
 	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 1048576)\n"
@@ -145,7 +149,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 {
 	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
-	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG };
+	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "config", required_argument, NULL, O_CONFIG },
@@ -165,6 +169,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "sync-window-ms", required_argument, NULL, O_SYNCWIN },
 		{ "sync-mtu", required_argument, NULL, O_SYNCMTU },
 		{ "pmd-config", required_argument, NULL, O_PMDCONFIG },
+		{ "rxq", required_argument, NULL, O_RXQ },
+		{ "txq", required_argument, NULL, O_TXQ },
+		{ "stats-period", required_argument, NULL, O_STATSP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,6 +189,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	o->burst = 32;
 	o->fc_map = 0x0EFC00;
 	o->sync_lcore = -1;
+	o->rxq = 1;
 	o->sync.window_ms = 50;
 	o->sync.mtu = 1400;
 	for (i = 0; i < FCR_MAX_PORTS; i++)
@@ -194,6 +202,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			o->txd = prof->txd;
 		if (prof->burst)
 			o->burst = prof->burst;
+		if (prof->rxq)
+			o->rxq = prof->rxq;
 		if (prof->config[0] != '\0' && parse_config(prof->config, o) < 0)
 			return -1;
 		o->vlan_strip = prof->vlan_strip;
@@ -262,6 +272,21 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			if (num("--sync-lcore", optarg, 0, RTE_MAX_LCORE - 1, &v) < 0)
 				return -1;
 			o->sync_lcore = (int)v;
+			break;
+		case O_RXQ:
+			if (num("--rxq", optarg, 1, 64, &v) < 0)
+				return -1;
+			o->rxq = (uint16_t)v;
+			break;
+		case O_TXQ:
+			if (num("--txq", optarg, 1, 64, &v) < 0)
+				return -1;
+			o->txq = (uint16_t)v;
+			break;
+		case O_STATSP:
+			if (num("--stats-period", optarg, 1, 86400, &v) < 0)
+				return -1;
+			o->stats_period = (uint32_t)v;
 			break;
 		case O_PMDCONFIG:
 			o->pmd_config = optarg; /* loaded before EAL started */

@@ -34,6 +34,9 @@ struct fcr_options {
 	int passthrough_set;
 	const char *pmd_config;               /* applied before EAL: see profile_apply.c */
 	int vlan_strip;
+	uint32_t stats_period;                /* seconds; 0: off */
+	uint16_t rxq;                         /* default map: queues per port */
+	uint16_t txq;                         /* 0: one per worker */
 	uint16_t passthrough[FCR_MAX_PORTS];
 };
 

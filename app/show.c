@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_lcore.h>
 
 #include "writer.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
+#include "fcr_profile.h"
+#include "options.h"
 #include "show.h"
+#include "sync_io.h"
 
 void
 fcr_fwd_totals(struct fcr_fwd_totals *t)
@@ -112,59 +117,247 @@ fcr_show_fwd_stats(FILE *out)
 	fprintf(out, "----------------------------------------------------------------\n");
 }
 
-void
-fcr_show_port_stats(FILE *out)
+/* Rates are since the previous show of the same port. */
+static struct {
+	uint64_t ipackets, opackets, ibytes, obytes, tsc;
+} last_show[FCR_MAX_PORTS];
+
+static void
+port_stats(FILE *out, uint16_t p)
 {
 	struct rte_eth_stats s;
+	uint64_t now = rte_rdtsc(), dt;
+	double secs;
+
+	if (rte_eth_stats_get(p, &s) != 0)
+		return;
+	dt = last_show[p].tsc ? now - last_show[p].tsc : 0;
+	secs = dt ? (double)dt / (double)rte_get_tsc_hz() : 0;
+	fprintf(out, "  ######################## NIC statistics for port %-3u ########################\n", p);
+	fprintf(out, "  RX-packets: %-12" PRIu64 " RX-missed: %-10" PRIu64 " RX-bytes:  %" PRIu64 "\n",
+		s.ipackets, s.imissed, s.ibytes);
+	fprintf(out, "  RX-errors:  %-12" PRIu64 " RX-nombuf: %" PRIu64 "\n", s.ierrors, s.rx_nombuf);
+	fprintf(out, "  TX-packets: %-12" PRIu64 " TX-errors: %-10" PRIu64 " TX-bytes:  %" PRIu64 "\n",
+		s.opackets, s.oerrors, s.obytes);
+	if (secs > 0 && s.ipackets >= last_show[p].ipackets && s.opackets >= last_show[p].opackets) {
+		fprintf(out, "  Throughput (since last show)\n");
+		fprintf(out, "  Rx-pps: %12.0f          Rx-bps: %12.0f\n",
+			(double)(s.ipackets - last_show[p].ipackets) / secs,
+			8.0 * (double)(s.ibytes - last_show[p].ibytes) / secs);
+		fprintf(out, "  Tx-pps: %12.0f          Tx-bps: %12.0f\n",
+			(double)(s.opackets - last_show[p].opackets) / secs,
+			8.0 * (double)(s.obytes - last_show[p].obytes) / secs);
+	}
+	fprintf(out, "  ############################################################################\n");
+	last_show[p].ipackets = s.ipackets;
+	last_show[p].opackets = s.opackets;
+	last_show[p].ibytes = s.ibytes;
+	last_show[p].obytes = s.obytes;
+	last_show[p].tsc = now;
+}
+
+void
+fcr_show_port_stats(FILE *out, int port)
+{
+	uint16_t p;
+
+	for (p = 0; p < fcr_fwd.nb_ports; p++)
+		if (port < 0 || port == p)
+			port_stats(out, p);
+}
+
+void
+fcr_clear_port_stats(void)
+{
 	uint16_t p;
 
 	for (p = 0; p < fcr_fwd.nb_ports; p++) {
-		if (rte_eth_stats_get(p, &s) != 0)
-			continue;
-		fprintf(out, "  ######## port %u ########\n", p);
-		fprintf(out, "  RX-packets: %-12" PRIu64 " RX-missed: %-10" PRIu64
-			" RX-bytes: %" PRIu64 "\n", s.ipackets, s.imissed, s.ibytes);
-		fprintf(out, "  RX-errors:  %-12" PRIu64 " RX-nombuf: %" PRIu64 "\n",
-			s.ierrors, s.rx_nombuf);
-		fprintf(out, "  TX-packets: %-12" PRIu64 " TX-errors: %-10" PRIu64
-			" TX-bytes: %" PRIu64 "\n", s.opackets, s.oerrors, s.obytes);
+		rte_eth_stats_reset(p);
+		rte_eth_xstats_reset(p);
+		memset(&last_show[p], 0, sizeof(last_show[p]));
 	}
 }
 
 void
-fcr_show_flows(FILE *out, uint32_t limit)
+fcr_show_port_info(FILE *out, int port)
 {
-	const struct fcr_flow_table *ft = fcr_fwd.tables->flows;
-	struct fcr_flow_counters c;
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	char name[RTE_ETH_NAME_MAX_LEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char links[RTE_ETH_LINK_MAX_STR_LEN];
+	uint16_t p, mtu = 0;
+
+	for (p = 0; p < fcr_fwd.nb_ports; p++) {
+		if ((port >= 0 && port != p) || rte_eth_dev_info_get(p, &info) != 0)
+			continue;
+		rte_eth_dev_get_name_by_port(p, name);
+		rte_ether_format_addr(mac, sizeof(mac), &fcr_fwd.port_mac[p]);
+		rte_eth_link_get_nowait(p, &link);
+		rte_eth_link_to_str(links, sizeof(links), &link);
+		rte_eth_dev_get_mtu(p, &mtu);
+		fprintf(out, "  ********************* Infos for port %-3u *********************\n", p);
+		fprintf(out, "  MAC address: %s\n  Device name: %s\n  Driver name: %s\n", mac,
+			name, info.driver_name);
+		fprintf(out, "  NUMA socket: %d\n  Link: %s\n  MTU: %u (max %u)\n",
+			rte_eth_dev_socket_id(p), links, mtu, info.max_mtu);
+		fprintf(out, "  RX queues: %u (max %u)  TX queues: %u (max %u)\n",
+			info.nb_rx_queues, info.max_rx_queues, info.nb_tx_queues,
+			info.max_tx_queues);
+		fprintf(out, "  RX offload capabilities: 0x%" PRIx64 "  TX: 0x%" PRIx64 "\n",
+			info.rx_offload_capa, info.tx_offload_capa);
+		if (fcr_fwd.passthrough[p] < fcr_fwd.nb_ports)
+			fprintf(out, "  FIP and other EtherTypes pass through to: port %u\n",
+				fcr_fwd.passthrough[p]);
+		else
+			fprintf(out, "  FIP and other EtherTypes pass through to: nowhere (dropped)\n");
+	}
+}
+
+void
+fcr_show_port_xstats(FILE *out, uint16_t port)
+{
+	struct rte_eth_xstat_name *names;
+	struct rte_eth_xstat *vals;
+	int n, i;
+
+	n = rte_eth_xstats_get(port, NULL, 0);
+	if (n <= 0) {
+		fprintf(out, "  port %u has no extended counters\n", port);
+		return;
+	}
+	names = calloc((size_t)n, sizeof(*names));
+	vals = calloc((size_t)n, sizeof(*vals));
+	if (names != NULL && vals != NULL &&
+	    rte_eth_xstats_get_names(port, names, (unsigned int)n) == n &&
+	    rte_eth_xstats_get(port, vals, (unsigned int)n) == n) {
+		fprintf(out, "  ###### NIC extended statistics for port %-3u (non-zero)\n", port);
+		for (i = 0; i < n; i++)
+			if (vals[i].value != 0)
+				fprintf(out, "  %s: %" PRIu64 "\n", names[vals[i].id].name,
+					vals[i].value);
+	}
+	free(names);
+	free(vals);
+}
+
+struct flow_row {
+	uint64_t frames;
+	uint32_t idx;
+};
+
+static int
+busier_first(const void *a, const void *b)
+{
+	const struct flow_row *x = a, *y = b;
+
+	return x->frames < y->frames ? 1 : x->frames > y->frames ? -1 : 0;
+}
+
+static void
+flow_line(FILE *out, const struct fcr_flow_table *ft, uint32_t idx)
+{
 	char s[FCR_FCID_STRLEN], d[FCR_FCID_STRLEN], ns[FCR_FCID_STRLEN],
 		nd[FCR_FCID_STRLEN];
-	uint32_t it = 0, shown = 0;
+	uint64_t k = ft->key[idx], a = ft->action[idx];
+	struct fcr_flow_counters c;
+	double secs, fps = 0;
+
+	fcr_flow_counters_sum(ft, idx, &c);
+	secs = (double)(c.last_tsc - c.first_tsc) / (double)rte_get_tsc_hz();
+	if (c.frames > 1 && secs > 0)
+		fps = (double)(c.frames - 1) / secs;
+	if (ft->remote != NULL) {
+		/* what a peer forwarded before, as of its last update */
+		c.frames += ft->remote[idx].frames;
+		c.bytes += ft->remote[idx].bytes;
+	}
+	fprintf(out, "%-5u %-8s %-8s %-15s %-8s %-8s %-12" PRIu64 " %-14" PRIu64 " %.0f\n",
+		fcr_flow_key_vlan(k), fcr_fcid_format(fcr_flow_key_sid(k), s),
+		fcr_fcid_format(fcr_flow_key_did(k), d), fcr_leg_name(fcr_action_leg(a)),
+		fcr_fcid_format(fcr_action_sid(a), ns), fcr_fcid_format(fcr_action_did(a), nd),
+		c.frames, c.bytes, fps);
+}
+
+/* vlan < 0: all; top 0: in table order, at most 1000; else the busiest. */
+void
+fcr_show_flows(FILE *out, int vlan, uint32_t top)
+{
+	const struct fcr_flow_table *ft = fcr_fwd.tables->flows;
+	uint32_t it = 0, shown = 0, n = 0, limit = top ? top : 1000, i;
+	struct flow_row *rows = NULL;
 	int idx;
 
-	fprintf(out, "%-5s %-8s %-8s %-15s %-8s %-8s %-12s %s\n", "vlan", "s_id",
-		"d_id", "leg", "new_s_id", "new_d_id", "frames", "bytes");
-	while ((idx = fcr_flow_next(ft, &it)) >= 0) {
-		uint64_t k = ft->key[idx], a = ft->action[idx];
-
-		if (shown == limit) {
-			fprintf(out, "... %u flows in all\n", ft->count);
+	fprintf(out, "%-5s %-8s %-8s %-15s %-8s %-8s %-12s %-14s %s\n", "vlan", "s_id",
+		"d_id", "leg", "new_s_id", "new_d_id", "frames", "bytes", "frames/s");
+	if (top) {
+		rows = calloc(top + 1, sizeof(*rows));
+		if (rows == NULL)
 			return;
-		}
-		fcr_flow_counters_sum(ft, (uint32_t)idx, &c);
-		if (ft->remote != NULL) {
-			/* what a peer forwarded before, as of its last update */
-			c.frames += ft->remote[idx].frames;
-			c.bytes += ft->remote[idx].bytes;
-		}
-		fprintf(out, "%-5u %-8s %-8s %-15s %-8s %-8s %-12" PRIu64 " %" PRIu64 "\n",
-			fcr_flow_key_vlan(k), fcr_fcid_format(fcr_flow_key_sid(k), s),
-			fcr_fcid_format(fcr_flow_key_did(k), d),
-			fcr_leg_name(fcr_action_leg(a)),
-			fcr_fcid_format(fcr_action_sid(a), ns),
-			fcr_fcid_format(fcr_action_did(a), nd), c.frames, c.bytes);
-		shown++;
 	}
-	fprintf(out, "%u flows\n", ft->count);
+	while ((idx = fcr_flow_next(ft, &it)) >= 0) {
+		struct fcr_flow_counters c;
+
+		if (vlan >= 0 && fcr_flow_key_vlan(ft->key[idx]) != vlan)
+			continue;
+		n++;
+		if (!top) {
+			if (shown < limit) {
+				flow_line(out, ft, (uint32_t)idx);
+				shown++;
+			}
+			continue;
+		}
+		/* keep the top busiest in rows[], sorted */
+		fcr_flow_counters_sum(ft, (uint32_t)idx, &c);
+		if (shown == top && c.frames <= rows[top - 1].frames)
+			continue;
+		i = shown < top ? shown++ : top - 1;
+		rows[i].frames = c.frames;
+		rows[i].idx = (uint32_t)idx;
+		qsort(rows, shown, sizeof(*rows), busier_first);
+	}
+	for (i = 0; top && i < shown; i++)
+		flow_line(out, ft, rows[i].idx);
+	free(rows);
+	if (n > shown)
+		fprintf(out, "... %u flows shown of %u\n", shown, n);
+	else
+		fprintf(out, "%u flows\n", n);
+}
+
+/* Roles and load of every lcore. */
+void
+fcr_show_lcores(FILE *out)
+{
+	unsigned int lc, w;
+
+	fprintf(out, "%-6s %-30s %-12s %-10s %s\n", "lcore", "role", "frames", "busy",
+		"cycles/frame");
+	RTE_LCORE_FOREACH(lc) {
+		const struct fcr_worker *wk = NULL;
+		char role[64] = "";
+
+		for (w = 0; w < fcr_fwd.nb_workers; w++)
+			if (fcr_fwd.workers[w]->lcore == lc)
+				wk = fcr_fwd.workers[w];
+		if (wk != NULL) {
+			fprintf(out, "%-6u %-30s %-12" PRIu64 " %-9.1f%% %.1f\n", lc,
+				"worker", wk->st.frames,
+				wk->st.polls ? 100.0 * (double)wk->st.busy_polls /
+						       (double)wk->st.polls : 0.0,
+				wk->st.frames ? (double)wk->st.busy_cycles /
+							(double)wk->st.frames : 0.0);
+			continue;
+		}
+		if (lc == fcr_fwd.writer_lcore)
+			snprintf(role, sizeof(role), "tables writer, sync%s",
+				 lc == rte_get_main_lcore() ? ", command line" : "");
+		else if (lc == rte_get_main_lcore())
+			snprintf(role, sizeof(role), "command line");
+		else
+			snprintf(role, sizeof(role), "idle");
+		fprintf(out, "%-6u %-30s %-12s %-10s %s\n", lc, role, "-", "-", "-");
+	}
 }
 
 void
@@ -231,4 +424,49 @@ fcr_show_redirects(FILE *out)
 		fprintf(out, " before_rule %" PRIu64 "\n", r->frames_before);
 	}
 	fprintf(out, "%u redirects, %u active\n", rt->count, rt->nb_active);
+}
+
+void
+fcr_show_config(FILE *out)
+{
+	const struct fcr_options *o = fcr_fwd.opt;
+	const struct fcr_profile *p = fcr_fwd.profile;
+	char mapc[FCR_FCID_STRLEN];
+	unsigned int w, q;
+	uint16_t port;
+
+	fprintf(out, "profile:        %s%s%s\n", p ? p->name : "none (EAL options as given)",
+		p ? " - " : "", p ? p->description : "");
+	if (p != NULL && p->lossless_priority >= 0)
+		fprintf(out, "lossless class: priority %d (PFC set on the NIC and switch)\n",
+			p->lossless_priority);
+	if (p != NULL)
+		fprintf(out, "fcoe steering:  %s\n", p->steering ? "rte_flow" : "none");
+	fprintf(out, "ports:          %u\n", fcr_fwd.nb_ports);
+	for (port = 0; port < fcr_fwd.nb_ports; port++)
+		if (fcr_fwd.passthrough[port] < fcr_fwd.nb_ports)
+			fprintf(out, "  port %u: pass-through to port %u\n", port,
+				fcr_fwd.passthrough[port]);
+		else
+			fprintf(out, "  port %u: pass-through to nowhere (dropped)\n", port);
+	fprintf(out, "lcore map:     ");
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		for (q = 0; q < fcr_fwd.workers[w]->nb_rxq; q++)
+			fprintf(out, " (%u,%u,%u)", fcr_fwd.workers[w]->rxq[q].port,
+				fcr_fwd.workers[w]->rxq[q].queue, fcr_fwd.workers[w]->lcore);
+	fprintf(out, "\n");
+	fprintf(out, "tables writer:  lcore %u\n", fcr_fwd.writer_lcore);
+	fprintf(out, "descriptors:    rx %u, tx %u; burst %u\n", o->rxd, o->txd, o->burst);
+	fprintf(out, "capacity:       %u flows, %u redirects, %u bindings, %u routes\n",
+		o->max_flows, o->max_redirects, o->max_bindings, o->max_routes);
+	fprintf(out, "fc-map:         %s\n", fcr_fcid_format(o->fc_map, mapc));
+	fprintf(out, "sync:           %s", fcr_sync_io_enabled() ? "on" : "off");
+	if (fcr_sync_io_enabled())
+		fprintf(out, ", %u peers configured, window %u ms, mtu %u", o->sync.nb_peers,
+			o->sync.window_ms, o->sync.mtu);
+	fprintf(out, "\n");
+	if (o->stats_period)
+		fprintf(out, "stats period:   %u s\n", o->stats_period);
+	else
+		fprintf(out, "stats period:   off\n");
 }

@@ -16,8 +16,15 @@ struct fcr_fwd_totals {
 
 void fcr_fwd_totals(struct fcr_fwd_totals *t);
 void fcr_show_fwd_stats(FILE *out);
-void fcr_show_port_stats(FILE *out);
-void fcr_show_flows(FILE *out, uint32_t limit);
+/* port < 0: all ports */
+void fcr_show_port_stats(FILE *out, int port);
+void fcr_clear_port_stats(void);
+void fcr_show_port_info(FILE *out, int port);
+void fcr_show_port_xstats(FILE *out, uint16_t port);
+/* vlan < 0: every VLAN; top 0: table order (at most 1000), else the busiest */
+void fcr_show_flows(FILE *out, int vlan, uint32_t top);
+void fcr_show_lcores(FILE *out);
+void fcr_show_config(FILE *out);
 void fcr_show_routes(FILE *out);
 void fcr_show_bindings(FILE *out);
 void fcr_show_redirects(FILE *out);

@@ -9,7 +9,10 @@
 #include <rte_pause.h>
 #include <rte_ring_elem.h>
 
+#include <rte_log.h>
+
 #include "commands.h"
+#include "fcr_text.h"
 #include "fcr_tables.h"
 #include "fwd.h"
 #include "show.h"
@@ -22,6 +25,8 @@ struct fcr_login_latency fcr_login_latency;
 enum { MB_EMPTY, MB_POSTED, MB_DONE };
 static struct {
 	char line[1024];
+	const char *text;   /* a configuration to apply whole, or NULL */
+	const char *where;
 	int rc;
 	char *out;
 	int state;
@@ -70,22 +75,145 @@ err_text(int rc)
 }
 
 static int
+set_log_level(const char *type, const char *level, FILE *out)
+{
+	static const char *const names[] = {
+		NULL, "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+	};
+	char *end;
+	long lv = strtol(level, &end, 10);
+	unsigned int i;
+
+	if (*end != '\0' || lv < RTE_LOG_EMERG || lv > RTE_LOG_DEBUG) {
+		lv = 0;
+		for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(level, names[i]) == 0)
+				lv = (long)i;
+	}
+	if (lv == 0) {
+		fprintf(out, "error: set log level: '%s' is not a level (emerg alert crit err "
+			"warning notice info debug, or 1-8)\n", level);
+		return -1;
+	}
+	if (rte_log_set_level_pattern(type, (uint32_t)lv) != 0) {
+		fprintf(out, "error: set log level: cannot set '%s'\n", type);
+		return -1;
+	}
+	return 0;
+}
+
+/* A command file that `load config` (or --cmdline-file) restores: routes,
+ * static bindings and redirects; learned bindings come back by themselves. */
+static int
+save_config(const char *path, FILE *out)
+{
+	const struct fcr_tables *t = fcr_fwd.tables;
+	char a[FCR_FCID_STRLEN], m[FCR_MAC_STRLEN], w[4][FCR_WWPN_STRLEN];
+	uint32_t i;
+	FILE *f = fopen(path, "w");
+	int k;
+
+	if (f == NULL) {
+		fprintf(out, "error: save config: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# fcredirect configuration: routes, static bindings, redirects\n");
+	for (i = 0; i < t->routes->nb_routes; i++) {
+		const struct fcr_route *r = &t->routes->routes[i];
+		const struct fcr_nexthop *h = &t->routes->nexthop[r->nh];
+
+		if (h->flags & FCR_NH_FPMA)
+			fprintf(f, "route add %s/%u port %u fpma\n", fcr_fcid_format(r->prefix, a),
+				r->bits, h->port);
+		else
+			fprintf(f, "route add %s/%u port %u mac %s\n", fcr_fcid_format(r->prefix, a),
+				r->bits, h->port, fcr_mac_format(h->mac, m));
+	}
+	for (i = 0; i < t->names->capacity; i++) {
+		const struct fcr_name *n = &t->names->names[i];
+
+		if (n->in_use && n->fcid != FCR_FCID_NONE && n->origin == FCR_BIND_STATIC)
+			fprintf(f, "binding add vlan %u wwpn %s fcid %s\n", n->vlan,
+				fcr_wwpn_format(n->wwpn, w[0]), fcr_fcid_format(n->fcid, a));
+	}
+	for (i = 0; i < t->redirects->capacity; i++) {
+		const struct fcr_redirect *r = &t->redirects->r[i];
+
+		if (!r->in_use)
+			continue;
+		for (k = 0; k < FCR_M_COUNT; k++)
+			fcr_wwpn_format(t->names->names[r->name[k]].wwpn, w[k]);
+		fprintf(f, "redirect add vlan %u host %s target %s vi %s vt %s\n", r->vlan,
+			w[0], w[1], w[2], w[3]);
+	}
+	if (fclose(f) != 0) {
+		fprintf(out, "error: save config: writing %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
 execute(const struct fcr_cmd *c, FILE *out)
 {
 	const union fcr_cmd_arg *a = c->arg;
 	struct fcr_tables *t = fcr_fwd.tables;
+	uint32_t n;
 	int rc = 0;
 
 	switch (c->def->id) {
 	case CMD_SHOW_FWD:
 		fcr_show_fwd_stats(out);
 		break;
-	case CMD_SHOW_PORT:
-		fcr_show_port_stats(out);
+	case CMD_SHOW_PORT_STATS_ALL:
+		fcr_show_port_stats(out, -1);
+		break;
+	case CMD_SHOW_PORT_STATS:
+	case CMD_SHOW_PORT_INFO:
+	case CMD_SHOW_PORT_XSTATS:
+		if (a[0].u32 >= fcr_fwd.nb_ports) {
+			fprintf(out, "error: port %u does not exist (%u ports)\n", a[0].u32,
+				fcr_fwd.nb_ports);
+			return -1;
+		}
+		if (c->def->id == CMD_SHOW_PORT_STATS)
+			fcr_show_port_stats(out, (int)a[0].u32);
+		else if (c->def->id == CMD_SHOW_PORT_INFO)
+			fcr_show_port_info(out, (int)a[0].u32);
+		else
+			fcr_show_port_xstats(out, (uint16_t)a[0].u32);
+		break;
+	case CMD_CLEAR_PORT_STATS:
+		fcr_clear_port_stats();
+		break;
+	case CMD_SHOW_PORT_INFO_ALL:
+		fcr_show_port_info(out, -1);
 		break;
 	case CMD_SHOW_FLOWS:
-		fcr_show_flows(out, 1000);
+		fcr_show_flows(out, -1, 0);
 		break;
+	case CMD_SHOW_FLOWS_VLAN:
+		fcr_show_flows(out, (int)a[0].u32, 0);
+		break;
+	case CMD_SHOW_FLOWS_TOP:
+	case CMD_SHOW_FLOWS_VLAN_TOP:
+		n = c->def->id == CMD_SHOW_FLOWS_TOP ? a[0].u32 : a[1].u32;
+		if (n == 0 || n > 100000) {
+			fprintf(out, "error: top: 1 to 100000 flows\n");
+			return -1;
+		}
+		fcr_show_flows(out, c->def->id == CMD_SHOW_FLOWS_TOP ? -1 : (int)a[0].u32, n);
+		break;
+	case CMD_SHOW_LCORES:
+		fcr_show_lcores(out);
+		break;
+	case CMD_SHOW_CONFIG:
+		fcr_show_config(out);
+		break;
+	case CMD_SET_LOG_LEVEL:
+		return set_log_level(a[0].word, a[1].word, out);
+	case CMD_SAVE_CONFIG:
+		return save_config(a[0].word, out);
 	case CMD_ROUTE_ADD_MAC:
 	case CMD_ROUTE_ADD_FPMA:
 		if (a[1].u32 >= fcr_fwd.nb_ports) {
@@ -157,6 +285,147 @@ execute(const struct fcr_cmd *c, FILE *out)
 	return 0;
 }
 
+/* What a configuration line replaced, to put back if a later line fails. */
+struct undo {
+	int id;
+	int existed;
+	union fcr_cmd_arg a[FCR_CMD_MAX_ARGS];
+	uint16_t port;       /* route: old next hop */
+	uint8_t fpma;
+	uint8_t mac[6];
+	uint32_t fcid;       /* binding: old FCID and origin */
+	uint8_t origin;
+	uint64_t vi, vt;     /* redirect: old VI and VT */
+};
+
+static void
+note_undo(const struct fcr_cmd *c, struct undo *u)
+{
+	const struct fcr_tables *t = fcr_fwd.tables;
+	int i;
+
+	memset(u, 0, sizeof(*u));
+	u->id = c->def->id;
+	memcpy(u->a, c->arg, sizeof(u->a));
+	switch (u->id) {
+	case CMD_ROUTE_ADD_MAC:
+	case CMD_ROUTE_ADD_FPMA:
+		i = fcr_route_find(t->routes, c->arg[0].prefix.fcid, c->arg[0].prefix.bits);
+		if (i >= 0) {
+			const struct fcr_nexthop *h = &t->routes->nexthop[t->routes->routes[i].nh];
+
+			u->existed = 1;
+			u->port = h->port;
+			u->fpma = (h->flags & FCR_NH_FPMA) != 0;
+			memcpy(u->mac, h->mac, 6);
+		}
+		break;
+	case CMD_BIND_ADD: {
+		uint32_t n = fcr_name_get(t->names, (uint16_t)c->arg[0].u32, c->arg[1].wwpn, 0);
+
+		if (n != FCR_NAME_NONE && t->names->names[n].fcid != FCR_FCID_NONE) {
+			u->existed = 1;
+			u->fcid = t->names->names[n].fcid;
+			u->origin = t->names->names[n].origin;
+		}
+		break;
+	}
+	case CMD_REDIR_ADD:
+		i = fcr_redirect_find(t->redirects, (uint16_t)c->arg[0].u32, c->arg[1].wwpn,
+				      c->arg[2].wwpn);
+		if (i >= 0) {
+			const struct fcr_redirect *r = &t->redirects->r[i];
+
+			u->existed = 1;
+			u->vi = t->names->names[r->name[FCR_M_VI]].wwpn;
+			u->vt = t->names->names[r->name[FCR_M_VT]].wwpn;
+		}
+		break;
+	}
+}
+
+static void
+undo(const struct undo *u)
+{
+	struct fcr_tables *t = fcr_fwd.tables;
+	const union fcr_cmd_arg *a = u->a;
+
+	switch (u->id) {
+	case CMD_ROUTE_ADD_MAC:
+	case CMD_ROUTE_ADD_FPMA:
+		if (u->existed)
+			fcr_route_add(t->routes, a[0].prefix.fcid, a[0].prefix.bits, u->port,
+				      u->fpma ? NULL : u->mac);
+		else
+			fcr_route_del(t->routes, a[0].prefix.fcid, a[0].prefix.bits);
+		break;
+	case CMD_BIND_ADD:
+		if (u->existed)
+			fcr_tables_binding_add(t, (uint16_t)a[0].u32, a[1].wwpn, u->fcid,
+					       u->origin);
+		else
+			fcr_tables_binding_del(t, (uint16_t)a[0].u32, a[1].wwpn);
+		break;
+	case CMD_REDIR_ADD:
+		if (u->existed)
+			fcr_redirect_add(t->redirects, (uint16_t)a[0].u32, a[1].wwpn, a[2].wwpn,
+					 u->vi, u->vt);
+		else
+			fcr_redirect_del(t->redirects, (uint16_t)a[0].u32, a[1].wwpn, a[2].wwpn);
+		break;
+	}
+}
+
+static int
+apply_text(const char *text, const char *where, FILE *out)
+{
+	char line[1024], msg[FCR_CMD_MSG_LEN];
+	struct undo *log = NULL;
+	unsigned int n = 0, cap = 0, lineno = 0;
+	const char *p = text;
+	struct fcr_cmd c;
+	int rc = 0;
+
+	while (*p && rc == 0) {
+		size_t len = strcspn(p, "\n");
+		FILE *quiet;
+
+		lineno++;
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+		if (fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg) <= 0)
+			continue; /* checked already: blank or comment */
+		if (n == cap) {
+			struct undo *g = realloc(log, (cap ? cap * 2 : 256) * sizeof(*log));
+
+			if (g == NULL) {
+				fprintf(out, "error: %s: out of memory\n", where);
+				rc = -1;
+				break;
+			}
+			log = g;
+			cap = cap ? cap * 2 : 256;
+		}
+		note_undo(&c, &log[n]);
+		quiet = fopen("/dev/null", "w");
+		rc = execute(&c, quiet ? quiet : out);
+		if (quiet)
+			fclose(quiet);
+		if (rc == 0)
+			n++;
+		else
+			fprintf(out, "error: %s:%u: %s could not be applied (a table is full?)\n",
+				where, lineno, c.def->syntax);
+	}
+	if (rc != 0) {
+		while (n > 0)
+			undo(&log[--n]);
+		fprintf(out, "error: %s: nothing of the file was applied\n", where);
+	}
+	free(log);
+	return rc;
+}
+
 static void
 serve_mailbox(void)
 {
@@ -173,6 +442,8 @@ serve_mailbox(void)
 	out = open_memstream(&mailbox.out, &len);
 	if (out == NULL) {
 		mailbox.rc = -1;
+	} else if (mailbox.text != NULL) {
+		mailbox.rc = apply_text(mailbox.text, mailbox.where, out);
 	} else if (fcr_cmd_parse(fcr_commands, fcr_nb_commands, mailbox.line, &c,
 				 msg) <= 0) {
 		fprintf(out, "error: %s\n", msg);
@@ -186,6 +457,14 @@ serve_mailbox(void)
 }
 
 int
+fcr_writer_apply(const char *text, const char *where, char **output)
+{
+	mailbox.text = text;
+	mailbox.where = where;
+	return fcr_writer_call("", output);
+}
+
+int
 fcr_writer_call(const char *line, char **output)
 {
 	snprintf(mailbox.line, sizeof(mailbox.line), "%s", line);
@@ -194,6 +473,7 @@ fcr_writer_call(const char *line, char **output)
 		usleep(20);
 	*output = mailbox.out;
 	mailbox.out = NULL;
+	mailbox.text = NULL;
 	__atomic_store_n(&mailbox.state, MB_EMPTY, __ATOMIC_RELEASE);
 	return mailbox.rc;
 }

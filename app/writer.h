@@ -28,4 +28,11 @@ void fcr_writer_exit(void);
  */
 int fcr_writer_call(const char *line, char **output);
 
+/*
+ * Apply a checked configuration (route/binding/redirect add lines, one per
+ * line; `where` names the file for messages) as one step: if a line fails,
+ * what the earlier lines changed is undone. 0 or -1; *output as above.
+ */
+int fcr_writer_apply(const char *text, const char *where, char **output);
+
 #endif /* FCR_APP_WRITER_H */

@@ -27,6 +27,7 @@ struct fcr_cmd_def {
 	int id;
 	const char *syntax;
 	const char *help;
+	const char *group;  /* heading in `help`; NULL: the previous one's */
 };
 
 union fcr_cmd_arg {
