@@ -38,7 +38,6 @@ static void
 release(struct fcr_flow_table *ft, int32_t pos, uint32_t idx)
 {
 	rte_hash_free_key_with_position(ft->hash, pos);
-	ft->key[idx] = KEY_FREE;
 	ft->free_idx[ft->nb_free++] = idx;
 }
 
@@ -270,6 +269,9 @@ fcr_flow_del(struct fcr_flow_table *ft, uint64_t key)
 	if (pos < 0)
 		return -ENOENT;
 	ft->count--;
+	/* no longer an entry for iterators (show flows, bulk resync, rescan),
+	 * even while its slot waits for the workers' quiescence */
+	ft->key[found] = KEY_FREE;
 	if (ft->log != NULL) {
 		struct fcr_rec tomb = { .type = FCR_REC_FLOW_DEL, .key = key };
 

@@ -242,10 +242,28 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 				return -EINVAL;
 	id = fcr_redirect_find(rt, vlan, host, target);
 	if (id >= 0) {
-		/* same key again: replace VI/VT */
+		/* Same key again: the same VI/VT changes nothing; new ones are
+		 * swapped in and install() changes the rules in place, so the
+		 * flows are never without one. */
 		r = &rt->r[id];
-		uninstall(rt, (uint32_t)id);
-		unref_names(rt, r, (uint32_t)id);
+		if (rt->names->names[r->name[FCR_M_VI]].wwpn == vi &&
+		    rt->names->names[r->name[FCR_M_VT]].wwpn == vt)
+			return id;
+		for (m = FCR_M_VI; m < FCR_M_COUNT; m++) {
+			fcr_name_ref_del(rt->names, r->name[m], (uint32_t)id);
+			fcr_name_maybe_free(rt->names, r->name[m]);
+			r->name[m] = fcr_name_get(rt->names, vlan, w[m], 1);
+			if (r->name[m] == FCR_NAME_NONE ||
+			    fcr_name_ref_add(rt->names, r->name[m], (uint32_t)id) < 0) {
+				r->name[m] = FCR_NAME_NONE;
+				fcr_redirect_del(rt, vlan, host, target);
+				return -ENOSPC;
+			}
+		}
+		install(rt, (uint32_t)id);
+		if (rt->log != NULL)
+			fcr_change_mark(rt->log, &rt->log->redirects, &r->sflags, (uint32_t)id);
+		return id;
 	} else {
 		if (rt->nb_free == 0)
 			return -ENOSPC;

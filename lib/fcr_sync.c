@@ -7,6 +7,8 @@
 #include <sodium.h>
 
 #include <rte_common.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
 #include "fcr_change.h"
@@ -25,7 +27,7 @@ struct inflight {
 };
 
 enum { BULK_NONE, BULK_START, BULK_STREAM, BULK_END };
-enum { STAGE_ROUTES, STAGE_NAMES, STAGE_REDIRECTS, STAGE_FLOWS, STAGE_DONE };
+enum { STAGE_DEAD, STAGE_ROUTES, STAGE_NAMES, STAGE_REDIRECTS, STAGE_FLOWS, STAGE_DONE };
 
 struct peer {
 	struct fcr_sync_addr addr;
@@ -57,8 +59,34 @@ struct peer {
 	int hello_now;             /* greet at the next tick */
 };
 
+/*
+ * Deletion markers: an object deleted here (or told deleted by a peer)
+ * leaves its key and the deletion's version for a while, so an older update
+ * that arrives late (reordered, or from a peer that was away) cannot bring
+ * it back; a bulk resync sends them first. The most recent NB_DEAD are kept.
+ */
+#define NB_DEAD 65536
+
+struct dead_key {
+	uint8_t cls;       /* record type of the live form */
+	uint8_t zero;
+	uint16_t vlan;
+	uint32_t zero2;
+	uint64_t k1;
+	uint64_t k2;
+};
+
+struct dead {
+	struct dead_key key;
+	uint64_t version;
+	uint8_t used;
+};
+
 struct fcr_sync {
 	struct fcr_sync_params p;
+	struct rte_hash *dead_hash;  /* dead_key -> index in dead[] */
+	struct dead *dead;           /* [NB_DEAD], a ring */
+	uint32_t dead_pos;
 	struct fcr_tables *t;
 	struct fcr_change_log *log;
 	struct fcr_sync_stats st;
@@ -78,6 +106,105 @@ struct fcr_sync {
 	struct fcr_rec recs[MAX_RECS];
 	uint8_t out[2048];
 };
+
+/* --------------------------------------------------- deletion markers */
+
+static void
+dead_key_of(const struct fcr_rec *r, struct dead_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	switch (r->type) {
+	case FCR_REC_FLOW:
+	case FCR_REC_FLOW_DEL:
+		k->cls = FCR_REC_FLOW;
+		k->k1 = r->key;
+		break;
+	case FCR_REC_BINDING:
+	case FCR_REC_BINDING_DEL:
+		k->cls = FCR_REC_BINDING;
+		k->vlan = r->vlan;
+		k->k1 = r->wwpn[0];
+		break;
+	case FCR_REC_ROUTE:
+	case FCR_REC_ROUTE_DEL:
+		k->cls = FCR_REC_ROUTE;
+		k->k1 = r->fcid;
+		k->k2 = r->bits;
+		break;
+	default:
+		k->cls = FCR_REC_REDIRECT;
+		k->vlan = r->vlan;
+		k->k1 = r->wwpn[0];
+		k->k2 = r->wwpn[1];
+		break;
+	}
+}
+
+/* Version of the deletion of the object r names, or 0. */
+static uint64_t
+dead_version(const struct fcr_sync *s, const struct fcr_rec *r)
+{
+	struct dead_key k;
+	void *data;
+
+	dead_key_of(r, &k);
+	if (rte_hash_lookup_data(s->dead_hash, &k, &data) < 0)
+		return 0;
+	return s->dead[(uintptr_t)data].version;
+}
+
+static void
+dead_note(struct fcr_sync *s, const struct fcr_rec *r)
+{
+	struct dead_key k;
+	struct dead *d;
+	void *data;
+	uint32_t i;
+
+	dead_key_of(r, &k);
+	if (rte_hash_lookup_data(s->dead_hash, &k, &data) >= 0) {
+		d = &s->dead[(uintptr_t)data];
+		if (r->version > d->version)
+			d->version = r->version;
+		return;
+	}
+	i = s->dead_pos++ % NB_DEAD;
+	d = &s->dead[i];
+	if (d->used)
+		rte_hash_del_key(s->dead_hash, &d->key); /* the oldest goes */
+	d->key = k;
+	d->version = r->version;
+	d->used = 1;
+	rte_hash_add_key_data(s->dead_hash, &k, (void *)(uintptr_t)i);
+}
+
+static void
+dead_rec(const struct dead *d, struct fcr_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->version = d->version;
+	r->vlan = d->key.vlan;
+	switch (d->key.cls) {
+	case FCR_REC_FLOW:
+		r->type = FCR_REC_FLOW_DEL;
+		r->key = d->key.k1;
+		break;
+	case FCR_REC_BINDING:
+		r->type = FCR_REC_BINDING_DEL;
+		r->wwpn[0] = d->key.k1;
+		break;
+	case FCR_REC_ROUTE:
+		r->type = FCR_REC_ROUTE_DEL;
+		r->fcid = (uint32_t)d->key.k1;
+		r->bits = (uint8_t)d->key.k2;
+		break;
+	default:
+		r->type = FCR_REC_REDIRECT_DEL;
+		r->wwpn[0] = d->key.k1;
+		r->wwpn[1] = d->key.k2;
+		break;
+	}
+}
 
 /* --------------------------------------------------------- versions */
 
@@ -348,6 +475,7 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 	for (i = 0; i < log->nb_tomb; i++) {
 		r = log->tomb[i];
 		r.version = next_version(s);
+		dead_note(s, &r);
 		add_or_flush(s, &r, now_ms);
 	}
 	log->nb_tomb = 0;
@@ -458,7 +586,7 @@ static void
 start_bulk(struct fcr_sync *s, struct peer *pe)
 {
 	pe->bulk = BULK_START;
-	pe->bulk_stage = STAGE_ROUTES;
+	pe->bulk_stage = STAGE_DEAD;
 	pe->bulk_pos = 0;
 	pe->nb_resend = 0; /* the bulk carries everything anyway */
 }
@@ -474,6 +602,14 @@ bulk_next(struct fcr_sync *s, struct peer *pe, struct fcr_rec *r, uint64_t now_m
 		uint32_t i = pe->bulk_pos++;
 
 		switch (pe->bulk_stage) {
+		case STAGE_DEAD:
+			if (i < NB_DEAD) {
+				if (!s->dead[i].used)
+					continue;
+				dead_rec(&s->dead[i], r);
+				return 1;
+			}
+			break;
 		case STAGE_ROUTES:
 			if (i < t->routes->nb_routes) {
 				route_rec(t->routes, &t->routes->routes[i], r);
@@ -546,7 +682,8 @@ bulk_step(struct fcr_sync *s, struct peer *pe, uint64_t now_ms, uint64_t now_tsc
 		batch_send_to(s, pe, now_ms);
 	}
 	batch_reset(s);
-	if (pe->bulk == BULK_END && pe->nb_inflight < FCR_SYNC_INFLIGHT) {
+	/* the end marker only once everything before it has arrived */
+	if (pe->bulk == BULK_END && pe->nb_inflight == 0 && pe->nb_resend == 0) {
 		send_reliable(s, pe, FCR_SYNC_BULK_END, NULL, 0, NULL, 0, now_ms);
 		pe->bulk = BULK_NONE;
 		pe->bulk_done_boot = pe->boot;
@@ -697,6 +834,21 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 	int i, rc = 0;
 
 	see_version(s, r->version);
+	switch (r->type) {
+	case FCR_REC_FLOW_DEL:
+	case FCR_REC_BINDING_DEL:
+	case FCR_REC_ROUTE_DEL:
+	case FCR_REC_REDIRECT_DEL:
+		dead_note(s, r);
+		break;
+	default:
+		/* deleted since, by a change newer than this update */
+		if (r->version <= dead_version(s, r)) {
+			s->st.records_stale++;
+			return;
+		}
+		break;
+	}
 	switch (r->type) {
 	case FCR_REC_FLOW:
 	case FCR_REC_FLOW_DEL:
@@ -1013,6 +1165,34 @@ fcr_sync_create(const struct fcr_sync_params *p, struct fcr_tables *t,
 	}
 	if (s->p.node == 0)
 		s->p.node = (uint16_t)(randombytes_random() | 1);
+	{
+		/* a hybrid logical clock: it starts at the wall clock (ms since
+		 * 2024), so versions made after a restart outrank those made
+		 * before it, even before the node has heard from a peer */
+		struct timespec rt;
+
+		clock_gettime(CLOCK_REALTIME, &rt);
+		if (rt.tv_sec > 1704067200)
+			s->clock = (uint64_t)(rt.tv_sec - 1704067200) * 1000 +
+				   (uint64_t)rt.tv_nsec / 1000000;
+	}
+	{
+		char name[RTE_HASH_NAMESIZE];
+		struct rte_hash_parameters hp = {
+			.name = name, .entries = NB_DEAD, .key_len = sizeof(struct dead_key),
+			.hash_func = rte_hash_crc, .socket_id = SOCKET_ID_ANY,
+			.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+		};
+		static unsigned int seq;
+
+		snprintf(name, sizeof(name), "fcr_dead%u", seq++);
+		s->dead_hash = rte_hash_create(&hp);
+		s->dead = rte_zmalloc(NULL, sizeof(struct dead) * NB_DEAD, 0);
+		if (s->dead_hash == NULL || s->dead == NULL) {
+			fcr_sync_free(s);
+			return NULL;
+		}
+	}
 	s->t = t;
 	s->log = t->log;
 	s->start_ms = now_ms;
@@ -1032,6 +1212,8 @@ fcr_sync_free(struct fcr_sync *s)
 		rte_free(s->peer[i].inflight);
 		rte_free(s->peer[i].resend);
 	}
+	rte_hash_free(s->dead_hash);
+	rte_free(s->dead);
 	rte_free(s);
 }
 
@@ -1063,6 +1245,7 @@ void
 fcr_sync_set_window(struct fcr_sync *s, uint32_t ms)
 {
 	s->p.window_ms = ms ? ms : 1;
+	s->window_end_ms = 0; /* the new window starts at the next tick */
 }
 
 const struct fcr_sync_stats *fcr_sync_stats(const struct fcr_sync *s) { return &s->st; }
