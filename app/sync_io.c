@@ -48,11 +48,13 @@ send_udp(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len
 	(void)sendto(sock, p, len, MSG_DONTWAIT, (struct sockaddr *)&sa, sizeof(sa));
 }
 
-/* Any secret of 16 bytes or more; the key is its BLAKE2b hash. */
+/* Any secret of 16 bytes or more, whole; the key is its BLAKE2b hash. */
 static int
 load_key(const char *path, uint8_t key[FCR_SYNC_KEY_LEN])
 {
+	crypto_generichash_state st;
 	uint8_t buf[4096];
+	size_t total = 0;
 	ssize_t n;
 	int fd = open(path, O_RDONLY);
 
@@ -61,15 +63,20 @@ load_key(const char *path, uint8_t key[FCR_SYNC_KEY_LEN])
 			strerror(errno));
 		return -1;
 	}
-	n = read(fd, buf, sizeof(buf));
+	crypto_generichash_init(&st, NULL, 0, FCR_SYNC_KEY_LEN);
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		crypto_generichash_update(&st, buf, (size_t)n);
+		total += (size_t)n;
+	}
 	close(fd);
-	if (n < 16) {
-		fprintf(stderr, "error: --sync-key-file: %s holds %zd bytes; the shared "
-			"secret needs at least 16\n", path, n < 0 ? 0 : n);
+	sodium_memzero(buf, sizeof(buf));
+	if (n < 0 || total < 16) {
+		fprintf(stderr, "error: --sync-key-file: %s holds %zu bytes; the shared "
+			"secret needs at least 16\n", path, total);
 		return -1;
 	}
-	crypto_generichash(key, FCR_SYNC_KEY_LEN, buf, (size_t)n, NULL, 0);
-	sodium_memzero(buf, sizeof(buf));
+	crypto_generichash_final(&st, key, FCR_SYNC_KEY_LEN);
+	sodium_memzero(&st, sizeof(st));
 	return 0;
 }
 
