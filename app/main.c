@@ -190,11 +190,10 @@ main(int argc, char **argv)
 	struct fcr_port_conf pc;
 	struct fcr_options opt;
 	struct fcr_tables_params tp;
-	struct rte_mempool *mp;
 	struct fcr_cli_conf cli_conf;
 	struct fcr_profile prof;
 	int have_prof;
-	unsigned int nb_mbufs, w, writer_lcore;
+	unsigned int w, writer_lcore;
 	uint16_t nb_ports, p;
 	size_t qsize;
 	int ret, rc = 0;
@@ -306,19 +305,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 
-	nb_mbufs = 0;
-	for (p = 0; p < nb_ports; p++)
-		nb_mbufs += pc.rxq[p] * pc.rxd + pc.txq * (pc.txd + opt.burst);
-	nb_mbufs = RTE_MAX(nb_mbufs + fcr_fwd.nb_workers * 64u + 2048u, 8192u);
-	mp = rte_pktmbuf_pool_create("fcr_mbufs", nb_mbufs, 256, 0,
-				     FCR_MBUF_DATA_ROOM, (int)rte_socket_id());
-	if (mp == NULL) {
-		fprintf(stderr, "error: cannot create a pool of %u mbufs: %s\n",
-			nb_mbufs, rte_strerror(rte_errno));
-		rc = 1;
-		goto out;
-	}
-	if (setup_workers(nb_ports, opt.burst) < 0 || fcr_ports_start(&pc, mp) != 0) {
+	pc.burst = opt.burst;
+	if (setup_workers(nb_ports, opt.burst) < 0 || fcr_ports_start(&pc) != 0) {
 		fprintf(stderr, "error: port or worker setup failed\n");
 		rc = 1;
 		goto out;
@@ -371,6 +359,7 @@ main(int argc, char **argv)
 	rte_eal_mp_wait_lcore();
 	rte_pdump_uninit();
 	fcr_ports_close(); /* closing a pcap port completes its capture file */
+	fcr_ports_free_pools();
 out:
 	fcr_sync_io_close();
 	fcr_tables_free(fcr_fwd.tables);

@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "ports.h"
@@ -74,15 +76,63 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 	return 0;
 }
 
-int
-fcr_ports_start(const struct fcr_port_conf *conf, struct rte_mempool *mp)
+static int
+port_socket(uint16_t port)
 {
+	int s = rte_eth_dev_socket_id(port);
+
+	return s < 0 ? (int)rte_socket_id() : s;
+}
+
+/* One mbuf pool per NUMA socket, on the socket of the ports it serves, sized
+ * for their queues. */
+static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
+
+static struct rte_mempool *
+pool_for(int socket, const struct fcr_port_conf *conf)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int n = 0;
 	uint16_t port;
 
+	if (pools[socket] != NULL)
+		return pools[socket];
 	RTE_ETH_FOREACH_DEV(port)
-		if (port_start(port, conf, mp) != 0)
+		if (port_socket(port) == socket)
+			n += conf->rxq[port] * conf->rxd + conf->txq * (conf->txd + conf->burst);
+	n = RTE_MAX(n + conf->txq * 64u + 2048u, 8192u);
+	snprintf(name, sizeof(name), "fcr_mbufs_s%d", socket);
+	pools[socket] = rte_pktmbuf_pool_create(name, n, 256, 0, FCR_MBUF_DATA_ROOM,
+						socket);
+	if (pools[socket] == NULL)
+		fprintf(stderr, "error: cannot create a pool of %u mbufs on socket %d: %s\n",
+			n, socket, rte_strerror(rte_errno));
+	return pools[socket];
+}
+
+int
+fcr_ports_start(const struct fcr_port_conf *conf)
+{
+	struct rte_mempool *mp;
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		mp = pool_for(port_socket(port), conf);
+		if (mp == NULL || port_start(port, conf, mp) != 0)
 			return -1;
+	}
 	return 0;
+}
+
+void
+fcr_ports_free_pools(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++) {
+		rte_mempool_free(pools[i]);
+		pools[i] = NULL;
+	}
 }
 
 void

@@ -21,11 +21,14 @@ struct fcr_port_conf {
 	uint16_t txd;
 	uint16_t mtu;
 	int vlan_strip;              /* NIC removes the tag on RX, adds it on TX */
+	uint16_t burst;
 };
 
-/* Configure and start every available port. 0, or -1 with a message on
- * stderr naming the port and the step that failed. */
-int fcr_ports_start(const struct fcr_port_conf *conf, struct rte_mempool *mp);
+/* Configure and start every available port, with its mbufs from a pool on
+ * its own NUMA socket. 0, or -1 with a message on stderr naming the port
+ * and the step that failed. */
+int fcr_ports_start(const struct fcr_port_conf *conf);
+void fcr_ports_free_pools(void);
 void fcr_ports_print(FILE *out);
 void fcr_ports_close(void);
 
