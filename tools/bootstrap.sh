@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential pkg-config meson ninja-build python3
-	  libdpdk-dev dpdk libpcap-dev libcmocka-dev libsodium-dev tshark)
+	  libdpdk-dev dpdk dpdk-dev libpcap-dev libcmocka-dev libsodium-dev tshark)
 
 missing=()
 for p in "${packages[@]}"; do

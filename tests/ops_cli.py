@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+The command line the way an operator meets it: every command of `help`
+given wrong arguments (too few, too many, a bad value for each argument)
+answers with one `error:` line, changes nothing and does not stop the
+program; the display commands answer; save/load config round-trip; a
+broken --cmdline-file line is named by file:line; telemetry
+(dpdk-telemetry.py) answers /fcr/* with the program's figures; end of
+standard input acts as quit. Ends with "N passed, M failed".
+
+    ops_cli.py <fcredirect> [<dpdk-telemetry.py>]
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+FCR = sys.argv[1]
+TELEMETRY = sys.argv[2] if len(sys.argv) > 2 else shutil.which("dpdk-telemetry.py")
+PREFIX = "opscli%d" % os.getpid()
+passed = failed = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("  PASS: " + what)
+    else:
+        failed += 1
+        print("  FAIL: " + what)
+        for line in str(detail).splitlines()[:15]:
+            print("        " + line)
+
+
+class Node:
+    """fcredirect on two null ports, driven through its standard input;
+    each query ends with an unknown command whose error line closes it."""
+
+    def __init__(self, extra=(), prefix=PREFIX):
+        self.prefix = prefix
+        self.p = subprocess.Popen(
+            [FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
+             "--file-prefix", prefix, "--log-level=lib.eal:error",
+             "--vdev", "net_null0", "--vdev", "net_null1", "--",
+             "-i", "--max-flows", "4096", "--max-bindings", "4096",
+             "--max-redirects", "256", *extra],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, bufsize=1)
+        self.lines = []
+        self.cv = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.n = 0
+
+    def _read(self):
+        for line in self.p.stdout:
+            with self.cv:
+                self.lines.append(line.rstrip("\n"))
+                self.cv.notify_all()
+        with self.cv:
+            self.lines.append(None)
+            self.cv.notify_all()
+
+    def q(self, cmd, timeout=20):
+        """Run cmd; its output lines (the marker's error line excluded)."""
+        self.n += 1
+        mark = "ops-mark-%d" % self.n
+        start = len(self.lines)
+        self.p.stdin.write(cmd + "\n" + mark + "\n")
+        self.p.stdin.flush()
+        end = time.time() + timeout
+        with self.cv:
+            while True:
+                for i in range(start, len(self.lines)):
+                    if self.lines[i] is None:
+                        return self.lines[start:i]
+                    if ("'%s'" % mark) in self.lines[i]:
+                        return self.lines[start:i]
+                if time.time() > end:
+                    return self.lines[start:] + ["<no answer>"]
+                self.cv.wait(0.5)
+
+    def quit(self):
+        try:
+            self.p.stdin.write("quit\n")
+            self.p.stdin.flush()
+        except BrokenPipeError:
+            pass
+        try:
+            return self.p.wait(30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            return -9
+
+
+BAD = {
+    "<prefix>": ["0x010000/25", "0x010000", "zz/8"],
+    "<port>": ["99999", "x"],
+    "<mac>": ["0e:fc:00:01:02", "zz:fc:00:01:02:03"],
+    "<wwpn>": ["21:00:00:24:ff:3a:5b", "21-00-00-24-ff-3a-5b-01"],
+    "<fcid>": ["0x1000000", "01.02"],
+    "<vlan>": ["4096", "-1"],
+    "<ms>": ["-3", "1x"],
+    "<n>": ["-3", "many"],
+    "<addr>": ["1.2.3:7000", "1.2.3.4:70000"],
+}
+GOOD = {
+    "<prefix>": "0x010000/8", "<port>": "0", "<mac>": "0e:fc:00:01:02:03",
+    "<wwpn>": "21:00:00:24:ff:3a:5b:01", "<fcid>": "0x010001", "<vlan>": "100",
+    "<ms>": "1", "<n>": "5", "<addr>": "127.0.0.1:7999", "<word>": "x",
+}
+
+
+def state(node):
+    return (node.q("route list"), node.q("binding list"), node.q("redirect list"))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="ops-cli.")
+    try:
+        run(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree("/var/run/dpdk/" + PREFIX, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+def run(tmp):
+    print("every command, wrong arguments")
+    n = Node()
+    help_lines = n.q("help")
+    syntaxes = [re.split(r"\s{2,}", l.strip())[0] for l in help_lines
+                if l.startswith("  ") and not l.startswith("   ")]
+    check(len(syntaxes) >= 30, "help lists the commands, grouped (%d)" % len(syntaxes),
+          "\n".join(help_lines))
+    check(any(l.endswith(":") and not l.startswith(" ") for l in help_lines),
+          "help has group headings")
+    n.q("route add 0x410000/8 port 1 fpma")
+    n.q("binding add vlan 100 wwpn 50:00:00:00:00:00:00:01 fcid 0x410001")
+    before = state(n)
+    bad_total = bad_ok = 0
+    for syn in syntaxes:
+        words = syn.split()
+        if syn in ("quit",):
+            continue
+        variants = []
+        if len(words) > 1:
+            variants.append(" ".join(
+                GOOD.get(w, w) for w in words[:-1]))           # one word short
+        variants.append(" ".join(GOOD.get(w, w) for w in words) + " extra")
+        for i, w in enumerate(words):
+            for bad in BAD.get(w, []):
+                variants.append(" ".join(
+                    bad if j == i else GOOD.get(x, x) for j, x in enumerate(words)))
+        for v in variants:
+            bad_total += 1
+            out = n.q(v)
+            errs = [l for l in out if l.startswith("error:")]
+            if len(errs) >= 1 and n.p.poll() is None:
+                bad_ok += 1
+            else:
+                check(False, "'%s' answers with an error" % v, "\n".join(out))
+    check(bad_ok == bad_total,
+          "%d wrong command lines over %d commands each answered with error:"
+          % (bad_total, len(syntaxes)))
+    # values that parse but are refused by the program
+    for v in ("route add 0x010000/8 port 7 fpma", "show port info 5",
+              "show port stats 9", "show port xstats 3",
+              "redirect add vlan 1 host 21:00:00:00:00:00:00:01 target 21:00:00:00:00:00:00:01 "
+              "vi 2f:00:00:00:00:00:00:01 vt 2f:00:00:00:00:00:00:02",
+              "route del 0x770000/8", "binding del vlan 9 wwpn 21:00:00:00:00:00:00:09",
+              "redirect del vlan 9 host 21:00:00:00:00:00:00:09 target 21:00:00:00:00:00:00:08",
+              "set log level lib.eal loud", "show flows top 0",
+              "set sync window 50", "sync peer add 127.0.0.1:7000",
+              "save config /nonexistent-dir/x.cmds", "load config /nonexistent.cmds"):
+        out = n.q(v)
+        check(any(l.startswith("error:") for l in out), "refused: %s" % v, "\n".join(out))
+    check(state(n) == before, "no wrong line changed routes, bindings or redirects",
+          "%s\n---\n%s" % (before, state(n)))
+    check(n.p.poll() is None, "the program is still running")
+
+    print("display commands")
+    for v, expect in (("show port info all", "Driver name: net_null"),
+                      ("show port stats all", "RX-packets"),
+                      ("show port stats 1", "NIC statistics for port 1"),
+                      ("show port xstats 0", "port 0"),
+                      ("clear port stats all", None),
+                      ("show lcores", "worker"),
+                      ("show config", "lcore map"),
+                      ("show flows", "flows"),
+                      ("show flows vlan 100 top 3", "flows"),
+                      ("show fwd stats", "Forward statistics"),
+                      ("show sync stats", "sync: off"),
+                      ("set log level pmd.net.null.* info", None)):
+        out = n.q(v)
+        ok = not any(l.startswith("error:") for l in out) and (
+            expect is None or any(expect in l for l in out))
+        check(ok, "%s answers%s" % (v, "" if expect is None else " (%s)" % expect),
+              "\n".join(out))
+
+    print("save config / load config")
+    n.q("route add 0x010000/8 port 0 mac 0e:fc:00:ff:ff:fe")
+    n.q("binding add vlan 100 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001")
+    n.q("redirect add vlan 100 host 21:00:00:00:00:00:00:01 target 50:00:00:00:00:00:00:01 "
+        "vi 2f:00:00:00:00:00:00:01 vt 2f:00:00:00:00:00:00:02")
+    saved = os.path.join(tmp, "saved.cmds")
+    out = n.q("save config " + saved)
+    check(not out and os.path.exists(saved), "save config writes " + saved, "\n".join(out))
+    text = open(saved).read() if os.path.exists(saved) else ""
+    check("route add 0x010000/8 port 0 mac 0e:fc:00:ff:ff:fe" in text and
+          "redirect add vlan 100 host 21:00:00:00:00:00:00:01" in text and
+          "binding add vlan 100 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001" in text,
+          "the file holds the route, the static binding and the redirect", text)
+    full = state(n)
+    rc = n.quit()
+    check(rc == 0, "quit exits 0 (%s)" % rc)
+
+    m = Node(prefix=PREFIX + "b")
+    broken = os.path.join(tmp, "broken.cmds")
+    with open(broken, "w") as f:
+        f.write(text + "route add 0x220000/8 port 1 fpma\nredirect add vlan 100 host oops\n")
+    out = m.q("load config " + broken)
+    check(any(("%s:%d:" % (broken, text.count("\n") + 2)) in l for l in out),
+          "a broken line is reported as file:line", "\n".join(out))
+    empty = state(m)
+    check("0 routes" in empty[0] and "0 redirects, 0 active" in empty[2],
+          "nothing of the broken file was applied", "%s" % (empty,))
+    out = m.q("load config " + saved)
+    check(not any(l.startswith("error:") for l in out), "the saved file loads", "\n".join(out))
+    check(state(m) == full, "what was saved comes back the same", "%s\n---\n%s" % (full, state(m)))
+    notcfg = os.path.join(tmp, "notcfg.cmds")
+    with open(notcfg, "w") as f:
+        f.write("route add 0x230000/8 port 1 fpma\nstart\n")
+    out = m.q("load config " + notcfg)
+    check(any("notcfg.cmds:2:" in l and "not configuration" in l for l in out),
+          "load config refuses commands that are not configuration", "\n".join(out))
+    check(state(m) == full, "and applies none of that file")
+
+    print("telemetry")
+    if TELEMETRY is None:
+        check(False, "dpdk-telemetry.py is installed (Debian package dpdk-dev)")
+    else:
+        m.q("route add 0x010000/8 port 0 fpma")
+        t = subprocess.run([TELEMETRY, "-f", PREFIX + "b"], input="/fcr/stats\n/fcr/lcores\n"
+                           "/fcr/redirects\n/fcr/flows\n/fcr/sync\n/fcr/flows,5\n/\n",
+                           capture_output=True, text=True, timeout=30)
+        replies = {}
+        for line in t.stdout.splitlines():
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    continue
+                replies.update(obj)
+        check("/fcr/stats" in replies and "rx" in replies["/fcr/stats"] and
+              "drops" in replies["/fcr/stats"] and
+              "no_route" in replies["/fcr/stats"]["drops"],
+              "/fcr/stats: totals and drops by reason", t.stdout[-2000:])
+        check("/fcr/lcores" in replies and "worker0" in replies["/fcr/lcores"],
+              "/fcr/lcores: the workers", t.stdout[-1000:])
+        red = replies.get("/fcr/redirects", {})
+        check(red.get("count") == 1 and red.get("redirect0", {}).get("host") ==
+              "21:00:00:00:00:00:00:01", "/fcr/redirects: the redirect and its state",
+              json.dumps(red))
+        check("/fcr/flows" in replies, "/fcr/flows answers")
+        check(replies.get("/fcr/sync", {}).get("enabled") == 0, "/fcr/sync: off here")
+        keys = []
+
+        def walk(o):
+            if isinstance(o, dict):
+                for k, v in o.items():
+                    keys.append(k)
+                    walk(v)
+        for k, v in replies.items():
+            if k.startswith("/fcr/"):
+                walk(v)
+        check(all(re.fullmatch(r"[A-Za-z0-9_]+", k) for k in keys),
+              "every key is letters, digits and _ (DPDK 22.11's rule)",
+              [k for k in keys if not re.fullmatch(r"[A-Za-z0-9_]+", k)])
+        cmds = replies.get("/", [])
+        check(all(c in cmds for c in ("/fcr/stats", "/fcr/flows", "/fcr/redirects",
+                                       "/fcr/lcores", "/fcr/sync")),
+              "the five commands are registered", cmds)
+    m.p.stdin.close()
+    try:
+        rc = m.p.wait(30)
+    except subprocess.TimeoutExpired:
+        m.p.kill()
+        rc = -9
+    check(rc == 0, "end of standard input acts as quit (exit %s)" % rc)
+    tail = "\n".join(l for l in m.lines if l)
+    check("Forward statistics" in tail, "and prints the summary")
+
+    print("--cmdline-file")
+    bad = os.path.join(tmp, "start.cmds")
+    with open(bad, "w") as f:
+        f.write("route add 0x010000/8 port 0 fpma\nroute add 0x020000/8 port 0 fmpa\n")
+    k = Node(extra=("--cmdline-file", bad), prefix=PREFIX + "c")
+    out = k.q("route list")
+    joined = "\n".join(l for l in k.lines if l)
+    check(("%s:2:" % bad) in joined, "a wrong line of the file is named by file:line", joined)
+    check(any("1 routes" in l for l in out), "the good line was applied", "\n".join(out))
+    check(k.quit() == 0, "quit exits 0")
+    for opt in (["--max-flows", "x"], ["--config", "(9,0,1)"], ["--sync-peer", "1.2.3.4:1"],
+                ["--stats-period", "0"], ["--pmd-config", "nosuch"], ["--txq", "0"]):
+        p = subprocess.run([FCR, "--no-huge", "-m", "256", "--no-pci", "-l", "0,1",
+                            "--file-prefix", PREFIX + "d", "--log-level=lib.eal:error",
+                            "--vdev", "net_null0", "--", *opt],
+                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        msg = (p.stdout + p.stderr)
+        check(p.returncode != 0 and opt[0] in msg,
+              "bad option %s refused, naming it (exit %d)" % (" ".join(opt), p.returncode),
+              msg[-500:])
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "b", ignore_errors=True)
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "c", ignore_errors=True)
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "d", ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
