@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Live capture: dpdk-dumpcap (a DPDK secondary process) captures a port of a
+# running fcredirect; tshark checks what it caught. Secondary processes share
+# the primary's hugepage memory, so this test reserves 2 MB hugepages for
+# itself (as root) and gives them back. Ends with "N passed, M failed".
+#   ops_dumpcap.sh <fcredirect> <fcoe-gen>
+set -uo pipefail
+fcr=$1 gen=$2
+tmp=$(mktemp -d /tmp/ops-dumpcap.XXXXXX)
+prefix=opsdump$$
+pass=0 fail=0
+old_hp=$(cat /proc/sys/vm/nr_hugepages)
+pid=""
+cleanup() {
+	exec 3>&- 2>/dev/null
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	echo "$old_hp" >/proc/sys/vm/nr_hugepages 2>/dev/null
+	rm -rf "$tmp" "/var/run/dpdk/$prefix"
+}
+trap cleanup EXIT
+check() { # check <ok 0/1> <what>
+	if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "  PASS: $2"; else fail=$((fail + 1)); echo "  FAIL: $2"; fi
+}
+
+echo "hugepages for the primary and the capture process"
+need=$((old_hp + 160))
+echo "$need" >/proc/sys/vm/nr_hugepages 2>/dev/null
+got=$(awk '/HugePages_Free/ {print $2}' /proc/meminfo)
+[ "$got" -ge 128 ]; check $? "128 free 2 MB hugepages or more ($got)"
+if ! grep -q hugetlbfs /proc/mounts; then
+	mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages
+fi
+grep -q hugetlbfs /proc/mounts; check $? "hugetlbfs mounted"
+
+"$gen" --out "$tmp/fabric.pcap" --commands "$tmp/fabric.cmds" --quiet 2>/dev/null
+mkfifo "$tmp/in"
+"$fcr" -m 256 --no-pci -l 0,1 --file-prefix "$prefix" --log-level=lib.eal:error \
+	--vdev "net_pcap0,rx_pcap=$tmp/fabric.pcap,infinite_rx=1" \
+	--vdev "net_pcap1,tx_iface=lo" --vdev "net_pcap2,tx_iface=lo" \
+	-- -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 \
+	<"$tmp/in" >"$tmp/fcr.out" 2>&1 &
+pid=$!
+exec 3>"$tmp/in" # standard input stays open until the test ends the program
+cat "$tmp/fabric.cmds" >&3
+echo start >&3
+for _ in $(seq 1 100); do
+	grep -q "tables writer" "$tmp/fcr.out" && break
+	sleep 0.2
+done
+grep -q "tables writer" "$tmp/fcr.out"; check $? "fcredirect runs on hugepages, replaying the capture in a loop"
+
+timeout 60 dpdk-dumpcap --file-prefix "$prefix" -i net_pcap1 -c 300 -w "$tmp/live.pcapng" \
+	>"$tmp/dumpcap.out" 2>&1
+check $? "dpdk-dumpcap captured port 1 (net_pcap1) live"
+n=$(tshark -r "$tmp/live.pcapng" -T fields -e frame.number 2>/dev/null | wc -l)
+[ "$n" -ge 300 ]; check $? "the capture holds at least the 300 frames asked for ($n)"
+nf=$(tshark -r "$tmp/live.pcapng" -Y fcoe -T fields -e frame.number 2>/dev/null | wc -l)
+good=$(tshark -r "$tmp/live.pcapng" -Y 'fcoe.crc.status == 1' -T fields -e frame.number 2>/dev/null | wc -l)
+[ "$nf" -gt 0 ] && [ "$good" -eq "$nf" ]; check $? "every FCoE frame caught has a good FC CRC ($good of $nf)"
+wrong=$(tshark -r "$tmp/live.pcapng" -Y fcoe -T fields -e fc.d_id 2>/dev/null | grep -vc '^41\.')
+[ "$wrong" -eq 0 ]; check $? "port 1 carries frames to the targets' domain only (others: $wrong)"
+src=$(tshark -r "$tmp/live.pcapng" -Y fcoe -T fields -e eth.src 2>/dev/null | sort -u)
+[ "$src" = "02:70:63:61:70:01" ]; check $? "with port 1's MAC as source ($src)"
+
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+pid=""
+[ "$rc" = 0 ]; check $? "SIGTERM stops fcredirect cleanly (exit $rc)"
+grep -q "Forward statistics" "$tmp/fcr.out"; check $? "and it prints its summary"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
