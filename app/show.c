@@ -240,17 +240,38 @@ fcr_show_port_xstats(FILE *out, uint16_t port)
 	free(vals);
 }
 
-struct flow_row {
-	uint64_t frames;
-	uint32_t idx;
-};
-
 static int
 busier_first(const void *a, const void *b)
 {
-	const struct flow_row *x = a, *y = b;
+	const struct fcr_flow_row *x = a, *y = b;
 
 	return x->frames < y->frames ? 1 : x->frames > y->frames ? -1 : 0;
+}
+
+uint32_t
+fcr_top_flows(int vlan, uint32_t top, struct fcr_flow_row *rows, uint32_t *total)
+{
+	const struct fcr_flow_table *ft = fcr_fwd.tables->flows;
+	uint32_t it = 0, shown = 0, n = 0, i;
+	struct fcr_flow_counters c;
+	int idx;
+
+	while ((idx = fcr_flow_next(ft, &it)) >= 0) {
+		if (vlan >= 0 && fcr_flow_key_vlan(ft->key[idx]) != vlan)
+			continue;
+		n++;
+		fcr_flow_counters_sum(ft, (uint32_t)idx, &c);
+		if (shown == top && c.frames <= rows[top - 1].frames)
+			continue;
+		/* keep the busiest in rows[], sorted */
+		i = shown < top ? shown++ : top - 1;
+		rows[i].frames = c.frames;
+		rows[i].idx = (uint32_t)idx;
+		qsort(rows, shown, sizeof(*rows), busier_first);
+	}
+	if (total != NULL)
+		*total = n;
+	return shown;
 }
 
 static void
@@ -283,42 +304,30 @@ void
 fcr_show_flows(FILE *out, int vlan, uint32_t top)
 {
 	const struct fcr_flow_table *ft = fcr_fwd.tables->flows;
-	uint32_t it = 0, shown = 0, n = 0, limit = top ? top : 1000, i;
-	struct flow_row *rows = NULL;
+	uint32_t it = 0, shown = 0, n = 0, i;
+	struct fcr_flow_row *rows;
 	int idx;
 
 	fprintf(out, "%-5s %-8s %-8s %-15s %-8s %-8s %-12s %-14s %s\n", "vlan", "s_id",
 		"d_id", "leg", "new_s_id", "new_d_id", "frames", "bytes", "frames/s");
 	if (top) {
-		rows = calloc(top + 1, sizeof(*rows));
+		rows = calloc(top, sizeof(*rows));
 		if (rows == NULL)
 			return;
-	}
-	while ((idx = fcr_flow_next(ft, &it)) >= 0) {
-		struct fcr_flow_counters c;
-
-		if (vlan >= 0 && fcr_flow_key_vlan(ft->key[idx]) != vlan)
-			continue;
-		n++;
-		if (!top) {
-			if (shown < limit) {
+		shown = fcr_top_flows(vlan, top, rows, &n);
+		for (i = 0; i < shown; i++)
+			flow_line(out, ft, rows[i].idx);
+		free(rows);
+	} else {
+		while ((idx = fcr_flow_next(ft, &it)) >= 0) {
+			if (vlan >= 0 && fcr_flow_key_vlan(ft->key[idx]) != vlan)
+				continue;
+			if (n++ < 1000) {
 				flow_line(out, ft, (uint32_t)idx);
 				shown++;
 			}
-			continue;
 		}
-		/* keep the top busiest in rows[], sorted */
-		fcr_flow_counters_sum(ft, (uint32_t)idx, &c);
-		if (shown == top && c.frames <= rows[top - 1].frames)
-			continue;
-		i = shown < top ? shown++ : top - 1;
-		rows[i].frames = c.frames;
-		rows[i].idx = (uint32_t)idx;
-		qsort(rows, shown, sizeof(*rows), busier_first);
 	}
-	for (i = 0; top && i < shown; i++)
-		flow_line(out, ft, rows[i].idx);
-	free(rows);
 	if (n > shown)
 		fprintf(out, "... %u flows shown of %u\n", shown, n);
 	else

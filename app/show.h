@@ -23,6 +23,14 @@ void fcr_show_port_info(FILE *out, int port);
 void fcr_show_port_xstats(FILE *out, uint16_t port);
 /* vlan < 0: every VLAN; top 0: table order (at most 1000), else the busiest */
 void fcr_show_flows(FILE *out, int vlan, uint32_t top);
+/* The top (<= capacity of rows) busiest flows of a VLAN (< 0: all), sorted;
+ * returns how many; *total: how many flows were looked at. */
+struct fcr_flow_row {
+	uint64_t frames;
+	uint32_t idx;
+};
+uint32_t fcr_top_flows(int vlan, uint32_t top, struct fcr_flow_row *rows,
+		       uint32_t *total);
 void fcr_show_lcores(FILE *out);
 void fcr_show_config(FILE *out);
 void fcr_show_routes(FILE *out);

@@ -98,29 +98,13 @@ tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-struct top {
-	uint64_t frames;
-	uint32_t idx;
-};
-
-static int
-by_frames(const void *a, const void *b)
-{
-	const struct top *x = a, *y = b;
-
-	return x->frames < y->frames ? 1 : x->frames > y->frames ? -1 : 0;
-}
-
 /* /fcr/flows[,N]: the N (default 20, at most 100) busiest flows. */
 static int
 tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct fcr_flow_table *ft = fcr_fwd.tables->flows;
-	struct top best[100];
-	struct fcr_flow_counters c;
-	unsigned int n = 0, want = 20, i;
-	uint32_t it = 0;
-	int idx;
+	struct fcr_flow_row best[100];
+	unsigned int n, want = 20, i;
 
 	(void)cmd;
 	if (params != NULL && *params != '\0') {
@@ -128,18 +112,7 @@ tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 		if (want == 0 || want > 100)
 			return -EINVAL;
 	}
-	while ((idx = fcr_flow_next(ft, &it)) >= 0) {
-		fcr_flow_counters_sum(ft, (uint32_t)idx, &c);
-		if (n < want) {
-			best[n].frames = c.frames;
-			best[n++].idx = (uint32_t)idx;
-			qsort(best, n, sizeof(best[0]), by_frames);
-		} else if (c.frames > best[n - 1].frames) {
-			best[n - 1].frames = c.frames;
-			best[n - 1].idx = (uint32_t)idx;
-			qsort(best, n, sizeof(best[0]), by_frames);
-		}
-	}
+	n = fcr_top_flows(-1, want, best, NULL);
 	rte_tel_data_start_dict(d);
 	for (i = 0; i < n; i++) {
 		uint64_t k = ft->key[best[i].idx], a = ft->action[best[i].idx];

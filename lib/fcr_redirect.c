@@ -227,6 +227,31 @@ unref_names(struct fcr_redirect_table *rt, struct fcr_redirect *r, uint32_t id)
 	}
 }
 
+/* Point members [from, FCR_M_COUNT) at the names of w[], dropping the
+ * references to the names they had. 0, or -ENOSPC (the redirect is gone). */
+static int
+set_members(struct fcr_redirect_table *rt, uint32_t id, int from,
+	    const uint64_t w[FCR_M_COUNT])
+{
+	struct fcr_redirect *r = &rt->r[id];
+	int m;
+
+	for (m = from; m < FCR_M_COUNT; m++) {
+		if (r->name[m] != FCR_NAME_NONE) {
+			fcr_name_ref_del(rt->names, r->name[m], id);
+			fcr_name_maybe_free(rt->names, r->name[m]);
+		}
+		r->name[m] = fcr_name_get(rt->names, r->vlan, w[m], 1);
+		if (r->name[m] == FCR_NAME_NONE ||
+		    fcr_name_ref_add(rt->names, r->name[m], id) < 0) {
+			r->name[m] = FCR_NAME_NONE;
+			fcr_redirect_del(rt, r->vlan, w[FCR_M_HOST], w[FCR_M_TARGET]);
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
 int
 fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		 uint64_t target, uint64_t vi, uint64_t vt)
@@ -234,7 +259,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	struct redirect_key k = { .host = host, .target = target, .vlan = vlan };
 	uint64_t w[FCR_M_COUNT] = { host, target, vi, vt };
 	struct fcr_redirect *r;
-	int id, m, j;
+	int id, m, j, from = 0;
 
 	for (m = 0; m < FCR_M_COUNT; m++)
 		for (j = m + 1; j < FCR_M_COUNT; j++)
@@ -249,21 +274,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		if (rt->names->names[r->name[FCR_M_VI]].wwpn == vi &&
 		    rt->names->names[r->name[FCR_M_VT]].wwpn == vt)
 			return id;
-		for (m = FCR_M_VI; m < FCR_M_COUNT; m++) {
-			fcr_name_ref_del(rt->names, r->name[m], (uint32_t)id);
-			fcr_name_maybe_free(rt->names, r->name[m]);
-			r->name[m] = fcr_name_get(rt->names, vlan, w[m], 1);
-			if (r->name[m] == FCR_NAME_NONE ||
-			    fcr_name_ref_add(rt->names, r->name[m], (uint32_t)id) < 0) {
-				r->name[m] = FCR_NAME_NONE;
-				fcr_redirect_del(rt, vlan, host, target);
-				return -ENOSPC;
-			}
-		}
-		install(rt, (uint32_t)id);
-		if (rt->log != NULL)
-			fcr_change_mark(rt->log, &rt->log->redirects, &r->sflags, (uint32_t)id);
-		return id;
+		from = FCR_M_VI;
 	} else {
 		if (rt->nb_free == 0)
 			return -ENOSPC;
@@ -279,18 +290,11 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		/* memset cleared sflags: a new redirect is not known to peers */
 		r->in_use = 1;
 		rt->count++;
-	}
-	for (m = 0; m < FCR_M_COUNT; m++)
-		r->name[m] = FCR_NAME_NONE;
-	for (m = 0; m < FCR_M_COUNT; m++) {
-		r->name[m] = fcr_name_get(rt->names, vlan, w[m], 1);
-		if (r->name[m] == FCR_NAME_NONE ||
-		    fcr_name_ref_add(rt->names, r->name[m], (uint32_t)id) < 0) {
+		for (m = 0; m < FCR_M_COUNT; m++)
 			r->name[m] = FCR_NAME_NONE;
-			fcr_redirect_del(rt, vlan, host, target);
-			return -ENOSPC;
-		}
 	}
+	if (set_members(rt, (uint32_t)id, from, w) < 0)
+		return -ENOSPC;
 	install(rt, (uint32_t)id);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, &rt->log->redirects, &r->sflags, (uint32_t)id);
