@@ -26,8 +26,8 @@ fcr_options_usage(const char *prog)
 	       "  --txq=N                 TX queues per port, at least one per worker (default: one per worker)\n"
 	       "  --stats-period=S        without -i, print the forward statistics every S seconds\n"
 	       "  --max-flows=N           flow table capacity (default 1048576)\n"
-	       "  --max-redirects=N       redirect capacity (default 262144)\n"
-	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 1048576)\n"
+	       "  --max-redirects=N       redirect capacity (default 65536)\n"
+	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 262144)\n"
 	       "  --max-routes=N          route capacity (default 4096)\n"
 	       "  --rxd=N, --txd=N        descriptors per RX / TX queue (default 1024)\n"
 	       "  --burst=N               frames per RX burst, 1..64 (default 32)\n"
@@ -181,8 +181,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 
 	memset(o, 0, sizeof(*o));
 	o->max_flows = 1u << 20;
-	o->max_redirects = 1u << 18;
-	o->max_bindings = 1u << 20;
+	o->max_redirects = 1u << 16;
+	o->max_bindings = 1u << 18;
 	o->max_routes = 4096;
 	o->rxd = 1024;
 	o->txd = 1024;

@@ -13,6 +13,7 @@
 #include "fcr_flow.h"
 
 #define KEY_FREE UINT64_MAX /* no valid key has its top nibble set */
+#define DQ_MAX 65536
 
 /* What waits in the defer queue: the hash position and our entry index. */
 struct deferred {
@@ -53,6 +54,19 @@ reclaim_cb(void *p, void *e, unsigned int n)
 		release(ft, d[i].pos, d[i].idx);
 }
 
+/* rte_hash compares keys whose length is not a multiple of 16 with
+ * memcmp; ours are one 64-bit word. */
+static int
+key_cmp(const void *a, const void *b, size_t len)
+{
+	uint64_t x, y;
+
+	RTE_SET_USED(len);
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	return x != y;
+}
+
 uint64_t
 fcr_flow_table_memory(uint32_t capacity, uint32_t nb_workers)
 {
@@ -88,11 +102,13 @@ fcr_flow_table_create(const char *name, uint32_t capacity, uint32_t nb_workers,
 		goto nomem;
 	ft->capacity = capacity;
 	ft->nb_workers = nb_workers;
+	ft->qsbr = qsbr;
 	snprintf(hname, sizeof(hname), "%s_h", name);
 	hp.name = hname;
 	ft->hash = rte_hash_create(&hp);
 	if (ft->hash == NULL)
 		goto fail;
+	rte_hash_set_cmp_func(ft->hash, key_cmp);
 	ft->action = rte_zmalloc_socket(NULL, sizeof(uint64_t) * capacity,
 					RTE_CACHE_LINE_SIZE, socket);
 	ft->key = rte_malloc_socket(NULL, sizeof(uint64_t) * capacity, 0, socket);
@@ -118,7 +134,9 @@ fcr_flow_table_create(const char *name, uint32_t capacity, uint32_t nb_workers,
 		char qname[RTE_RCU_QSBR_DQ_NAMESIZE];
 		struct rte_rcu_qsbr_dq_parameters dp = {
 			.name = qname,
-			.size = capacity,
+			/* deletions wait here for a grace period; a burst larger
+			 * than this waits for one in place (fcr_flow_del) */
+			.size = capacity < DQ_MAX ? capacity : DQ_MAX,
 			.esize = sizeof(struct deferred),
 			.trigger_reclaim_limit = 64,
 			.max_reclaim_size = 256,
@@ -279,12 +297,13 @@ fcr_flow_del(struct fcr_flow_table *ft, uint64_t key)
 	}
 	d.pos = pos;
 	d.idx = (uint32_t)found;
-	if (ft->dq == NULL || rte_rcu_qsbr_dq_enqueue(ft->dq, &d) != 0) {
-		/* No concurrent readers (or no room to defer): the table is
-		 * created with a queue as large as itself, so the second case
-		 * cannot happen with readers present. */
-		release(ft, pos, d.idx);
-	}
+	if (ft->dq != NULL && rte_rcu_qsbr_dq_enqueue(ft->dq, &d) == 0)
+		return 0;
+	/* No readers, or the defer queue is full: wait for every worker to
+	 * pass a quiescent point (well under a millisecond), then free. */
+	if (ft->qsbr != NULL)
+		rte_rcu_qsbr_synchronize(ft->qsbr, RTE_QSBR_THRID_INVALID);
+	release(ft, pos, d.idx);
 	return 0;
 }
 

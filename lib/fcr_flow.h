@@ -93,6 +93,7 @@ struct fcr_flow_table {
 	uint32_t nb_workers;
 	uint32_t count;
 	struct rte_rcu_qsbr_dq *dq;
+	struct rte_rcu_qsbr *qsbr;
 	/* replication, when a change log is attached (writer only) */
 	struct fcr_change_log *log;
 	uint8_t *sflags;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_mbuf.h>
 
 #include "fcr_frame.h"
@@ -8,26 +9,46 @@
 /* Longest prefix the parser reads: tagged Ethernet + FCoE + FC headers. */
 #define HDR_SPAN (FCR_ETH_HLEN + FCR_VLAN_HLEN + FCR_FCOE_HLEN + FCR_FC_HLEN)
 
+
+/* SOF and EOF codes as bitmaps: one load and a bit test. */
+static const uint64_t sof_map[4] = {
+	(1ull << FCR_SOF_F) | (1ull << FCR_SOF_I4) | (1ull << FCR_SOF_I2) |
+	(1ull << FCR_SOF_I3) | (1ull << FCR_SOF_N4) | (1ull << FCR_SOF_N2) |
+	(1ull << FCR_SOF_N3) | (1ull << FCR_SOF_C4),
+};
+static const uint64_t eof_map[4] = {
+	0,
+	(1ull << (FCR_EOF_N - 64)) | (1ull << (FCR_EOF_T - 64)) |
+	(1ull << (FCR_EOF_RT - 64)) | (1ull << (FCR_EOF_DT - 64)) |
+	(1ull << (FCR_EOF_NI - 64)) | (1ull << (FCR_EOF_DTI - 64)) |
+	(1ull << (FCR_EOF_RTI - 64)) | (1ull << (FCR_EOF_A - 64)),
+};
+
+static inline int
+in_map(const uint64_t *map, uint8_t v)
+{
+	return (int)((map[v >> 6] >> (v & 63)) & 1);
+}
+
+static inline uint32_t
+load_be32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return rte_be_to_cpu_32(v);
+}
+
 int
 fcr_sof_valid(uint8_t sof)
 {
-	switch (sof) {
-	case FCR_SOF_F: case FCR_SOF_I4: case FCR_SOF_I2: case FCR_SOF_I3:
-	case FCR_SOF_N4: case FCR_SOF_N2: case FCR_SOF_N3: case FCR_SOF_C4:
-		return 1;
-	}
-	return 0;
+	return in_map(sof_map, sof);
 }
 
 int
 fcr_eof_valid(uint8_t eof)
 {
-	switch (eof) {
-	case FCR_EOF_N: case FCR_EOF_T: case FCR_EOF_RT: case FCR_EOF_DT:
-	case FCR_EOF_NI: case FCR_EOF_DTI: case FCR_EOF_RTI: case FCR_EOF_A:
-		return 1;
-	}
-	return 0;
+	return in_map(eof_map, eof);
 }
 
 static enum fcr_reason
@@ -72,7 +93,7 @@ parse_core(const uint8_t *h, const uint8_t *t, uint32_t len,
 {
 	enum fcr_reason r;
 	const uint8_t *e, *fc;
-	uint32_t off, fc_len, i;
+	uint32_t off, fc_len;
 
 	r = parse_l2(h, len, f);
 	if (r != FCR_R_OK)
@@ -84,15 +105,21 @@ parse_core(const uint8_t *h, const uint8_t *t, uint32_t len,
 	if (len < off + FCR_FCOE_HLEN)
 		return FCR_R_TRUNC_FCOE_HDR;
 	e = h + off;
-	if (e[0] >> 4)
-		return FCR_R_BAD_VERSION;
-	if (e[0] & 0x0F)
-		return FCR_R_BAD_RESERVED;
-	for (i = 1; i < 13; i++)
-		if (e[i])
+	{
+		/* version, reserved: 13 zero bytes in the common case */
+		uint64_t a;
+		uint32_t b;
+
+		memcpy(&a, e, 8);
+		memcpy(&b, e + 8, 4);
+		if (unlikely((a | b | e[12]) != 0)) {
+			if (e[0] >> 4)
+				return FCR_R_BAD_VERSION;
 			return FCR_R_BAD_RESERVED;
+		}
+	}
 	f->sof = e[13];
-	if (!fcr_sof_valid(f->sof))
+	if (!in_map(sof_map, f->sof))
 		return FCR_R_BAD_SOF;
 
 	f->fc_off = (uint16_t)(off + FCR_FCOE_HLEN);
@@ -102,7 +129,7 @@ parse_core(const uint8_t *h, const uint8_t *t, uint32_t len,
 		return FCR_R_NO_TRAILER;
 
 	f->eof = t[4];
-	if (!fcr_eof_valid(f->eof))
+	if (!in_map(eof_map, f->eof))
 		return FCR_R_BAD_EOF;
 	if (t[5] | t[6] | t[7])
 		return FCR_R_BAD_TRAILER;
@@ -114,18 +141,24 @@ parse_core(const uint8_t *h, const uint8_t *t, uint32_t len,
 		return FCR_R_TOO_LONG;
 
 	fc = h + f->fc_off;
-	f->r_ctl = fc[FCR_FC_R_CTL];
-	f->d_id = fcr_get_be24(fc + FCR_FC_D_ID);
-	f->cs_ctl = fc[FCR_FC_CS_CTL];
-	f->s_id = fcr_get_be24(fc + FCR_FC_S_ID);
-	f->type = fc[FCR_FC_TYPE];
-	f->f_ctl = fcr_get_be24(fc + FCR_FC_F_CTL);
-	f->seq_id = fc[FCR_FC_SEQ_ID];
-	f->df_ctl = fc[FCR_FC_DF_CTL];
-	f->seq_cnt = fcr_get_be16(fc + FCR_FC_SEQ_CNT);
-	f->ox_id = fcr_get_be16(fc + FCR_FC_OX_ID);
-	f->rx_id = fcr_get_be16(fc + FCR_FC_RX_ID);
-	f->param = fcr_get_be32(fc + FCR_FC_PARAM);
+	{
+		uint32_t w0 = load_be32(fc), w1 = load_be32(fc + 4);
+		uint32_t w2 = load_be32(fc + 8), w3 = load_be32(fc + 12);
+		uint32_t w4 = load_be32(fc + 16);
+
+		f->r_ctl = (uint8_t)(w0 >> 24);
+		f->d_id = w0 & FCR_FCID_MASK;
+		f->cs_ctl = (uint8_t)(w1 >> 24);
+		f->s_id = w1 & FCR_FCID_MASK;
+		f->type = (uint8_t)(w2 >> 24);
+		f->f_ctl = w2 & 0xFFFFFF;
+		f->seq_id = (uint8_t)(w3 >> 24);
+		f->df_ctl = (uint8_t)(w3 >> 16);
+		f->seq_cnt = (uint16_t)w3;
+		f->ox_id = (uint16_t)(w4 >> 16);
+		f->rx_id = (uint16_t)w4;
+		f->param = load_be32(fc + 20);
+	}
 	f->fill = (uint8_t)(f->f_ctl & FCR_F_CTL_FILL_MASK);
 	if (f->fill > fc_len - FCR_FC_HLEN)
 		return FCR_R_BAD_FILL;
@@ -133,8 +166,8 @@ parse_core(const uint8_t *h, const uint8_t *t, uint32_t len,
 	f->fc_len = (uint16_t)fc_len;
 	f->payload_len = (uint16_t)(fc_len - FCR_FC_HLEN - f->fill);
 	f->frame_len = len;
-	f->crc = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 |
-		 (uint32_t)t[3] << 24;
+	memcpy(&f->crc, t, 4); /* stored LSB first: a little-endian load */
+	f->crc = rte_le_to_cpu_32(f->crc);
 	return FCR_R_OK;
 }
 

@@ -205,6 +205,13 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		return nev;
 
 	fcr_flow_lookup_bulk(ft, key, k, idx);
+	/* the entries' action words and this worker's counters: one miss
+	 * each per frame in a large table, started together here */
+	for (i = 0; i < k; i++)
+		if (idx[i] != FCR_FLOW_NONE) {
+			rte_prefetch0(&ft->action[idx[i]]);
+			rte_prefetch0_write(&ft->counters[p->worker][idx[i]]);
+		}
 	for (i = 0; i < k; i++) {
 		struct rte_mbuf *m = pkts[pos[i]];
 		uint64_t a;
@@ -223,6 +230,9 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		s = fcr_action_sid(a);
 		d = fcr_action_did(a);
 		leg[i] = (uint8_t)fcr_action_leg(a);
+		/* the route's tbl24 entry (prefixes are /24 or shorter: the
+		 * lookup is this one read) */
+		rte_prefetch0(&rt->lpm->tbl24[d]);
 		if (s != f[i].s_id || d != f[i].d_id)
 			rewrite_ids(m, &f[i], s, d);
 		did[i] = d;
