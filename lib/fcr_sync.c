@@ -94,6 +94,7 @@ struct fcr_sync {
 	uint64_t start_ms;
 	uint64_t window_end_ms;
 	uint64_t first_dirty_ms;   /* 0: nothing pending */
+	int flush_unfinished;      /* a flush stopped at a full window */
 	int ready;
 	uint32_t rescan_pos;
 	uint64_t rescan_start_ms;
@@ -453,92 +454,166 @@ batch_send_all(struct fcr_sync *s, uint64_t now_ms)
 	batch_reset(s);
 }
 
-static void
-add_or_flush(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
+/* Datagrams a flush may still send now: it never sends more than every
+ * up peer's window has room for (a datagram does not count as lost because
+ * the window filled), and what does not fit stays pending for the next tick. */
+static unsigned int
+flush_budget(const struct fcr_sync *s)
 {
-	if (!batch_add(s, r)) {
-		batch_send_all(s, now_ms);
-		batch_add(s, r);
-	}
+	unsigned int i, room = FCR_SYNC_INFLIGHT;
+
+	for (i = 0; i < s->nb_peers; i++)
+		if (s->peer[i].state == FCR_PEER_UP)
+			room = RTE_MIN(room, FCR_SYNC_INFLIGHT - s->peer[i].nb_inflight);
+	return room;
 }
 
-/* Everything pending, each object with its state as of now. */
+/* Put a record in the batch, sending the batch when full. 0, or -1 when
+ * the budget is spent (the record is not taken). */
+static int
+take(struct fcr_sync *s, const struct fcr_rec *r, unsigned int *budget,
+     uint64_t now_ms)
+{
+	if (batch_add(s, r))
+		return 0;
+	if (*budget <= 1)
+		return -1; /* the last slot is for the final partial batch */
+	batch_send_all(s, now_ms);
+	(*budget)--;
+	return batch_add(s, r) ? 0 : -1;
+}
+
+/* Drop the first `done` entries of a dirty list: the rest wait. */
 static void
+list_keep_from(struct fcr_dirty_list *l, uint32_t done)
+{
+	if (l->overflow)
+		return; /* rescanned whole next time */
+	memmove(l->idx, l->idx + done, (l->n - done) * sizeof(l->idx[0]));
+	l->n -= done;
+}
+
+/* What is pending, each object with its state as of now, as far as the
+ * peers' windows allow. Returns 1 when everything went. */
+static int
 flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 {
 	struct fcr_change_log *log = s->log;
 	struct fcr_tables *t = s->t;
+	unsigned int budget = flush_budget(s);
 	struct fcr_rec r;
-	uint32_t i, idx;
+	uint32_t i, idx, lim;
 
+	if (budget == 0)
+		return 0;
 	batch_reset(s);
 	for (i = 0; i < log->nb_tomb; i++) {
 		r = log->tomb[i];
 		r.version = next_version(s);
+		if (take(s, &r, &budget, now_ms) < 0)
+			break;
 		dead_note(s, &r);
-		add_or_flush(s, &r, now_ms);
 	}
-	log->nb_tomb = 0;
+	memmove(log->tomb, log->tomb + i, (log->nb_tomb - i) * sizeof(log->tomb[0]));
+	log->nb_tomb -= i;
+	if (log->nb_tomb)
+		goto out;
 	if (log->routes_dirty) {
 		for (i = 0; i < t->routes->nb_routes; i++) {
 			struct fcr_route *ro = &t->routes->routes[i];
+			uint64_t v = ro->version;
 
 			if (!(ro->sflags & FCR_SF_DIRTY))
 				continue;
 			ro->version = next_version(s);
-			ro->sflags = (uint8_t)((ro->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
 			route_rec(t->routes, ro, &r);
-			add_or_flush(s, &r, now_ms);
+			if (take(s, &r, &budget, now_ms) < 0) {
+				ro->version = v;
+				goto out;
+			}
+			ro->sflags = (uint8_t)((ro->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
 		}
 		log->routes_dirty = 0;
 	}
-	for (i = 0; i < log->names.n || (log->names.overflow && i < t->names->capacity); i++) {
+	lim = log->names.overflow ? t->names->capacity : log->names.n;
+	for (i = 0; i < lim; i++) {
 		struct fcr_name *n;
+		uint64_t v;
 
 		idx = log->names.overflow ? i : log->names.idx[i];
 		n = &t->names->names[idx];
 		if (!(n->sflags & FCR_SF_DIRTY))
 			continue;
+		if (n->in_use && n->fcid != FCR_FCID_NONE) {
+			v = n->version;
+			n->version = next_version(s);
+			name_rec(n, &r);
+			if (take(s, &r, &budget, now_ms) < 0) {
+				n->version = v;
+				break;
+			}
+		}
 		n->sflags = (uint8_t)((n->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
-		if (!n->in_use || n->fcid == FCR_FCID_NONE)
-			continue;
-		n->version = next_version(s);
-		name_rec(n, &r);
-		add_or_flush(s, &r, now_ms);
+	}
+	if (i < lim) {
+		list_keep_from(&log->names, i);
+		goto out;
 	}
 	log->names.n = 0;
 	log->names.overflow = 0;
-	for (i = 0; i < log->redirects.n ||
-		    (log->redirects.overflow && i < t->redirects->capacity); i++) {
+	lim = log->redirects.overflow ? t->redirects->capacity : log->redirects.n;
+	for (i = 0; i < lim; i++) {
 		struct fcr_redirect *x;
+		uint64_t v;
 
 		idx = log->redirects.overflow ? i : log->redirects.idx[i];
 		x = &t->redirects->r[idx];
 		if (!(x->sflags & FCR_SF_DIRTY) || !x->in_use)
 			continue;
-		x->sflags = (uint8_t)((x->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+		v = x->version;
 		x->version = next_version(s);
 		redirect_rec(t->redirects, x, &r);
-		add_or_flush(s, &r, now_ms);
+		if (take(s, &r, &budget, now_ms) < 0) {
+			x->version = v;
+			break;
+		}
+		x->sflags = (uint8_t)((x->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+	}
+	if (i < lim) {
+		list_keep_from(&log->redirects, i);
+		goto out;
 	}
 	log->redirects.n = 0;
 	log->redirects.overflow = 0;
-	for (i = 0; i < log->flows.n ||
-		    (log->flows.overflow && i < t->flows->capacity); i++) {
+	lim = log->flows.overflow ? t->flows->capacity : log->flows.n;
+	for (i = 0; i < lim; i++) {
 		struct fcr_flow_table *ft = t->flows;
+		uint64_t v;
 
 		idx = log->flows.overflow ? i : log->flows.idx[i];
 		if (!(ft->sflags[idx] & FCR_SF_DIRTY))
 			continue;
-		ft->sflags[idx] = (uint8_t)((ft->sflags[idx] & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+		v = ft->version[idx];
 		ft->version[idx] = next_version(s);
 		flow_rec(s, idx, now_ms, now_tsc, &r);
-		add_or_flush(s, &r, now_ms);
+		if (take(s, &r, &budget, now_ms) < 0) {
+			ft->version[idx] = v;
+			break;
+		}
+		ft->sflags[idx] = (uint8_t)((ft->sflags[idx] & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+	}
+	if (i < lim) {
+		list_keep_from(&log->flows, i);
+		goto out;
 	}
 	log->flows.n = 0;
 	log->flows.overflow = 0;
 	batch_send_all(s, now_ms);
 	s->first_dirty_ms = 0;
+	return 1;
+out:
+	batch_send_all(s, now_ms);
+	return 0;
 }
 
 static uint64_t
@@ -552,17 +627,18 @@ pending(const struct fcr_sync *s)
 			  log->flows.overflow);
 }
 
-/* Per peer: objects whose datagram was lost, sent again as they are now. */
+/* Per peer: objects whose datagram was lost, sent again as they are now,
+ * as far as its window allows; the rest wait for the next tick. */
 static void
 send_resends(struct fcr_sync *s, struct peer *pe, uint64_t now_ms,
 	     uint64_t now_tsc)
 {
-	uint32_t i;
+	uint32_t i, n = pe->nb_resend;
 
-	if (pe->nb_resend == 0 || pe->state != FCR_PEER_UP)
+	if (n == 0 || pe->state != FCR_PEER_UP)
 		return;
 	batch_reset(s);
-	for (i = 0; i < pe->nb_resend; i++) {
+	for (i = 0; i < n; i++) {
 		struct fcr_rec r = pe->resend[i];
 
 		if (!current_rec(s, &r, now_ms, now_tsc))
@@ -578,8 +654,12 @@ send_resends(struct fcr_sync *s, struct peer *pe, uint64_t now_ms,
 	}
 	batch_send_to(s, pe, now_ms);
 	batch_reset(s);
-	memmove(pe->resend, pe->resend + i, (pe->nb_resend - i) * sizeof(pe->resend[0]));
-	pe->nb_resend -= i;
+	/* sending may have started a resync (which empties the list) or
+	 * added losses at its end: keep what was not sent and what came */
+	if (pe->nb_resend >= n) {
+		memmove(pe->resend, pe->resend + i, (pe->nb_resend - i) * sizeof(pe->resend[0]));
+		pe->nb_resend -= i;
+	}
 }
 
 static void
@@ -1097,10 +1177,17 @@ fcr_sync_tick(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 	rescan(s, now_ms, now_tsc);
 	if (pending(s) > 0 && s->first_dirty_ms == 0)
 		s->first_dirty_ms = now_ms;
-	if (now_ms >= s->window_end_ms ||
-	    pending(s) * 24 >= body_room(s)) {
+	/* A batch goes out when the window ends (in as many datagrams as it
+	 * takes) and goes on at the next ticks when a peer's window was full.
+	 * Not earlier: sending each datagram as soon as it is full sends an
+	 * object again for every later change in the same window (measured:
+	 * 15% less traffic instead of 90% with changes spread over the
+	 * window). */
+	if (now_ms >= s->window_end_ms || s->flush_unfinished) {
 		if (pending(s) > 0)
-			flush(s, now_ms, now_tsc);
+			s->flush_unfinished = !flush(s, now_ms, now_tsc);
+		else
+			s->flush_unfinished = 0;
 		if (now_ms >= s->window_end_ms)
 			s->window_end_ms = now_ms + s->p.window_ms;
 	}
