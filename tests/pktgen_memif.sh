@@ -342,7 +342,7 @@ printf '%s\n' "route add 0x010000/8 port 0 fpma" "route add 0x410000/8 port 1 fp
 start_fcr fcr-fabric "$TMP/fabric.cmds"
 # shellcheck disable=SC2046 # pg_memif prints words
 fcr_run fcr-fabric $(pg_memif "$TMP/fcr-fabric") -- --flows 1024 --size 128 --rate "$RATE" \
-	--duration 2 --check-crc --stats-period 1 --link-wait 60
+	--duration 2 --check-crc --stats-period 1 --link-wait 60 --drain 3
 show_pg fcr-fabric
 f=$TMP/fcr-fabric.pg
 check "fcr-fabric: fcoe-pktgen exit 0" "$PG_RC" -eq 0
@@ -377,7 +377,7 @@ if "$GEN" --out "$TMP/fab.pcap" --list "$TMP/fab.list" --commands "$TMP/fab.gen"
 	start_fcr fcr-pcap "$TMP/fab.cmds"
 	# shellcheck disable=SC2046
 	fcr_run fcr-pcap $(pg_memif "$TMP/fcr-pcap") -- --pcap "$TMP/fab.pcap" --rate $((RATE / 2)) \
-		--duration 1 --check-crc --stats-period 0 --link-wait 60
+		--duration 1 --check-crc --stats-period 0 --link-wait 60 --drain 3
 	show_pg fcr-pcap
 	f=$TMP/fcr-pcap.pg
 	check "fcr-pcap: fcoe-pktgen exit 0" "$PG_RC" -eq 0
@@ -403,7 +403,7 @@ start_fwd testpmd "$TMP/none.cmds" -- stdbuf -oL "$TESTPMD" --no-huge -m 256 --n
 	-- -i --forward-mode=io --auto-start --total-num-mbufs=8192
 # shellcheck disable=SC2046
 pg_bg testpmd $(pg_memif "$TMP/testpmd") -- --flows 1024 --size 128 \
-	--rate "$RATE" --duration 2 --stats-period 0 --link-wait 60
+	--rate "$RATE" --duration 2 --stats-period 0 --link-wait 60 --drain 3
 printf '%s\n' "show port stats all" stop >&7
 pg_wait testpmd
 end_fwd testpmd quit
