@@ -134,8 +134,10 @@ fcr_name_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
 	return (uint32_t)(uintptr_t)data;
 }
 
-int
-fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n)
+/* note: log a deletion for replication (not when the name is only moving
+ * to another FCID: that is an update). */
+static int
+name_unbind(struct fcr_binding_table *bt, uint32_t n, int note)
 {
 	struct fcr_name *nm = &bt->names[n];
 	uint64_t k;
@@ -147,13 +149,19 @@ fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n)
 	nm->fcid = FCR_FCID_NONE;
 	nm->origin = FCR_BIND_NONE;
 	bt->nb_bound--;
-	if (bt->log != NULL) {
+	if (bt->log != NULL && note) {
 		struct fcr_rec tomb = { .type = FCR_REC_BINDING_DEL,
 					.vlan = nm->vlan, .wwpn = { nm->wwpn } };
 
 		fcr_change_deleted(bt->log, &nm->sflags, &tomb);
 	}
 	return 1;
+}
+
+int
+fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n)
+{
+	return name_unbind(bt, n, 1);
 }
 
 int
@@ -175,7 +183,7 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 		fcr_name_unbind(bt, other);
 		*evicted = other;
 	}
-	fcr_name_unbind(bt, n);
+	name_unbind(bt, n, 0);
 	k = fcid_key(nm->vlan, fcid);
 	if (rte_hash_add_key_data(bt->by_fcid, &k, (void *)(uintptr_t)n) < 0)
 		return -ENOSPC;

@@ -90,7 +90,9 @@ struct fcr_sync {
 	struct fcr_tables *t;
 	struct fcr_change_log *log;
 	struct fcr_sync_stats st;
-	uint64_t clock;            /* Lamport counter */
+	uint64_t clock;            /* hybrid logical clock, ms since 2024 */
+	uint64_t clock_offset;     /* wall clock ms since 2024 minus now_ms */
+	uint64_t now_ms;           /* of the current tick or input */
 	uint64_t start_ms;
 	uint64_t window_end_ms;
 	uint64_t first_dirty_ms;   /* 0: nothing pending */
@@ -210,9 +212,20 @@ dead_rec(const struct dead *d, struct fcr_rec *r)
 /* --------------------------------------------------------- versions */
 
 static uint64_t
-next_version(struct fcr_sync *s)
+next_version(struct fcr_sync *s, uint64_t held)
 {
-	return (++s->clock << 16) | s->p.node;
+	/* A hybrid logical clock: milliseconds of the wall clock (since
+	 * 2024), never behind what this node has seen, and above the version
+	 * the object holds. It does not advance per record (a flush of a
+	 * million objects would run it ahead of time, and a restarted node's
+	 * changes would then lose to older ones): the objects of one flush
+	 * share a millisecond, and an object is in a flush once. */
+	uint64_t c = RTE_MAX(s->now_ms + s->clock_offset, s->clock);
+
+	if (((c << 16) | s->p.node) <= held)
+		c = (held >> 16) + 1;
+	s->clock = c;
+	return (c << 16) | s->p.node;
 }
 
 static void
@@ -503,19 +516,27 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 	unsigned int budget = flush_budget(s);
 	struct fcr_rec r;
 	uint32_t i, idx, lim;
+	uint64_t tomb_floor;
 
 	if (budget == 0)
 		return 0;
+	tomb_floor = s->clock;
 	batch_reset(s);
 	for (i = 0; i < log->nb_tomb; i++) {
 		r = log->tomb[i];
-		r.version = next_version(s);
+		/* above whatever this node gave the object before, in this
+		 * millisecond too */
+		r.version = next_version(s, RTE_MAX(dead_version(s, &r),
+						    (tomb_floor << 16) | 0xFFFF));
 		if (take(s, &r, &budget, now_ms) < 0)
 			break;
 		dead_note(s, &r);
 	}
 	memmove(log->tomb, log->tomb + i, (log->nb_tomb - i) * sizeof(log->tomb[0]));
 	log->nb_tomb -= i;
+	/* what is created again in this flush outranks its deletion */
+	if (i > 0)
+		s->clock++;
 	if (log->nb_tomb)
 		goto out;
 	if (log->routes_dirty) {
@@ -525,7 +546,7 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 
 			if (!(ro->sflags & FCR_SF_DIRTY))
 				continue;
-			ro->version = next_version(s);
+			ro->version = next_version(s, v);
 			route_rec(t->routes, ro, &r);
 			if (take(s, &r, &budget, now_ms) < 0) {
 				ro->version = v;
@@ -546,7 +567,7 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 			continue;
 		if (n->in_use && n->fcid != FCR_FCID_NONE) {
 			v = n->version;
-			n->version = next_version(s);
+			n->version = next_version(s, v);
 			name_rec(n, &r);
 			if (take(s, &r, &budget, now_ms) < 0) {
 				n->version = v;
@@ -571,7 +592,7 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 		if (!(x->sflags & FCR_SF_DIRTY) || !x->in_use)
 			continue;
 		v = x->version;
-		x->version = next_version(s);
+		x->version = next_version(s, v);
 		redirect_rec(t->redirects, x, &r);
 		if (take(s, &r, &budget, now_ms) < 0) {
 			x->version = v;
@@ -594,7 +615,7 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 		if (!(ft->sflags[idx] & FCR_SF_DIRTY))
 			continue;
 		v = ft->version[idx];
-		ft->version[idx] = next_version(s);
+		ft->version[idx] = next_version(s, v);
 		flow_rec(s, idx, now_ms, now_tsc, &r);
 		if (take(s, &r, &budget, now_ms) < 0) {
 			ft->version[idx] = v;
@@ -905,6 +926,9 @@ note_for_ack(struct peer *pe, uint32_t seq)
 	pe->ack_due = 1;
 }
 
+/* A record is stale when the object holds a newer version, or has a local
+ * change not sent yet: that change will go out with a version of now,
+ * newer than anything seen so far. */
 static void
 apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 {
@@ -942,7 +966,8 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 			rc = r->type == FCR_REC_FLOW ? -1 : 0;
 			break;
 		}
-		if (r->version <= t->flows->version[i]) {
+		if (r->version <= t->flows->version[i] ||
+		    (t->flows->sflags[i] & FCR_SF_DIRTY)) {
 			s->st.records_stale++;
 			return;
 		}
@@ -970,7 +995,8 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 			break;
 		}
 		held = &t->names->names[n].version;
-		if (r->version <= *held) {
+		if (r->version <= *held ||
+		    (t->names->names[n].sflags & FCR_SF_DIRTY)) {
 			s->st.records_stale++;
 			fcr_name_maybe_free(t->names, n);
 			return;
@@ -991,7 +1017,8 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 	case FCR_REC_ROUTE:
 	case FCR_REC_ROUTE_DEL:
 		i = fcr_route_find(t->routes, r->fcid, r->bits);
-		if (i >= 0 && r->version <= t->routes->routes[i].version) {
+		if (i >= 0 && (r->version <= t->routes->routes[i].version ||
+			       (t->routes->routes[i].sflags & FCR_SF_DIRTY))) {
 			s->st.records_stale++;
 			return;
 		}
@@ -1011,7 +1038,8 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 	case FCR_REC_REDIRECT:
 	case FCR_REC_REDIRECT_DEL:
 		i = fcr_redirect_find(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1]);
-		if (i >= 0 && r->version <= t->redirects->r[i].version) {
+		if (i >= 0 && (r->version <= t->redirects->r[i].version ||
+			       (t->redirects->r[i].sflags & FCR_SF_DIRTY))) {
 			s->st.records_stale++;
 			return;
 		}
@@ -1162,6 +1190,7 @@ fcr_sync_tick(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 {
 	unsigned int i, up = 0;
 
+	s->now_ms = now_ms;
 	for (i = 0; i < s->nb_peers; i++) {
 		struct peer *pe = &s->peer[i];
 
@@ -1262,6 +1291,8 @@ fcr_sync_create(const struct fcr_sync_params *p, struct fcr_tables *t,
 		if (rt.tv_sec > 1704067200)
 			s->clock = (uint64_t)(rt.tv_sec - 1704067200) * 1000 +
 				   (uint64_t)rt.tv_nsec / 1000000;
+		s->clock_offset = s->clock - RTE_MIN(now_ms, s->clock);
+		s->now_ms = now_ms;
 	}
 	{
 		char name[RTE_HASH_NAMESIZE];
