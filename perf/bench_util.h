@@ -105,6 +105,23 @@ bench_spread(const double *sorted, unsigned int n, double med)
 /* ------------------------------------------------------------------ */
 /* options */
 
+/* Append one element to a growing array (*arr of *n, room for *cap):
+ * the new slot, or NULL when memory runs out. */
+static inline void *
+bench_push(void **arr, size_t *n, size_t *cap, size_t elem)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4096;
+		void *a = realloc(*arr, c * elem);
+
+		if (a == NULL)
+			return NULL;
+		*arr = a;
+		*cap = c;
+	}
+	return (char *)*arr + (*n)++ * elem;
+}
+
 static inline int
 bench_parse_ul(const char *opt, const char *s, unsigned long min,
 	       unsigned long max, unsigned long *out)

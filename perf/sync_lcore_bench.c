@@ -346,18 +346,11 @@ net_send(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len
 		oom = 1;
 		return;
 	}
-	if (nq == capq) {
-		size_t cap = capq ? capq * 2 : 4096;
-		struct pkt *q = realloc(netq, cap * sizeof(*q));
-
-		if (q == NULL) {
-			oom = 1;
-			return;
-		}
-		netq = q;
-		capq = cap;
+	k = bench_push((void **)&netq, &nq, &capq, sizeof(*k));
+	if (k == NULL) {
+		oom = 1;
+		return;
 	}
-	k = &netq[nq++];
 	k->len = (uint16_t)len;
 	k->to = (uint8_t)(to->port - 1);
 	memcpy(k->data, p, len);
