@@ -15,6 +15,7 @@
 #include <cmdline_socket.h>
 #include <rte_cycles.h>
 
+#include "log.h"
 #include "cli.h"
 #include "commands.h"
 #include "fwd.h"
@@ -197,9 +198,11 @@ run_line(const char *text, const char *where)
 		break;
 	case CMD_START:
 		fcr_forwarding_start();
+		FCR_LOG(INFO, cli, "start");
 		break;
 	case CMD_STOP:
 		fcr_forwarding_stop();
+		FCR_LOG(INFO, cli, "stop");
 		break;
 	case CMD_SLEEP:
 		wait_ms(c.arg[0].u32);

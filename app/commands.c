@@ -9,6 +9,7 @@ const struct fcr_cmd_def fcr_commands[] = {
 	{ CMD_SLEEP, "sleep <ms>", "wait (for command files and scripts)", NULL },
 	{ CMD_WAIT_IDLE, "wait idle <ms>", "wait until no frame has arrived for <ms> ms (at most 60 s)", NULL },
 	{ CMD_SET_LOG_LEVEL, "set log level <word> <word>", "log type (or pattern, e.g. fcr.*) and level: emerg alert crit err warning notice info debug", NULL },
+	{ CMD_SHOW_LOG, "show log levels", "every log type (fcr.main, fcr.port, fcr.tables, fcr.sync, fcr.cli and DPDK's) with its level", NULL },
 
 	{ CMD_SHOW_FWD, "show fwd stats", "frames by port, by redirect leg, drops by reason, per worker", "Display" },
 	{ CMD_SHOW_PORT_STATS_ALL, "show port stats all", "the ports' own counters, with rates since the last show", NULL },

@@ -25,6 +25,7 @@
 #include "fcr_crc.h"
 #include "fcr_tables.h"
 #include "fwd.h"
+#include "log.h"
 #include "options.h"
 #include "ports.h"
 #include "profile_apply.h"
@@ -91,12 +92,12 @@ assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 			if ((int)lc != o->sync_lcore)
 				lcs[nl++] = lc;
 		if (nl == 0) {
-			fprintf(stderr, "error: no worker lcore: give EAL at least two, e.g. -l 0,1\n");
+			FCR_LOG(ERR, main, "no worker lcore: give EAL at least two, e.g. -l 0,1");
 			return -1;
 		}
 		if (nb_ports * o->rxq > FCR_MAX_PORTS * 2) {
-			fprintf(stderr, "error: --rxq: %u queues on %u ports is more than the "
-				"default map handles; give --config\n", o->rxq, nb_ports);
+			FCR_LOG(ERR, main, "--rxq: %u queues on %u ports is more than the "
+				"default map handles; give --config", o->rxq, nb_ports);
 			return -1;
 		}
 		for (q = 0; q < o->rxq; q++)
@@ -112,13 +113,13 @@ assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 		struct fcr_worker *wk = NULL;
 
 		if (c->port >= nb_ports) {
-			fprintf(stderr, "error: --config: port %u does not exist (%u ports)\n",
+			FCR_LOG(ERR, main, "--config: port %u does not exist (%u ports)",
 				c->port, nb_ports);
 			return -1;
 		}
 		if (c->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(c->lcore)) {
-			fprintf(stderr, "error: --config: lcore %u is not an enabled worker lcore "
-				"(the main lcore %u runs the command line)\n",
+			FCR_LOG(ERR, main, "--config: lcore %u is not an enabled worker lcore "
+				"(the main lcore %u runs the command line)",
 				c->lcore, rte_get_main_lcore());
 			return -1;
 		}
@@ -138,7 +139,7 @@ assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 			fcr_fwd.workers[fcr_fwd.nb_workers++] = wk;
 		}
 		if (wk->nb_rxq == FCR_MAX_RXQ_PER_WORKER) {
-			fprintf(stderr, "error: --config: lcore %u polls more than %d queues\n",
+			FCR_LOG(ERR, main, "--config: lcore %u polls more than %d queues",
 				c->lcore, FCR_MAX_RXQ_PER_WORKER);
 			return -1;
 		}
@@ -204,10 +205,11 @@ main(int argc, char **argv)
 		return 2;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "error: EAL initialisation failed: %s\n",
+		FCR_LOG(ERR, main, "EAL initialisation failed: %s",
 			rte_strerror(rte_errno));
 		return 1;
 	}
+	fcr_log_init();
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)"fcredirect";
@@ -226,8 +228,8 @@ main(int argc, char **argv)
 
 	nb_ports = rte_eth_dev_count_avail();
 	if (nb_ports == 0 || nb_ports > FCR_MAX_PORTS) {
-		fprintf(stderr, "error: %u ports; give 1 to %d with -a or --vdev "
-			"(e.g. --vdev net_pcap0,rx_pcap=in.pcap,tx_pcap=out.pcap)\n",
+		FCR_LOG(ERR, main, "%u ports; give 1 to %d with -a or --vdev "
+			"(e.g. --vdev net_pcap0,rx_pcap=in.pcap,tx_pcap=out.pcap)",
 			nb_ports, FCR_MAX_PORTS);
 		rte_eal_cleanup();
 		return 1;
@@ -250,8 +252,8 @@ main(int argc, char **argv)
 			if (fcr_fwd.workers[w]->lcore == writer_lcore)
 				break;
 		if (!rte_lcore_is_enabled(writer_lcore) || w < fcr_fwd.nb_workers) {
-			fprintf(stderr, "error: --sync-lcore: lcore %u is not an enabled lcore "
-				"free of workers\n", writer_lcore);
+			FCR_LOG(ERR, main, "--sync-lcore: lcore %u is not an enabled lcore "
+				"free of workers", writer_lcore);
 			rte_eal_cleanup();
 			return 2;
 		}
@@ -259,8 +261,8 @@ main(int argc, char **argv)
 	pc.txq = (uint16_t)fcr_fwd.nb_workers;
 	if (opt.txq != 0) {
 		if (opt.txq < fcr_fwd.nb_workers) {
-			fprintf(stderr, "error: --txq: %u TX queues for %u workers; each worker "
-				"needs its own\n", opt.txq, fcr_fwd.nb_workers);
+			FCR_LOG(ERR, main, "--txq: %u TX queues for %u workers; each worker "
+				"needs its own", opt.txq, fcr_fwd.nb_workers);
 			rte_eal_cleanup();
 			return 2;
 		}
@@ -277,7 +279,7 @@ main(int argc, char **argv)
 	qsize = rte_rcu_qsbr_get_memsize(fcr_fwd.nb_workers);
 	fcr_fwd.qsbr = rte_zmalloc("fcr_qsbr", qsize, RTE_CACHE_LINE_SIZE);
 	if (fcr_fwd.qsbr == NULL || rte_rcu_qsbr_init(fcr_fwd.qsbr, fcr_fwd.nb_workers) != 0) {
-		fprintf(stderr, "error: cannot set up RCU\n");
+		FCR_LOG(ERR, main, "cannot set up RCU");
 		rc = 1;
 		goto out;
 	}
@@ -292,8 +294,8 @@ main(int argc, char **argv)
 	};
 	fcr_fwd.tables = fcr_tables_create("fcr", &tp);
 	if (fcr_fwd.tables == NULL) {
-		fprintf(stderr, "error: cannot allocate tables for %u flows, %u redirects, "
-			"%u bindings: %s (give EAL more memory with -m, or lower --max-*)\n",
+		FCR_LOG(ERR, main, "cannot allocate tables for %u flows, %u redirects, "
+			"%u bindings: %s (give EAL more memory with -m, or lower --max-*)",
 			opt.max_flows, opt.max_redirects, opt.max_bindings,
 			rte_strerror(rte_errno));
 		rc = 1;
@@ -307,7 +309,7 @@ main(int argc, char **argv)
 
 	pc.burst = opt.burst;
 	if (setup_workers(nb_ports, opt.burst) < 0 || fcr_ports_start(&pc) != 0) {
-		fprintf(stderr, "error: port or worker setup failed\n");
+		FCR_LOG(ERR, main, "port or worker setup failed");
 		rc = 1;
 		goto out;
 	}
@@ -317,10 +319,10 @@ main(int argc, char **argv)
 			fcr_profile_steer(p, &prof, pc.rxq[p]);
 	}
 	if (fcr_telemetry_register() != 0)
-		fprintf(stderr, "warning: telemetry commands not registered\n");
+		FCR_LOG(WARNING, main, "telemetry commands not registered");
 	/* lets dpdk-dumpcap (a secondary process) capture our ports live */
 	if (rte_pdump_init() != 0)
-		fprintf(stderr, "warning: live capture (pdump) not available: %s\n",
+		FCR_LOG(WARNING, main, "live capture (pdump) not available: %s",
 			rte_strerror(rte_errno));
 	printf("fcredirect: %u port(s), %u worker(s), tables writer on lcore %u%s, "
 	       "FC CRC %s, incremental update %s\n",
@@ -346,7 +348,7 @@ main(int argc, char **argv)
 
 		if (rte_ctrl_thread_create(&cli, "fcr-cli", NULL, cli_thread,
 					   &cli_conf) != 0) {
-			fprintf(stderr, "error: cannot start the command line thread\n");
+			FCR_LOG(ERR, main, "cannot start the command line thread");
 			fcr_writer_exit();
 		}
 		fcr_writer_main(NULL);

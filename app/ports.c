@@ -6,6 +6,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "log.h"
 #include "ports.h"
 
 static int
@@ -21,7 +22,7 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 	memset(&eth_conf, 0, sizeof(eth_conf));
 	rc = rte_eth_dev_info_get(port, &info);
 	if (rc != 0) {
-		fprintf(stderr, "port %u: cannot read device info: %s\n", port,
+		FCR_LOG(ERR, port, "port %u: cannot read device info: %s", port,
 			rte_strerror(-rc));
 		return -1;
 	}
@@ -31,13 +32,13 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 			eth_conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
 			eth_conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
 		} else {
-			fprintf(stderr, "port %u (%s): warning: no VLAN strip/insert offload; "
-				"tags stay in the frames\n", port, info.driver_name);
+			FCR_LOG(WARNING, port, "port %u (%s): no VLAN strip/insert offload; "
+				"tags stay in the frames", port, info.driver_name);
 		}
 	}
 	rc = rte_eth_dev_configure(port, conf->rxq[port], conf->txq, &eth_conf);
 	if (rc != 0) {
-		fprintf(stderr, "port %u (%s): configure %u rx / %u tx queues: %s\n",
+		FCR_LOG(ERR, port, "port %u (%s): configure %u rx / %u tx queues: %s",
 			port, info.driver_name, conf->rxq[port], conf->txq,
 			rte_strerror(-rc));
 		return -1;
@@ -49,12 +50,12 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 	 * change their MTU, which is a warning, not a failure. */
 	rc = rte_eth_dev_set_mtu(port, conf->mtu);
 	if (rc != 0)
-		fprintf(stderr, "port %u (%s): warning: MTU %u not set: %s\n",
+		FCR_LOG(WARNING, port, "port %u (%s): MTU %u not set: %s",
 			port, info.driver_name, conf->mtu, rte_strerror(-rc));
 	for (q = 0; q < conf->rxq[port]; q++) {
 		rc = rte_eth_rx_queue_setup(port, q, rxd, socket, NULL, mp);
 		if (rc != 0) {
-			fprintf(stderr, "port %u: rx queue %u setup: %s\n", port,
+			FCR_LOG(ERR, port, "port %u: rx queue %u setup: %s", port,
 				q, rte_strerror(-rc));
 			return -1;
 		}
@@ -62,14 +63,14 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 	for (q = 0; q < conf->txq; q++) {
 		rc = rte_eth_tx_queue_setup(port, q, txd, socket, NULL);
 		if (rc != 0) {
-			fprintf(stderr, "port %u: tx queue %u setup: %s\n", port,
+			FCR_LOG(ERR, port, "port %u: tx queue %u setup: %s", port,
 				q, rte_strerror(-rc));
 			return -1;
 		}
 	}
 	rc = rte_eth_dev_start(port);
 	if (rc != 0) {
-		fprintf(stderr, "port %u: start: %s\n", port, rte_strerror(-rc));
+		FCR_LOG(ERR, port, "port %u: start: %s", port, rte_strerror(-rc));
 		return -1;
 	}
 	rte_eth_promiscuous_enable(port);
@@ -105,7 +106,7 @@ pool_for(int socket, const struct fcr_port_conf *conf)
 	pools[socket] = rte_pktmbuf_pool_create(name, n, 256, 0, FCR_MBUF_DATA_ROOM,
 						socket);
 	if (pools[socket] == NULL)
-		fprintf(stderr, "error: cannot create a pool of %u mbufs on socket %d: %s\n",
+		FCR_LOG(ERR, port, "cannot create a pool of %u mbufs on socket %d: %s",
 			n, socket, rte_strerror(rte_errno));
 	return pools[socket];
 }

@@ -9,6 +9,7 @@
 #include <rte_flow.h>
 
 #include "fcr_fcoe.h"
+#include "log.h"
 #include "profile_apply.h"
 
 /* NAME or FILE: a name is looked up in $FCR_PMD_CONFIG_DIR, next to the
@@ -162,15 +163,15 @@ fcr_profile_steer(uint16_t port, const struct fcr_profile *p, uint16_t nb_rxq)
 		memset(&e, 0, sizeof(e));
 		if (steer(port, FCR_ETHERTYPE_FCOE, tagged, q, nq, &e) != 0) {
 			if (nq > 1 && steer(port, FCR_ETHERTYPE_FCOE, tagged, q, 1, &e) == 0)
-				printf("port %u: FCoE%s steered to queue %u only (RSS refused)\n",
+				FCR_LOG(NOTICE, port, "port %u: FCoE%s steered to queue %u only (RSS refused)",
 				       port, tagged ? " (tagged)" : "", q[0]);
 			else
-				printf("port %u: warning: FCoE%s steering refused: %s\n", port,
+				FCR_LOG(WARNING, port, "port %u: FCoE%s steering refused: %s", port,
 				       tagged ? " (tagged)" : "",
 				       e.message ? e.message : "unsupported");
 		}
 		if (steer(port, FCR_ETHERTYPE_FIP, tagged, &p->fip_queue, 1, &e) != 0)
-			printf("port %u: warning: FIP%s steering refused: %s\n", port,
+			FCR_LOG(WARNING, port, "port %u: FIP%s steering refused: %s", port,
 			       tagged ? " (tagged)" : "", e.message ? e.message : "unsupported");
 	}
 }

@@ -18,21 +18,17 @@
 #include "fcr_sync.h"
 #include "fcr_tables.h"
 #include "fwd.h"
+#include "log.h"
 #include "sync_io.h"
 
 static int sock = -1;
 static struct fcr_sync *engine;
 static uint64_t last_tick_ms;
 static uint32_t mtu;
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
+/* what the log last said about each peer and about this node */
+static struct fcr_sync_peer_info peer_was[FCR_SYNC_MAX_PEERS];
+static int ready_was;
+static uint64_t drops_was[FCR_SD_COUNT], watch_ms;
 
 static void
 send_udp(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len)
@@ -59,7 +55,7 @@ load_key(const char *path, uint8_t key[FCR_SYNC_KEY_LEN])
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0) {
-		fprintf(stderr, "error: --sync-key-file: cannot open %s: %s\n", path,
+		FCR_LOG(ERR, sync, "--sync-key-file: cannot open %s: %s", path,
 			strerror(errno));
 		return -1;
 	}
@@ -71,8 +67,8 @@ load_key(const char *path, uint8_t key[FCR_SYNC_KEY_LEN])
 	close(fd);
 	sodium_memzero(buf, sizeof(buf));
 	if (n < 0 || total < 16) {
-		fprintf(stderr, "error: --sync-key-file: %s holds %zu bytes; the shared "
-			"secret needs at least 16\n", path, total);
+		FCR_LOG(ERR, sync, "--sync-key-file: %s holds %zu bytes; the shared "
+			"secret needs at least 16", path, total);
 		return -1;
 	}
 	crypto_generichash_final(&st, key, FCR_SYNC_KEY_LEN);
@@ -99,7 +95,7 @@ fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t)
 		return -1;
 	sock = socket(AF_INET, SOCK_DGRAM, 0);
 	if (sock < 0 || bind(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		fprintf(stderr, "error: --sync-bind: cannot bind %s:%u: %s\n",
+		FCR_LOG(ERR, sync, "--sync-bind: cannot bind %s:%u: %s",
 			inet_ntoa(sa.sin_addr), c->bind_port, strerror(errno));
 		return -1;
 	}
@@ -108,7 +104,7 @@ fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t)
 	setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &rcvbuf, sizeof(rcvbuf));
 	fcntl(sock, F_SETFL, O_NONBLOCK);
 	if (fcr_tables_attach_log(t, (int)rte_socket_id()) < 0) {
-		fprintf(stderr, "error: sync: cannot allocate the change log\n");
+		FCR_LOG(ERR, sync, "cannot allocate the change log");
 		return -1;
 	}
 	mtu = c->mtu;
@@ -116,11 +112,11 @@ fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t)
 	p.window_ms = c->window_ms;
 	p.tsc_hz = rte_get_tsc_hz();
 	p.send = send_udp;
-	last_tick_ms = now_ms();
+	last_tick_ms = fcr_now_ms();
 	engine = fcr_sync_create(&p, t, last_tick_ms);
 	sodium_memzero(p.key, sizeof(p.key));
 	if (engine == NULL) {
-		fprintf(stderr, "error: sync: cannot start the sync engine\n");
+		FCR_LOG(ERR, sync, "cannot start the sync engine");
 		return -1;
 	}
 	for (i = 0; i < c->nb_peers; i++)
@@ -149,19 +145,77 @@ fcr_sync_io_set_window(uint32_t ms)
 		fcr_sync_set_window(engine, ms);
 }
 
+static const char *
+peer_name(const struct fcr_sync_addr *a, char buf[32])
+{
+	struct in_addr ia = { .s_addr = htonl(a->ip) };
+
+	snprintf(buf, 32, "%s:%u", inet_ntoa(ia), a->port);
+	return buf;
+}
+
+/* Say in the log what changed about the peers since the last look. */
+static void
+watch_peers(uint64_t ms)
+{
+	const struct fcr_sync_stats *st = fcr_sync_stats(engine);
+	struct fcr_sync_peer_info pi, *was;
+	char name[32], drops[256];
+	uint64_t refused = 0;
+	unsigned int i;
+	int len = 0;
+
+	for (i = 0; i < fcr_sync_nb_peers(engine) && i < FCR_SYNC_MAX_PEERS; i++) {
+		fcr_sync_peer_info(engine, i, &pi);
+		was = &peer_was[i];
+		peer_name(&pi.addr, name);
+		if (pi.state == FCR_PEER_UP && was->state != FCR_PEER_UP)
+			FCR_LOG(NOTICE, sync, "peer %s (node %04x) up", name, pi.node);
+		else if (pi.state == FCR_PEER_DOWN && was->state != FCR_PEER_DOWN)
+			FCR_LOG(WARNING, sync, "peer %s (node %04x) down: nothing heard for "
+				"%" PRIu64 " ms", name, pi.node, ms - pi.last_rx_ms);
+		if (pi.state == FCR_PEER_UP && was->boot != 0 && pi.boot != was->boot)
+			FCR_LOG(NOTICE, sync, "peer %s (node %04x) restarted: it gets a "
+				"full resync", name, pi.node);
+		if (pi.bulk_to && !was->bulk_to)
+			FCR_LOG(INFO, sync, "resync to peer %s started", name);
+		else if (!pi.bulk_to && was->bulk_to)
+			FCR_LOG(INFO, sync, "resync to peer %s complete", name);
+		if (pi.ready && !was->ready)
+			FCR_LOG(INFO, sync, "peer %s has its state (resync complete)", name);
+		*was = pi;
+	}
+	if (fcr_sync_ready(engine) && !ready_was)
+		FCR_LOG(NOTICE, sync, "this node has the peers' state (ready to take over)");
+	ready_was = fcr_sync_ready(engine);
+	if (ms - watch_ms < 1000)
+		return;
+	watch_ms = ms;
+	for (i = 0; i < FCR_SD_COUNT; i++) {
+		uint64_t d = st->drop[i] - drops_was[i];
+
+		if (d != 0 && len < (int)sizeof(drops) - 40)
+			len += snprintf(drops + len, sizeof(drops) - (size_t)len, "%s%s %" PRIu64,
+					refused ? ", " : "", fcr_sync_drop_name(i), d);
+		refused += d;
+		drops_was[i] = st->drop[i];
+	}
+	if (refused != 0)
+		FCR_LOG(WARNING, sync, "%" PRIu64 " datagrams refused in the last second: %s",
+			refused, drops);
+}
+
 void
-fcr_sync_io_poll(void)
+fcr_sync_io_poll(uint64_t ms)
 {
 	uint8_t buf[4096];
 	struct sockaddr_in from;
 	socklen_t fl;
-	uint64_t ms;
 	ssize_t n;
 	int i;
 
 	if (engine == NULL)
 		return;
-	ms = now_ms();
 	for (i = 0; i < 256; i++) {
 		struct fcr_sync_addr a;
 
@@ -176,6 +230,7 @@ fcr_sync_io_poll(void)
 	if (ms != last_tick_ms) {
 		last_tick_ms = ms;
 		fcr_sync_tick(engine, ms, rte_rdtsc());
+		watch_peers(ms);
 	}
 }
 
@@ -194,7 +249,7 @@ fcr_show_sync_stats(FILE *out)
 {
 	const struct fcr_sync_stats *st;
 	const struct fcr_change_log *log = fcr_fwd.tables->log;
-	uint64_t lost = 0, ms = now_ms();
+	uint64_t lost = 0, ms = fcr_now_ms();
 	unsigned int i, w;
 
 	if (engine == NULL) {

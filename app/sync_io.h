@@ -24,10 +24,11 @@ struct fcr_sync_conf {
 	uint32_t mtu;
 };
 
-/* Socket, key and engine. 0, or -1 with a message on stderr. */
+/* Socket, key and engine. 0, or -1 with a message in the log (fcr.sync). */
 int fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t);
-/* Receive what has arrived and run the engine's timers. */
-void fcr_sync_io_poll(void);
+/* Receive what has arrived, run the engine's timers (ms: fcr_now_ms()),
+ * log peers coming and going. */
+void fcr_sync_io_poll(uint64_t ms);
 int fcr_sync_io_enabled(void);
 int fcr_sync_io_peer_add(uint32_t ip, uint16_t port);
 void fcr_sync_io_set_window(uint32_t ms);

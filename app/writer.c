@@ -15,8 +15,10 @@
 #include "fcr_text.h"
 #include "fcr_tables.h"
 #include "fwd.h"
+#include "log.h"
 #include "show.h"
 #include "sync_io.h"
+#include "watch.h"
 #include "writer.h"
 
 struct fcr_login_latency fcr_login_latency;
@@ -212,6 +214,9 @@ execute(const struct fcr_cmd *c, FILE *out)
 		break;
 	case CMD_SET_LOG_LEVEL:
 		return set_log_level(a[0].word, a[1].word, out);
+	case CMD_SHOW_LOG:
+		rte_log_dump(out);
+		break;
 	case CMD_SAVE_CONFIG:
 		return save_config(a[0].word, out);
 	case CMD_ROUTE_ADD_MAC:
@@ -421,15 +426,32 @@ apply_text(const char *text, const char *where, FILE *out)
 		while (n > 0)
 			undo(&log[--n]);
 		fprintf(out, "error: %s: nothing of the file was applied\n", where);
+	} else {
+		FCR_LOG(INFO, cli, "%s: %u configuration lines applied", where, n);
 	}
 	free(log);
 	return rc;
 }
 
+/* Commands the audit trail (fcr.cli at info) records. */
+static int
+changes_something(int id)
+{
+	switch (id) {
+	case CMD_ROUTE_ADD_MAC: case CMD_ROUTE_ADD_FPMA: case CMD_ROUTE_DEL:
+	case CMD_BIND_ADD: case CMD_BIND_DEL: case CMD_REDIR_ADD: case CMD_REDIR_DEL:
+	case CMD_SET_SYNC_WINDOW: case CMD_SYNC_PEER_ADD: case CMD_CLEAR_PORT_STATS:
+	case CMD_SET_LOG_LEVEL:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void
 serve_mailbox(void)
 {
-	char msg[FCR_CMD_MSG_LEN];
+	char msg[FCR_CMD_MSG_LEN], said[sizeof(mailbox.line)];
 	struct fcr_cmd c;
 	size_t len = 0;
 	FILE *out;
@@ -444,12 +466,15 @@ serve_mailbox(void)
 		mailbox.rc = -1;
 	} else if (mailbox.text != NULL) {
 		mailbox.rc = apply_text(mailbox.text, mailbox.where, out);
-	} else if (fcr_cmd_parse(fcr_commands, fcr_nb_commands, mailbox.line, &c,
+	} else if (snprintf(said, sizeof(said), "%s", mailbox.line) < 0 ||
+		   fcr_cmd_parse(fcr_commands, fcr_nb_commands, mailbox.line, &c,
 				 msg) <= 0) {
 		fprintf(out, "error: %s\n", msg);
 		mailbox.rc = -1;
 	} else {
 		mailbox.rc = execute(&c, out);
+		if (mailbox.rc == 0 && changes_something(c.def->id))
+			FCR_LOG(INFO, cli, "%s", said); /* the parser cut up the line */
 	}
 	if (out != NULL)
 		fclose(out);
@@ -488,11 +513,14 @@ int
 fcr_writer_main(void *arg)
 {
 	(void)arg;
+	fcr_watch_init();
 	while (!__atomic_load_n(&writer_exit, __ATOMIC_ACQUIRE)) {
 		unsigned int n = drain_events();
+		uint64_t ms = fcr_now_ms();
 
 		serve_mailbox();
-		fcr_sync_io_poll();
+		fcr_sync_io_poll(ms);
+		fcr_watch_tick(ms);
 		/* idle: short enough that a login is applied well within 1 ms */
 		if (n == 0)
 			usleep(100);

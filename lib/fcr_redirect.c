@@ -195,10 +195,30 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	r->installs++;
 }
 
+/* install() and a note when the state (or, when active, the FCIDs)
+ * changed; `was` is the state before, FCR_RS_WAITING for a new redirect. */
+static void
+install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	uint64_t installs = r->installs;
+	struct fcr_note note;
+
+	install(rt, id);
+	if (r->state == was && (r->state != FCR_RS_ACTIVE || r->installs == installs))
+		return;
+	note = (struct fcr_note){
+		.kind = FCR_NOTE_REDIRECT, .vlan = r->vlan, .redirect = id,
+		.old_state = was, .new_state = r->state,
+		.reinstalled = r->state == was,
+	};
+	fcr_notify(rt->notify, &note);
+}
+
 static void
 rebuild(struct fcr_redirect_table *rt, uint32_t id)
 {
-	install(rt, id);
+	install_noted(rt, id, rt->r[id].state);
 }
 
 int
@@ -295,7 +315,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	}
 	if (set_members(rt, (uint32_t)id, from, w) < 0)
 		return -ENOSPC;
-	install(rt, (uint32_t)id);
+	install_noted(rt, (uint32_t)id, r->state);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, &rt->log->redirects, &r->sflags, (uint32_t)id);
 	return id;

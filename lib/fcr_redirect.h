@@ -16,6 +16,7 @@
 
 #include "fcr_binding.h"
 #include "fcr_flow.h"
+#include "fcr_note.h"
 
 enum fcr_member { FCR_M_HOST, FCR_M_TARGET, FCR_M_VI, FCR_M_VT, FCR_M_COUNT };
 
@@ -54,6 +55,7 @@ struct fcr_redirect_table {
 	struct fcr_flow_table *flows;
 	struct fcr_binding_table *names;
 	struct fcr_change_log *log;  /* replication, when attached */
+	const struct fcr_notify *notify; /* state changes, when set */
 };
 
 struct fcr_redirect_table *fcr_redirect_table_create(const char *name,

@@ -67,6 +67,7 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 		fcr_tables_free(t);
 		return NULL;
 	}
+	t->redirects->notify = &t->notify;
 	return t;
 }
 
@@ -131,12 +132,25 @@ fcr_tables_free(struct fcr_tables *t)
 	rte_free(t);
 }
 
+static void
+note_binding(struct fcr_tables *t, enum fcr_note_kind kind, uint32_t n,
+	     uint32_t old_fcid)
+{
+	const struct fcr_name *nm = &t->names->names[n];
+	struct fcr_note note = {
+		.kind = kind, .vlan = nm->vlan, .origin = nm->origin,
+		.wwpn = nm->wwpn, .fcid = nm->fcid, .old_fcid = old_fcid,
+	};
+
+	fcr_notify(&t->notify, &note);
+}
+
 /* Bind and rebuild the redirects of both the name and the one it evicted. */
 static int
 bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
      enum fcr_bind_origin origin)
 {
-	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 1), evicted;
+	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 1), evicted, old;
 	int rc;
 
 	if (n == FCR_NAME_NONE)
@@ -145,15 +159,18 @@ bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 	if (origin == FCR_BIND_LEARNED && t->names->names[n].origin == FCR_BIND_STATIC &&
 	    t->names->names[n].fcid == (fcid & FCR_FCID_MASK))
 		return 0;
+	old = t->names->names[n].fcid;
 	rc = fcr_name_bind(t->names, n, fcid & FCR_FCID_MASK, origin, &evicted);
 	if (rc < 0)
 		return rc;
 	if (evicted != FCR_NAME_NONE) {
 		t->st.bindings_evicted++;
+		note_binding(t, FCR_NOTE_UNBOUND, evicted, fcid & FCR_FCID_MASK);
 		fcr_redirect_name_changed(t->redirects, evicted);
 		fcr_name_maybe_free(t->names, evicted);
 	}
 	if (rc > 0) {
+		note_binding(t, FCR_NOTE_BOUND, n, old);
 		fcr_redirect_name_changed(t->redirects, n);
 		if (origin == FCR_BIND_LEARNED)
 			t->st.bindings_learned++;
@@ -171,8 +188,11 @@ fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 static int
 unbind(struct fcr_tables *t, uint32_t n)
 {
+	uint32_t old = t->names->names[n].fcid;
+
 	if (!fcr_name_unbind(t->names, n))
 		return -ENOENT;
+	note_binding(t, FCR_NOTE_UNBOUND, n, old);
 	fcr_redirect_name_changed(t->redirects, n);
 	fcr_name_maybe_free(t->names, n);
 	return 0;

@@ -12,6 +12,7 @@
 #include "fcr_binding.h"
 #include "fcr_event.h"
 #include "fcr_flow.h"
+#include "fcr_note.h"
 #include "fcr_redirect.h"
 #include "fcr_route.h"
 
@@ -55,6 +56,7 @@ struct fcr_tables {
 	struct fcr_redirect_table *redirects;
 	struct rte_hash *pending; /* FLOGI/FDISC waiting for their accept */
 	struct fcr_writer_stats st;
+	struct fcr_notify notify;  /* bindings and redirects changing state */
 };
 
 struct fcr_tables *fcr_tables_create(const char *name,

@@ -43,11 +43,11 @@ class Node:
     """fcredirect on two null ports, driven through its standard input;
     each query ends with an unknown command whose error line closes it."""
 
-    def __init__(self, extra=(), prefix=PREFIX):
+    def __init__(self, extra=(), prefix=PREFIX, eal=()):
         self.prefix = prefix
         self.p = subprocess.Popen(
             [FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
-             "--file-prefix", prefix, "--log-level=lib.eal:error",
+             "--file-prefix", prefix, "--log-level=lib.eal:error", *eal,
              "--vdev", "net_null0", "--vdev", "net_null1", "--",
              "-i", "--max-flows", "4096", "--max-bindings", "4096",
              "--max-redirects", "256", *extra],
@@ -81,10 +81,17 @@ class Node:
                     if self.lines[i] is None:
                         return self.lines[start:i]
                     if ("'%s'" % mark) in self.lines[i]:
-                        return self.lines[start:i]
+                        # log lines are not the command's answer
+                        return [l for l in self.lines[start:i]
+                                if l is not None and not l.startswith("fcr.")]
                 if time.time() > end:
                     return self.lines[start:] + ["<no answer>"]
                 self.cv.wait(0.5)
+
+    def logged(self, text):
+        """Log lines (fcr.<type>: ...) so far that contain TEXT."""
+        with self.cv:
+            return [l for l in self.lines if l and l.startswith("fcr.") and text in l]
 
     def quit(self):
         try:
@@ -298,6 +305,69 @@ def run(tmp):
     check(rc == 0, "end of standard input acts as quit (exit %s)" % rc)
     tail = "\n".join(l for l in m.lines if l)
     check("Forward statistics" in tail, "and prints the summary")
+
+    print("logging (rte_log types fcr.*)")
+    g = Node(prefix=PREFIX + "e", eal=("--log-level=fcr.cli:info",))
+    out = g.q("show log levels")
+    for typ in ("fcr.main", "fcr.port", "fcr.tables", "fcr.sync", "fcr.cli"):
+        want = "info" if typ == "fcr.cli" else "notice"
+        check(any((typ + ",") in l and want in l for l in out),
+              "show log levels: %s at %s" % (typ, want), "\n".join(out))
+    g.q("route add 0x330000/8 port 1 fpma")
+    check(g.logged("fcr.cli: route add 0x330000/8 port 1 fpma"),
+          "--log-level=fcr.cli:info: the audit trail logs a configuration command",
+          "\n".join(l for l in g.lines if l))
+    g.q("route list")
+    check(not g.logged("fcr.cli: route list"), "but not a display command")
+    out = g.q("set log level fcr.tables info")
+    check(not out, "set log level fcr.tables info", "\n".join(out))
+    w = ["21:00:00:00:00:00:00:07", "50:00:00:00:00:00:00:07",
+         "2f:00:00:00:00:00:00:07", "2f:00:00:00:00:00:00:08"]
+    g.q("redirect add vlan 100 host %s target %s vi %s vt %s" % tuple(w))
+    for i, x in enumerate(w):
+        g.q("binding add vlan 100 wwpn %s fcid 0x0%d0007" % (x, i + 1))
+    check(g.logged("fcr.tables: vlan 100 wwpn %s: bound to 0x010007 (static)" % w[0]),
+          "a binding is logged (fcr.tables, info)", "\n".join(l for l in g.lines if l)[-2000:])
+    check(g.logged("fcr.tables: redirect vlan 100 host %s target %s: waiting -> active"
+                   % (w[0], w[1])), "a redirect going active is logged")
+    g.q("binding add vlan 100 wwpn %s fcid 0x010017" % w[0])
+    check(g.logged("wwpn %s: moved from 0x010007 to 0x010017" % w[0]) and
+          g.logged("target %s: rules moved to new FCIDs" % w[1]),
+          "a binding moving, and the redirect's rules following it, are logged")
+    g.q("set log level fcr.tables notice")
+    g.q("binding del vlan 100 wwpn %s" % w[3])
+    check(not g.logged("wwpn %s: unbound" % w[3]),
+          "at notice, bindings are no longer logged")
+    check(g.logged("active -> waiting: vt %s unbound" % w[3]),
+          "a redirect losing a member is, naming the member")
+    g.q("set log level fcr.tables info")
+    storm = os.path.join(tmp, "storm.cmds")
+    with open(storm, "w") as f:
+        for i in range(200):
+            f.write("binding add vlan 200 wwpn 21:00:00:00:00:02:%02x:%02x fcid 0x02%04x\n"
+                    % (i >> 8, i & 255, i))
+    before = len(g.logged("fcr.tables: vlan 200"))
+    g.q("load config " + storm)
+    g.q("sleep 2100")
+    shown = len(g.logged("fcr.tables: vlan 200")) - before
+    held = g.logged("more binding changes in that second not shown")
+    check(shown <= 2 * 20 and held,
+          "a storm of 200 binding changes: %d lines, then how many were held back" % shown,
+          "\n".join(held))
+    check(g.quit() == 0, "quit exits 0")
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "e", ignore_errors=True)
+    # under systemd: one copy of each line on standard error, with its level
+    env = dict(os.environ, JOURNAL_STREAM="8:12345")
+    p = subprocess.run([FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
+                        "--file-prefix", PREFIX + "f", "--log-level=lib.eal:error",
+                        "--log-level=fcr.*:info", "--vdev", "net_null0", "--", "-i"],
+                       input="binding add vlan 5 wwpn 21:00:00:00:00:00:05:01 fcid 0x050001\n"
+                       "quit\n", capture_output=True, text=True, timeout=60, env=env)
+    check("<6>fcr.cli: binding add vlan 5" in p.stderr and
+          "<6>fcr.tables: vlan 5 wwpn 21:00:00:00:00:00:05:01: bound to 0x050001" in p.stderr,
+          "with JOURNAL_STREAM set, log lines carry their syslog level for the journal",
+          p.stderr[-1500:])
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "f", ignore_errors=True)
 
     print("--cmdline-file")
     bad = os.path.join(tmp, "start.cmds")

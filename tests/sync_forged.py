@@ -198,6 +198,11 @@ def main():
     t.check("wwpn 21:00:00:00:00:00:00:0a fcid 0x01010a static" in "".join(bindings()) and
             b1.get("updates_applied", 0) == b0.get("updates_applied", 0) + 1,
             "a valid datagram after all that is applied", "\n".join(bindings()))
+    refused = node.logged("fcr.sync: warning:", 3)
+    t.check(any("datagrams refused in the last second" in l and "bad_auth" in l
+                for l in refused),
+            "the log (fcr.sync) reports the refused datagrams by reason, once a second",
+            "\n".join(refused))
     st = node.stats()
     t.info("the node's drops: %s" % ", ".join("%s %s" % (c, st.get("dropped_" + c)) for c in COUNTERS))
     rc = node.quit()

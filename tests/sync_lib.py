@@ -266,6 +266,23 @@ class Node:
             self.eof = True
             self.cv.notify_all()
 
+    def logged(self, text, timeout=0.0):
+        """This life's log lines (fcr.<type>: ..., on standard error) that
+        contain TEXT, waiting up to TIMEOUT seconds for one."""
+        end = time.monotonic() + timeout
+        while True:
+            self.err.flush()
+            with open(self.err.name, errors="replace") as f:
+                found = [l.rstrip("\n") for l in f
+                         if l.startswith("fcr.") and text in l]
+            if found or time.monotonic() >= end:
+                return found
+            time.sleep(0.2)
+
+    def log_tail(self, n=30):
+        with open(self.err.name, errors="replace") as f:
+            return "".join(f.readlines()[-n:])
+
     def alive(self):
         return self.p is not None and self.p.poll() is None
 

@@ -152,6 +152,11 @@ def main():
     t.check(after.get("resyncs_sent", 0) >= before.get("resyncs_sent", 0) + 1,
             "A: resyncs_sent %s -> %s" % (before.get("resyncs_sent"), after.get("resyncs_sent")))
     sb = b.stats()
+    said = a.logged("fcr.sync: peer 127.0.0.1:%d" % pb)
+    t.check(any(l.endswith(") up") for l in said) and any("restarted" in l for l in said),
+            "A's log (fcr.sync) says B came up and restarted", a.log_tail())
+    t.check(b.logged("fcr.sync: this node has the peers' state", 5),
+            "B's log says when it has the peers' state", b.log_tail())
     t.check(sb.get("resyncs_received", 0) >= 1 and sb.get("updates_refused") == 0,
             "B: resyncs_received %s, updates_refused %s" % (sb.get("resyncs_received"),
                                                             sb.get("updates_refused")))
@@ -162,6 +167,8 @@ def main():
                          lambda o: any(p["state"] == "down" for p in sl.parse_sync_stats(o)["peers"]),
                          8, interval=0.1)
     t.check(ok, "A marks B down after %.0f ms of silence" % ms, out)
+    t.check(a.logged("fcr.sync: warning: peer 127.0.0.1:%d" % pb, 2),
+            "and its log says so (fcr.sync: warning: peer ... down)", a.log_tail())
     errs = a.cmds(["redirect del vlan %d host %s target %s" % (VLAN, sl.wwpn(0x2100, 1), sl.wwpn(0x5006, 1)),
                    "binding del vlan %d wwpn %s" % (VLAN, sl.wwpn(0x2100, 2)),
                    "route add 0x420000/16 port 2 mac 0e:fc:00:42:00:01"])

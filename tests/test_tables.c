@@ -499,6 +499,86 @@ learned_logins_drive_a_redirect_through_its_life(void **state)
 	fcr_tables_free(t);
 }
 
+struct note_log {
+	struct fcr_note n[16];
+	unsigned int count;
+};
+
+static void
+record_note(void *ctx, const struct fcr_note *n)
+{
+	struct note_log *l = ctx;
+
+	assert_true(l->count < 16);
+	l->n[l->count++] = *n;
+}
+
+static void
+assert_note_bound(const struct fcr_note *n, enum fcr_note_kind kind, uint64_t wwpn,
+		  uint32_t fcid, uint32_t old_fcid)
+{
+	assert_int_equal(n->kind, kind);
+	assert_int_equal(n->vlan, VLAN);
+	assert_true(n->wwpn == wwpn);
+	assert_int_equal(n->fcid, fcid);
+	assert_int_equal(n->old_fcid, old_fcid);
+}
+
+static void
+assert_note_redirect(const struct fcr_note *n, enum fcr_redirect_state from,
+		     enum fcr_redirect_state to, int reinstalled)
+{
+	assert_int_equal(n->kind, FCR_NOTE_REDIRECT);
+	assert_int_equal(n->redirect, 0);
+	assert_int_equal(n->old_state, from);
+	assert_int_equal(n->new_state, to);
+	assert_int_equal(n->reinstalled, reinstalled);
+}
+
+/* What the log shows: each binding change once, each redirect state change
+ * once, in the order they happened; nothing for a change that is none. */
+static void
+notes_follow_bindings_and_redirect_states(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct note_log l = { .count = 0 };
+
+	(void)state;
+	t->notify = (struct fcr_notify){ .fn = record_note, .ctx = &l };
+	assert_int_equal(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT), 0);
+	assert_int_equal(l.count, 0); /* waiting, as a new redirect is */
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, H, FH, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, T, FT, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, VI, FVI, FCR_BIND_STATIC), 0);
+	assert_int_equal(l.count, 3);
+	assert_note_bound(&l.n[0], FCR_NOTE_BOUND, H, FH, FCR_FCID_NONE);
+	assert_int_equal(l.n[0].origin, FCR_BIND_STATIC);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
+	assert_int_equal(l.count, 5);
+	assert_note_bound(&l.n[3], FCR_NOTE_BOUND, VT, FVT, FCR_FCID_NONE);
+	assert_int_equal(l.n[3].origin, FCR_BIND_LEARNED);
+	assert_note_redirect(&l.n[4], FCR_RS_WAITING, FCR_RS_ACTIVE, 0);
+
+	/* the same binding again is no change */
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, H, FH, FCR_BIND_STATIC), 0);
+	assert_int_equal(l.count, 5);
+	/* the host moves: its binding and the redirect's rules follow */
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, H, 0x010042, FCR_BIND_STATIC), 0);
+	assert_int_equal(l.count, 7);
+	assert_note_bound(&l.n[5], FCR_NOTE_BOUND, H, 0x010042, FH);
+	assert_note_redirect(&l.n[6], FCR_RS_ACTIVE, FCR_RS_ACTIVE, 1);
+	/* another port takes the target's FCID: the target is evicted */
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, 0x5000000000000099ull, FT,
+						FCR_BIND_STATIC), 0);
+	assert_int_equal(l.count, 10);
+	assert_note_bound(&l.n[7], FCR_NOTE_UNBOUND, T, FCR_FCID_NONE, FT);
+	assert_note_redirect(&l.n[8], FCR_RS_ACTIVE, FCR_RS_WAITING, 0);
+	assert_note_bound(&l.n[9], FCR_NOTE_BOUND, 0x5000000000000099ull, FT,
+			  FCR_FCID_NONE);
+	fcr_tables_free(t);
+}
+
 static void
 many_redirects_load_and_unload_cleanly(void **state)
 {
@@ -571,6 +651,7 @@ main(void)
 		cmocka_unit_test(flogi_and_its_accept_bind_the_requester),
 		cmocka_unit_test(fip_fdisc_reply_binds_and_plogi_binds_its_sender),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
+		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),
 	};
 

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* fopencookie */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "log.h"
+
+/* Defaults: notices and worse; `set log level fcr.* info` adds the
+ * binding changes and the audit trail, debug adds the rest. */
+RTE_LOG_REGISTER(fcr_logtype_main, fcr.main, NOTICE);
+RTE_LOG_REGISTER(fcr_logtype_port, fcr.port, NOTICE);
+RTE_LOG_REGISTER(fcr_logtype_tables, fcr.tables, NOTICE);
+RTE_LOG_REGISTER(fcr_logtype_sync, fcr.sync, NOTICE);
+RTE_LOG_REGISTER(fcr_logtype_cli, fcr.cli, NOTICE);
+
+#define MAX_LIMITS 16
+static struct fcr_log_limit *limits[MAX_LIMITS];
+static unsigned int nb_limits;
+
+uint64_t
+fcr_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void
+report(struct fcr_log_limit *l, uint64_t now_ms)
+{
+	if (l->held == 0 || now_ms / 1000 == l->second)
+		return;
+	rte_log(l->level, (uint32_t)l->type, "%s: %" PRIu64 " more %s in that second "
+		"not shown (at most %d a second)\n", l->name, l->held, l->what,
+		FCR_LOG_BURST);
+	l->held = 0;
+}
+
+void
+fcr_log_limits_report(uint64_t now_ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_limits; i++)
+		report(limits[i], now_ms);
+}
+
+int
+fcr_log_limit_take(struct fcr_log_limit *l, uint64_t now_ms)
+{
+	if (!l->listed && nb_limits < MAX_LIMITS) {
+		limits[nb_limits++] = l;
+		l->listed = 1;
+	}
+	report(l, now_ms);
+	if (now_ms / 1000 != l->second) {
+		l->second = now_ms / 1000;
+		l->shown = 0;
+	}
+	if (l->shown < FCR_LOG_BURST) {
+		l->shown++;
+		return 1;
+	}
+	l->held++;
+	return 0;
+}
+
+/* Under systemd, standard error is the journal already: EAL's own stream
+ * would send every line twice (stderr and syslog). One copy, with the
+ * level as an sd-daemon "<N>" prefix, so `journalctl -p warning` works. */
+static ssize_t
+journal_write(void *cookie, const char *buf, size_t size)
+{
+	int lv = rte_log_cur_msg_loglevel();
+
+	(void)cookie;
+	if (lv >= (int)RTE_LOG_EMERG && lv <= (int)RTE_LOG_DEBUG)
+		fprintf(stderr, "<%d>", lv - 1);
+	fwrite(buf, 1, size, stderr);
+	fflush(stderr);
+	return (ssize_t)size;
+}
+
+void
+fcr_log_init(void)
+{
+	static cookie_io_functions_t io = { .write = journal_write };
+	FILE *f;
+
+	if (getenv("JOURNAL_STREAM") == NULL)
+		return;
+	f = fopencookie(NULL, "w+", io);
+	if (f != NULL) {
+		setvbuf(f, NULL, _IONBF, 0);
+		rte_openlog_stream(f);
+	}
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "fcr_tables.h"
+#include "fcr_text.h"
+#include "fwd.h"
+#include "log.h"
+#include "watch.h"
+
+static struct rte_eth_link link_was[FCR_MAX_PORTS];
+static uint64_t last_ms, lost_was, full_was;
+static struct fcr_log_limit binding_limit = { .what = "binding changes" };
+static struct fcr_log_limit redirect_limit = { .what = "redirect changes" };
+
+static void
+log_binding(const struct fcr_note *n, uint64_t now)
+{
+	char w[FCR_WWPN_STRLEN], f[FCR_FCID_STRLEN], o[FCR_FCID_STRLEN];
+
+	fcr_wwpn_format(n->wwpn, w);
+	if (n->kind == FCR_NOTE_UNBOUND) {
+		FCR_LOG_LIMITED(&binding_limit, now, INFO, tables,
+				"vlan %u wwpn %s: unbound (had %s)", n->vlan, w,
+				fcr_fcid_format(n->old_fcid, o));
+		return;
+	}
+	fcr_fcid_format(n->fcid, f);
+	if (n->old_fcid == FCR_FCID_NONE)
+		FCR_LOG_LIMITED(&binding_limit, now, INFO, tables,
+				"vlan %u wwpn %s: bound to %s (%s)", n->vlan, w, f,
+				fcr_bind_origin_name(n->origin));
+	else
+		FCR_LOG_LIMITED(&binding_limit, now, INFO, tables,
+				"vlan %u wwpn %s: moved from %s to %s (%s)", n->vlan, w,
+				fcr_fcid_format(n->old_fcid, o), f,
+				fcr_bind_origin_name(n->origin));
+}
+
+static void
+log_redirect(const struct fcr_note *n, uint64_t now)
+{
+	const struct fcr_redirect_table *rt = fcr_fwd.tables->redirects;
+	const struct fcr_redirect *r = &rt->r[n->redirect];
+	const struct fcr_name *nm = rt->names->names;
+	char h[FCR_WWPN_STRLEN], t[FCR_WWPN_STRLEN], why[64] = "";
+	char w[FCR_WWPN_STRLEN];
+	enum fcr_member miss;
+
+	fcr_wwpn_format(nm[r->name[FCR_M_HOST]].wwpn, h);
+	fcr_wwpn_format(nm[r->name[FCR_M_TARGET]].wwpn, t);
+	miss = fcr_redirect_missing(rt, n->redirect);
+	if (n->new_state == FCR_RS_WAITING && miss != FCR_M_COUNT)
+		snprintf(why, sizeof(why), ": %s %s unbound",
+			 fcr_member_name(miss), fcr_wwpn_format(nm[r->name[miss]].wwpn, w));
+	if (n->reinstalled)
+		FCR_LOG_LIMITED(&redirect_limit, now, NOTICE, tables,
+				"redirect vlan %u host %s target %s: rules moved to new FCIDs",
+				n->vlan, h, t);
+	else
+		FCR_LOG_LIMITED(&redirect_limit, now, NOTICE, tables,
+				"redirect vlan %u host %s target %s: %s -> %s%s", n->vlan, h, t,
+				fcr_redirect_state_name(n->old_state),
+				fcr_redirect_state_name(n->new_state), why);
+}
+
+static void
+on_note(void *ctx, const struct fcr_note *n)
+{
+	uint64_t now = fcr_now_ms();
+
+	(void)ctx;
+	if (n->kind == FCR_NOTE_REDIRECT)
+		log_redirect(n, now);
+	else
+		log_binding(n, now);
+}
+
+static uint64_t
+events_lost(void)
+{
+	uint64_t sum = 0;
+	unsigned int w;
+
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		sum += __atomic_load_n(&fcr_fwd.workers[w]->st.events_lost, __ATOMIC_RELAXED);
+	return sum;
+}
+
+static void
+watch_links(void)
+{
+	struct rte_eth_link l;
+	char text[RTE_ETH_LINK_MAX_STR_LEN];
+	uint16_t p;
+
+	for (p = 0; p < fcr_fwd.nb_ports; p++) {
+		memset(&l, 0, sizeof(l));
+		if (rte_eth_link_get_nowait(p, &l) != 0)
+			continue;
+		if (l.link_status == link_was[p].link_status &&
+		    l.link_speed == link_was[p].link_speed &&
+		    l.link_duplex == link_was[p].link_duplex)
+			continue;
+		link_was[p] = l;
+		rte_eth_link_to_str(text, sizeof(text), &l);
+		if (l.link_status == RTE_ETH_LINK_UP)
+			FCR_LOG(NOTICE, port, "port %u: %s", p, text);
+		else
+			FCR_LOG(WARNING, port, "port %u: %s", p, text);
+	}
+}
+
+void
+fcr_watch_init(void)
+{
+	uint16_t p;
+
+	fcr_fwd.tables->notify = (struct fcr_notify){ .fn = on_note, .ctx = NULL };
+	for (p = 0; p < fcr_fwd.nb_ports; p++)
+		if (rte_eth_link_get_nowait(p, &link_was[p]) != 0)
+			memset(&link_was[p], 0, sizeof(link_was[p]));
+	lost_was = events_lost();
+	full_was = fcr_fwd.tables->st.flow_table_full;
+	last_ms = fcr_now_ms();
+}
+
+void
+fcr_watch_tick(uint64_t now_ms)
+{
+	uint64_t lost, full;
+
+	if (now_ms - last_ms < 1000)
+		return;
+	last_ms = now_ms;
+	fcr_log_limits_report(now_ms);
+	watch_links();
+	lost = events_lost();
+	if (lost != lost_was)
+		FCR_LOG(WARNING, tables, "%" PRIu64 " worker events lost on full rings in "
+			"the last second (first frames and logins the writer never saw)",
+			lost - lost_was);
+	lost_was = lost;
+	full = fcr_fwd.tables->st.flow_table_full;
+	if (full != full_was)
+		FCR_LOG(WARNING, tables, "%" PRIu64 " new flows found the flow table full "
+			"in the last second (forwarded by route with no flow entry; raise --max-flows)",
+			full - full_was);
+	full_was = full;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Notes from the tables to whoever runs them: a binding learned, moved or
+ * removed, a redirect whose rules came or went. The writer's thread calls
+ * the hook synchronously, after the tables have changed; the app turns the
+ * notes into log lines. Without a hook nothing is noted.
+ */
+#ifndef FCR_NOTE_H
+#define FCR_NOTE_H
+
+#include <stdint.h>
+
+enum fcr_note_kind {
+	FCR_NOTE_BOUND,     /* wwpn now holds fcid (old_fcid: before, or NONE) */
+	FCR_NOTE_UNBOUND,   /* wwpn lost old_fcid: removed, logged out, evicted */
+	FCR_NOTE_REDIRECT,  /* redirect `redirect` went old_state -> new_state */
+};
+
+struct fcr_note {
+	enum fcr_note_kind kind;
+	uint16_t vlan;
+	uint8_t origin;      /* binding: enum fcr_bind_origin */
+	uint8_t old_state;   /* redirect: enum fcr_redirect_state */
+	uint8_t new_state;
+	uint8_t reinstalled; /* redirect: active before and after, new FCIDs */
+	uint64_t wwpn;
+	uint32_t fcid;
+	uint32_t old_fcid;
+	uint32_t redirect;   /* id in the redirect table */
+};
+
+struct fcr_notify {
+	void (*fn)(void *ctx, const struct fcr_note *n);
+	void *ctx;
+};
+
+static inline void
+fcr_notify(const struct fcr_notify *h, const struct fcr_note *n)
+{
+	if (h != NULL && h->fn != NULL)
+		h->fn(h->ctx, n);
+}
+
+#endif /* FCR_NOTE_H */
