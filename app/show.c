@@ -86,12 +86,14 @@ fcr_show_fwd_stats(FILE *out)
 	fprintf(out, "  workers:\n");
 	for (i = 0; i < fcr_fwd.nb_workers; i++) {
 		const struct fcr_worker_stats *s = &fcr_fwd.workers[i]->st;
+		const struct fcr_flow_cache *c = &fcr_fwd.workers[i]->pipeline.cache;
 
 		fprintf(out, "    worker %u (lcore %u): frames %" PRIu64
-			", busy cycles/frame %.1f, busy polls %.1f%%\n", i,
-			fcr_fwd.workers[i]->lcore, s->frames,
+			", busy cycles/frame %.1f, busy polls %.1f%%, flow cache hits %.1f%%\n",
+			i, fcr_fwd.workers[i]->lcore, s->frames,
 			s->frames ? (double)s->busy_cycles / (double)s->frames : 0.0,
-			s->polls ? 100.0 * (double)s->busy_polls / (double)s->polls : 0.0);
+			s->polls ? 100.0 * (double)s->busy_polls / (double)s->polls : 0.0,
+			c->lookups ? 100.0 * (double)c->hits / (double)c->lookups : 0.0);
 	}
 	fprintf(out, "  table writer:\n");
 	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_snooped", t.w.pl.logins);

@@ -214,6 +214,62 @@ fcr_flow_lookup_bulk(const struct fcr_flow_table *ft, const uint64_t *keys,
 	return (unsigned int)__builtin_popcountll(hits);
 }
 
+static inline uint32_t
+cache_way_idx(const struct fcr_flow_table *ft, uint64_t way, uint32_t crc,
+	      uint64_t key)
+{
+	uint32_t x = (uint32_t)way;
+
+	if ((uint32_t)(way >> 32) != crc || x >= ft->capacity ||
+	    __atomic_load_n(&ft->key[x], __ATOMIC_ACQUIRE) != key)
+		return FCR_FLOW_NONE;
+	return x;
+}
+
+unsigned int
+fcr_flow_lookup_cached(const struct fcr_flow_table *ft, struct fcr_flow_cache *c,
+		       const uint64_t *keys, unsigned int n, uint32_t *idx)
+{
+	uint64_t mkey[RTE_HASH_LOOKUP_BULK_MAX];
+	uint32_t crc[RTE_HASH_LOOKUP_BULK_MAX], midx[RTE_HASH_LOOKUP_BULK_MAX];
+	uint8_t mpos[RTE_HASH_LOOKUP_BULK_MAX];
+	unsigned int i, nm = 0, hits = 0;
+
+	for (i = 0; i < n; i++) {
+		uint32_t h = rte_hash_crc_8byte(keys[i], 0);
+		uint64_t *b = c->way[h & (FCR_FLOW_CACHE_BUCKETS - 1)];
+		uint32_t x = cache_way_idx(ft, b[0], h, keys[i]);
+
+		if (x == FCR_FLOW_NONE)
+			x = cache_way_idx(ft, b[1], h, keys[i]);
+		if (x != FCR_FLOW_NONE) {
+			idx[i] = x;
+			hits++;
+			continue;
+		}
+		crc[nm] = h;
+		mkey[nm] = keys[i];
+		mpos[nm++] = (uint8_t)i;
+	}
+	c->lookups += n;
+	c->hits += hits;
+	if (nm == 0)
+		return hits;
+	hits += fcr_flow_lookup_bulk(ft, mkey, nm, midx);
+	for (i = 0; i < nm; i++) {
+		uint64_t *b = c->way[crc[i] & (FCR_FLOW_CACHE_BUCKETS - 1)];
+
+		idx[mpos[i]] = midx[i];
+		if (midx[i] == FCR_FLOW_NONE)
+			continue;
+		/* most recent first; the other way keeps the one before */
+		if ((uint32_t)(b[0] >> 32) != crc[i])
+			b[1] = b[0];
+		b[0] = (uint64_t)crc[i] << 32 | midx[i];
+	}
+	return hits;
+}
+
 int
 fcr_flow_find(const struct fcr_flow_table *ft, uint64_t key)
 {
@@ -254,13 +310,15 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	/* The entry is complete before the key is published: a worker that
 	 * finds the key reads this action and zeroed counters. */
 	ft->action[idx] = action;
-	ft->key[idx] = key;
 	ft->owner[idx] = owner;
 	for (w = 0; w < ft->nb_workers; w++)
 		memset(&ft->counters[w][idx], 0, sizeof(struct fcr_flow_counters));
+	/* a worker whose flow cache still names this slot for this key (an
+	 * earlier life of the same flow) may use it from here on */
+	__atomic_store_n(&ft->key[idx], key, __ATOMIC_RELEASE);
 	rc = rte_hash_add_key_data(ft->hash, &key, (void *)(uintptr_t)idx);
 	if (rc < 0) {
-		ft->key[idx] = KEY_FREE;
+		__atomic_store_n(&ft->key[idx], KEY_FREE, __ATOMIC_RELAXED);
 		ft->free_idx[ft->nb_free++] = idx;
 		return -ENOSPC;
 	}
@@ -289,7 +347,7 @@ fcr_flow_del(struct fcr_flow_table *ft, uint64_t key)
 	ft->count--;
 	/* no longer an entry for iterators (show flows, bulk resync, rescan),
 	 * even while its slot waits for the workers' quiescence */
-	ft->key[found] = KEY_FREE;
+	__atomic_store_n(&ft->key[found], KEY_FREE, __ATOMIC_RELAXED);
 	if (ft->log != NULL) {
 		struct fcr_rec tomb = { .type = FCR_REC_FLOW_DEL, .key = key };
 

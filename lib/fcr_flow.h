@@ -84,7 +84,8 @@ struct fcr_flow_table {
 	struct rte_hash *hash;
 	uint64_t *action;                    /* [capacity], read by workers */
 	struct fcr_flow_counters *counters[FCR_MAX_WORKERS];
-	/* writer only */
+	/* written by the writer only; workers read it to confirm a hit in
+	 * their flow cache (published after the entry's action, release) */
 	uint64_t *key;                       /* [capacity] */
 	uint32_t *owner;                     /* redirect that installed it */
 	uint32_t *free_idx;
@@ -119,6 +120,29 @@ void fcr_flow_table_free(struct fcr_flow_table *ft);
 unsigned int fcr_flow_lookup_bulk(const struct fcr_flow_table *ft,
 				  const uint64_t *keys, unsigned int n,
 				  uint32_t *idx);
+
+/*
+ * A worker's flow cache in front of the rte_hash (an exact-match cache):
+ * 2-way buckets indexed by the key's CRC32-C, each way holding that CRC
+ * and the entry index the key last resolved to. A hit is confirmed against
+ * the table's own key array, so an entry deleted, or reused for another
+ * key once every worker has passed a quiescent point, is never taken for
+ * this key. 64 KB per worker; zero-filled is empty. Worker only.
+ */
+#define FCR_FLOW_CACHE_BUCKETS 4096
+struct fcr_flow_cache {
+	uint64_t way[FCR_FLOW_CACHE_BUCKETS][2];  /* crc << 32 | entry index */
+	uint64_t hits;
+	uint64_t lookups;
+};
+
+/* fcr_flow_lookup_bulk through the cache: keys it holds cost one bucket
+ * read and one key compare; the rest go to the rte_hash in one bulk call
+ * and are cached. Same results as fcr_flow_lookup_bulk. */
+unsigned int fcr_flow_lookup_cached(const struct fcr_flow_table *ft,
+				    struct fcr_flow_cache *c,
+				    const uint64_t *keys, unsigned int n,
+				    uint32_t *idx);
 
 static inline uint64_t
 fcr_flow_action_load(const struct fcr_flow_table *ft, uint32_t idx)

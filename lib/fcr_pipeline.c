@@ -204,7 +204,7 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 	if (k == 0)
 		return nev;
 
-	fcr_flow_lookup_bulk(ft, key, k, idx);
+	fcr_flow_lookup_cached(ft, &p->cache, key, k, idx);
 	/* the entries' action words and this worker's counters: one miss
 	 * each per frame in a large table, started together here */
 	for (i = 0; i < k; i++)

@@ -33,6 +33,7 @@ struct fcr_pipeline {
 	uint32_t worker;               /* which per-worker counters */
 	uint64_t recent[256];          /* first frames recently reported */
 	uint32_t recent_misses[256];   /* frames missed since each report */
+	struct fcr_flow_cache cache;   /* this worker's flow cache */
 };
 
 /* Counters one worker owns. */

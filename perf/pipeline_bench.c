@@ -608,7 +608,7 @@ staged_burst(struct wctx *w, struct rte_mbuf **pkts, uint16_t n,
 			acc += key[i];
 		return acc;
 	}
-	fcr_flow_lookup_bulk(ft, key, k, idx);
+	fcr_flow_lookup_cached(ft, &w->pl.cache, key, k, idx);
 	if (stage == J_S_LOOKUP) {
 		for (i = 0; i < k; i++)
 			acc += idx[i];

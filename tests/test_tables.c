@@ -17,6 +17,7 @@
 #include <rte_errno.h>
 
 #include "fcr_tables.h"
+#include "test_util.h"
 
 #define VLAN 100
 #define H 0x2100000000000001ull
@@ -134,6 +135,71 @@ flow_set_find_del_and_reuse(void **state)
 	assert_int_equal(fcr_flow_find(t->flows, k), -ENOENT);
 	assert_int_equal(fcr_flow_del(t->flows, k), -ENOENT);
 	assert_int_equal(t->flows->count, 0);
+	fcr_tables_free(t);
+}
+
+/* A worker's flow cache answers what the rte_hash answers, whatever the
+ * writer did since: deleted, re-added elsewhere, slot given to another key. */
+static void
+flow_cache_answers_as_the_table_does(void **state)
+{
+	struct fcr_tables *t = mk();
+	static struct fcr_flow_cache c; /* 64 KB: not on the stack */
+	struct tu_rng r;
+	uint64_t keys[32], k = fcr_flow_key(5, 0x010203, 0x040506), k2;
+	uint32_t idx[32], ref[32], i, round, present;
+	uint64_t hits;
+	int at, at2;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	at = fcr_flow_set(t->flows, k, fcr_action(1, 2, FCR_LEG_PLAIN), FCR_NO_OWNER);
+	assert_true(at >= 0);
+	assert_int_equal(fcr_flow_lookup_cached(t->flows, &c, &k, 1, idx), 1);
+	assert_int_equal(idx[0], at);
+	assert_int_equal(fcr_flow_lookup_cached(t->flows, &c, &k, 1, idx), 1);
+	assert_int_equal(idx[0], at);
+	assert_true(c.hits == 1 && c.lookups == 2);
+	/* deleted: the cache still names the slot, but must not answer */
+	assert_int_equal(fcr_flow_del(t->flows, k), 0);
+	assert_int_equal(fcr_flow_lookup_cached(t->flows, &c, &k, 1, idx), 0);
+	assert_int_equal(idx[0], FCR_FLOW_NONE);
+	/* the slot (no readers here: reused at once) given to another key */
+	k2 = fcr_flow_key(5, 0x010203, 0x040507);
+	at2 = fcr_flow_set(t->flows, k2, fcr_action(3, 4, FCR_LEG_PLAIN), FCR_NO_OWNER);
+	assert_int_equal(at2, at);
+	assert_int_equal(fcr_flow_lookup_cached(t->flows, &c, &k, 1, idx), 0);
+	assert_int_equal(fcr_flow_lookup_cached(t->flows, &c, &k2, 1, idx), 1);
+	assert_int_equal(idx[0], at2);
+	/* the first key back, in another slot */
+	at = fcr_flow_set(t->flows, k, fcr_action(1, 2, FCR_LEG_PLAIN), FCR_NO_OWNER);
+	assert_int_not_equal(at, at2);
+	assert_int_equal(fcr_flow_lookup_cached(t->flows, &c, &k, 1, idx), 1);
+	assert_int_equal(idx[0], at);
+
+	/* random keys over a few hundred flows churning: bursts answered as
+	 * the table answers, with keys sharing cache buckets */
+	tu_rng_seed(&r, 77);
+	for (round = 0; round < 2000; round++) {
+		for (i = 0; i < 32; i++)
+			keys[i] = fcr_flow_key(1, tu_rand32(&r) % 300, 7);
+		if (round % 3 == 0)
+			fcr_flow_set(t->flows, keys[0], 0, FCR_NO_OWNER);
+		if (round % 5 == 0)
+			fcr_flow_del(t->flows, keys[1]);
+		fcr_flow_lookup_bulk(t->flows, keys, 32, ref);
+		fcr_flow_lookup_cached(t->flows, &c, keys, 32, idx);
+		for (i = 0, present = 0; i < 32; i++) {
+			assert_int_equal(idx[i], ref[i]);
+			present += ref[i] != FCR_FLOW_NONE;
+		}
+		/* the same burst again: every key present comes from the cache */
+		hits = c.hits;
+		assert_int_equal(fcr_flow_lookup_cached(t->flows, &c, keys, 32, idx), present);
+		assert_int_equal(c.hits - hits, present);
+		for (i = 0; i < 32; i++)
+			assert_int_equal(idx[i], ref[i]);
+	}
 	fcr_tables_free(t);
 }
 
@@ -637,6 +703,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(flow_set_find_del_and_reuse),
 		cmocka_unit_test(flow_table_fills_to_capacity_then_refuses),
+		cmocka_unit_test(flow_cache_answers_as_the_table_does),
 		cmocka_unit_test(counters_sum_over_workers),
 		cmocka_unit_test(routes_longest_prefix_wins_and_replace_and_delete),
 		cmocka_unit_test(redirect_installs_four_rules_when_all_bound),
