@@ -82,6 +82,8 @@ struct dead {
 	uint8_t used;
 };
 
+#define RESCAN_SEGS 64
+
 struct fcr_sync {
 	struct fcr_sync_params p;
 	struct rte_hash *dead_hash;  /* dead_key -> index in dead[] */
@@ -97,9 +99,21 @@ struct fcr_sync {
 	uint64_t window_end_ms;
 	uint64_t first_dirty_ms;   /* 0: nothing pending */
 	int flush_unfinished;      /* a flush stopped at a full window */
+	/* What the flush of the window that ended still owes: the entries
+	 * listed when it ended (the first of each list; routes: a flag).
+	 * Objects noted since wait for the next window, so an object changed
+	 * again while a flush is paced out goes once per window, not once
+	 * per change. */
+	struct {
+		uint32_t tomb, names, redirects, flows;
+		int routes;
+	} due;
 	int ready;
 	uint32_t rescan_pos;
-	uint64_t rescan_start_ms;
+	/* When the rescan reached the start of each segment of the table, in
+	 * this pass and in the previous one (before the first pass ended: the
+	 * first tick); 0: no tick yet. */
+	uint64_t rescan_seg_tsc[2][RESCAN_SEGS];
 	unsigned int nb_peers;
 	struct peer peer[FCR_SYNC_MAX_PEERS];
 	/* the batch being built */
@@ -107,8 +121,15 @@ struct fcr_sync {
 	size_t body_len;
 	uint16_t nb_recs;
 	struct fcr_rec recs[MAX_RECS];
+	uint64_t rec_at[MAX_RECS];   /* where a bulk resync reads each (AT_ANY: not skipped) */
+	/* the part of it for a peer whose bulk resync is under way */
+	uint8_t part_body[2048];
+	struct fcr_rec part_recs[MAX_RECS];
 	uint8_t out[2048];
 };
+
+/* A record's place in a bulk resync's walk, (stage << 32) | index, or: */
+#define AT_ANY UINT64_MAX /* sent to every peer whatever its resync */
 
 /* --------------------------------------------------- deletion markers */
 
@@ -444,6 +465,7 @@ batch_add(struct fcr_sync *s, const struct fcr_rec *r)
 	if (n == 0)
 		return 0;
 	s->body_len += n;
+	s->rec_at[s->nb_recs] = AT_ANY;
 	s->recs[s->nb_recs++] = *r;
 	return 1;
 }
@@ -456,14 +478,64 @@ batch_send_to(struct fcr_sync *s, struct peer *pe, uint64_t now_ms)
 			      s->nb_recs, now_ms);
 }
 
+/* Where pe's bulk resync has still to read: from this place of its walk
+ * on (AT_ANY: no resync under way, or it has read everything). */
+static uint64_t
+bulk_unread_from(const struct peer *pe)
+{
+	switch (pe->bulk) {
+	case BULK_START:
+		return 0;
+	case BULK_STREAM:
+		return (uint64_t)pe->bulk_stage << 32 | pe->bulk_pos;
+	default:
+		return AT_ANY;
+	}
+}
+
+/*
+ * The batch to pe, less the objects its bulk resync has still to read: the
+ * resync sends each as it is when it gets there, the update would only send
+ * it twice (with the flows active during a resync, every change of a flow
+ * it had not reached yet).
+ */
+static void
+batch_send_part(struct fcr_sync *s, struct peer *pe, uint64_t from, uint64_t now_ms)
+{
+	size_t len = 0;
+	uint16_t i, n = 0;
+
+	for (i = 0; i < s->nb_recs; i++) {
+		if (s->rec_at[i] != AT_ANY && s->rec_at[i] >= from)
+			continue;
+		/* a part of what fitted: it fits */
+		len += fcr_rec_put(s->part_body + len, sizeof(s->part_body) - len,
+				   &s->recs[i]);
+		s->part_recs[n++] = s->recs[i];
+	}
+	if (n == s->nb_recs)
+		batch_send_to(s, pe, now_ms);
+	else if (n > 0)
+		send_reliable(s, pe, FCR_SYNC_UPDATE, s->part_body, len, s->part_recs,
+			      n, now_ms);
+}
+
 static void
 batch_send_all(struct fcr_sync *s, uint64_t now_ms)
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nb_peers; i++)
-		if (s->peer[i].state == FCR_PEER_UP)
-			batch_send_to(s, &s->peer[i], now_ms);
+	for (i = 0; i < s->nb_peers; i++) {
+		struct peer *pe = &s->peer[i];
+		uint64_t from = bulk_unread_from(pe);
+
+		if (pe->state != FCR_PEER_UP)
+			continue;
+		if (from == AT_ANY)
+			batch_send_to(s, pe, now_ms);
+		else
+			batch_send_part(s, pe, from, now_ms);
+	}
 	batch_reset(s);
 }
 
@@ -484,30 +556,78 @@ flush_budget(const struct fcr_sync *s)
 /* Put a record in the batch, sending the batch when full. 0, or -1 when
  * the budget is spent (the record is not taken). */
 static int
-take(struct fcr_sync *s, const struct fcr_rec *r, unsigned int *budget,
+take(struct fcr_sync *s, const struct fcr_rec *r, uint64_t at, unsigned int *budget,
      uint64_t now_ms)
 {
-	if (batch_add(s, r))
-		return 0;
-	if (*budget <= 1)
-		return -1; /* the last slot is for the final partial batch */
-	batch_send_all(s, now_ms);
-	(*budget)--;
-	return batch_add(s, r) ? 0 : -1;
+	if (!batch_add(s, r)) {
+		if (*budget <= 1)
+			return -1; /* the last slot is for the final partial batch */
+		batch_send_all(s, now_ms);
+		(*budget)--;
+		if (!batch_add(s, r))
+			return -1;
+	}
+	s->rec_at[s->nb_recs - 1] = at;
+	return 0;
 }
 
-/* Drop the first `done` entries of a dirty list: the rest wait. */
-static void
-list_keep_from(struct fcr_dirty_list *l, uint32_t done)
+static uint64_t
+pending(const struct fcr_sync *s)
 {
-	if (l->overflow)
-		return; /* rescanned whole next time */
+	const struct fcr_change_log *log = s->log;
+
+	return (uint64_t)log->nb_tomb + log->names.n + log->redirects.n +
+	       log->flows.n + (log->routes_dirty ? 1 : 0) +
+	       (uint64_t)(log->names.overflow | log->redirects.overflow |
+			  log->flows.overflow);
+}
+
+/* Entries of a dirty list the flush goes over: those due, or the whole
+ * table when some dirty objects are not listed. */
+static uint32_t
+list_lim(const struct fcr_dirty_list *l, uint32_t due, uint32_t capacity)
+{
+	return l->overflow ? capacity : RTE_MIN(l->n, due);
+}
+
+/*
+ * The flush went over `done` of the `lim` entries of l: drop them, the
+ * rest wait (those not reached, and those noted after the window ended).
+ * Returns 1 when every entry due has gone.
+ */
+static int
+list_advance(struct fcr_dirty_list *l, uint32_t *due, uint32_t done, uint32_t lim)
+{
+	if (l->overflow) {
+		if (done < lim)
+			return 0; /* rescanned whole next time */
+		/* the scan saw every dirty object, listed or not */
+		l->n = 0;
+		l->overflow = 0;
+		*due = 0;
+		return 1;
+	}
 	memmove(l->idx, l->idx + done, (l->n - done) * sizeof(l->idx[0]));
 	l->n -= done;
+	*due -= RTE_MIN(*due, done);
+	return done == lim;
 }
 
-/* What is pending, each object with its state as of now, as far as the
- * peers' windows allow. Returns 1 when everything went. */
+/* The window ended: its flush owes what is listed now. */
+static void
+due_at_window_end(struct fcr_sync *s)
+{
+	const struct fcr_change_log *log = s->log;
+
+	s->due.tomb = log->nb_tomb;
+	s->due.routes = log->routes_dirty;
+	s->due.names = log->names.n;
+	s->due.redirects = log->redirects.n;
+	s->due.flows = log->flows.n;
+}
+
+/* What was pending when the window ended, each object with its state as of
+ * now, as far as the peers' windows allow. Returns 1 when all of it went. */
 static int
 flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 {
@@ -522,24 +642,27 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 		return 0;
 	tomb_floor = s->clock;
 	batch_reset(s);
-	for (i = 0; i < log->nb_tomb; i++) {
+	lim = RTE_MIN(log->nb_tomb, s->due.tomb);
+	for (i = 0; i < lim; i++) {
 		r = log->tomb[i];
 		/* above whatever this node gave the object before, in this
 		 * millisecond too */
 		r.version = next_version(s, RTE_MAX(dead_version(s, &r),
 						    (tomb_floor << 16) | 0xFFFF));
-		if (take(s, &r, &budget, now_ms) < 0)
+		if (take(s, &r, AT_ANY, &budget, now_ms) < 0)
 			break;
 		dead_note(s, &r);
 	}
 	memmove(log->tomb, log->tomb + i, (log->nb_tomb - i) * sizeof(log->tomb[0]));
 	log->nb_tomb -= i;
+	s->due.tomb -= i;
 	/* what is created again in this flush outranks its deletion */
 	if (i > 0)
 		s->clock++;
-	if (log->nb_tomb)
+	if (i < lim)
 		goto out;
-	if (log->routes_dirty) {
+	/* routes are few: those changed since the window ended go too */
+	if (s->due.routes && log->routes_dirty) {
 		for (i = 0; i < t->routes->nb_routes; i++) {
 			struct fcr_route *ro = &t->routes->routes[i];
 			uint64_t v = ro->version;
@@ -548,7 +671,7 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 				continue;
 			ro->version = next_version(s, v);
 			route_rec(t->routes, ro, &r);
-			if (take(s, &r, &budget, now_ms) < 0) {
+			if (take(s, &r, AT_ANY, &budget, now_ms) < 0) {
 				ro->version = v;
 				goto out;
 			}
@@ -556,7 +679,8 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 		}
 		log->routes_dirty = 0;
 	}
-	lim = log->names.overflow ? t->names->capacity : log->names.n;
+	s->due.routes = 0;
+	lim = list_lim(&log->names, s->due.names, t->names->capacity);
 	for (i = 0; i < lim; i++) {
 		struct fcr_name *n;
 		uint64_t v;
@@ -569,20 +693,16 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 			v = n->version;
 			n->version = next_version(s, v);
 			name_rec(n, &r);
-			if (take(s, &r, &budget, now_ms) < 0) {
+			if (take(s, &r, AT_ANY, &budget, now_ms) < 0) {
 				n->version = v;
 				break;
 			}
 		}
 		n->sflags = (uint8_t)((n->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
 	}
-	if (i < lim) {
-		list_keep_from(&log->names, i);
+	if (!list_advance(&log->names, &s->due.names, i, lim))
 		goto out;
-	}
-	log->names.n = 0;
-	log->names.overflow = 0;
-	lim = log->redirects.overflow ? t->redirects->capacity : log->redirects.n;
+	lim = list_lim(&log->redirects, s->due.redirects, t->redirects->capacity);
 	for (i = 0; i < lim; i++) {
 		struct fcr_redirect *x;
 		uint64_t v;
@@ -594,19 +714,15 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 		v = x->version;
 		x->version = next_version(s, v);
 		redirect_rec(t->redirects, x, &r);
-		if (take(s, &r, &budget, now_ms) < 0) {
+		if (take(s, &r, AT_ANY, &budget, now_ms) < 0) {
 			x->version = v;
 			break;
 		}
 		x->sflags = (uint8_t)((x->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
 	}
-	if (i < lim) {
-		list_keep_from(&log->redirects, i);
+	if (!list_advance(&log->redirects, &s->due.redirects, i, lim))
 		goto out;
-	}
-	log->redirects.n = 0;
-	log->redirects.overflow = 0;
-	lim = log->flows.overflow ? t->flows->capacity : log->flows.n;
+	lim = list_lim(&log->flows, s->due.flows, t->flows->capacity);
 	for (i = 0; i < lim; i++) {
 		struct fcr_flow_table *ft = t->flows;
 		uint64_t v;
@@ -617,35 +733,21 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 		v = ft->version[idx];
 		ft->version[idx] = next_version(s, v);
 		flow_rec(s, idx, now_ms, now_tsc, &r);
-		if (take(s, &r, &budget, now_ms) < 0) {
+		if (take(s, &r, (uint64_t)STAGE_FLOWS << 32 | idx, &budget, now_ms) < 0) {
 			ft->version[idx] = v;
 			break;
 		}
 		ft->sflags[idx] = (uint8_t)((ft->sflags[idx] & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
 	}
-	if (i < lim) {
-		list_keep_from(&log->flows, i);
+	if (!list_advance(&log->flows, &s->due.flows, i, lim))
 		goto out;
-	}
-	log->flows.n = 0;
-	log->flows.overflow = 0;
 	batch_send_all(s, now_ms);
-	s->first_dirty_ms = 0;
+	/* what was noted since the window ended goes with the next one */
+	s->first_dirty_ms = pending(s) > 0 ? now_ms : 0;
 	return 1;
 out:
 	batch_send_all(s, now_ms);
 	return 0;
-}
-
-static uint64_t
-pending(const struct fcr_sync *s)
-{
-	const struct fcr_change_log *log = s->log;
-
-	return (uint64_t)log->nb_tomb + log->names.n + log->redirects.n +
-	       log->flows.n + (log->routes_dirty ? 1 : 0) +
-	       (uint64_t)(log->names.overflow | log->redirects.overflow |
-			  log->flows.overflow);
 }
 
 /* Per peer: objects whose datagram was lost, sent again as they are now,
@@ -1150,35 +1252,63 @@ fcr_sync_input(struct fcr_sync *s, const struct fcr_sync_addr *from,
 
 /* ----------------------------------------------------------- the clock */
 
-/* A slice of the flow table per tick: idle/active changes, and active
- * flows' counters refreshed once per refresh period. */
+/* A frame stamped this long before the rescan passed its entry may have
+ * been counted after: a worker stamps a burst, then counts it. */
+#define RESCAN_MARGIN_MS 10
+
+/*
+ * A slice of the flow table per tick, the whole table once per refresh
+ * period: idle/active changes, and the counters of the flows that forwarded
+ * frames since the previous pass over their entry. A flow with no frame
+ * since is not noted: the peers already have its counters (from the update
+ * that followed that pass, or from their bulk resync, which read them
+ * later), so quiet flows and resyncs do not cost a record per active flow
+ * per period. A frame's counters reach the peers within a refresh period
+ * and a window.
+ */
 static void
-rescan(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
+rescan(struct fcr_sync *s, uint64_t now_tsc)
 {
 	struct fcr_flow_table *ft = s->t->flows;
 	uint64_t idle_tsc = s->p.tsc_hz * s->p.idle_ms / 1000;
+	uint64_t margin = s->p.tsc_hz * RESCAN_MARGIN_MS / 1000;
 	uint32_t per_tick = ft->capacity / (s->p.refresh_ms ? s->p.refresh_ms : 1) + 1;
+	uint32_t seg_len = ft->capacity / RESCAN_SEGS + 1;
 	struct fcr_flow_counters c;
-	uint32_t i;
+	uint32_t i, k;
 
+	if (s->rescan_seg_tsc[1][0] == 0) {
+		/* the first tick: a peer has what was counted before it from
+		 * its bulk resync, which starts no earlier */
+		for (k = 0; k < RESCAN_SEGS; k++)
+			s->rescan_seg_tsc[0][k] = s->rescan_seg_tsc[1][k] =
+				RTE_MAX(now_tsc, (uint64_t)1);
+	}
 	for (i = 0; i < per_tick; i++, s->rescan_pos++) {
 		uint32_t idx;
+		uint64_t since;
 		int idle, was_idle;
 
 		if (s->rescan_pos >= ft->capacity) {
 			s->rescan_pos = 0;
-			s->rescan_start_ms = now_ms;
+			memcpy(s->rescan_seg_tsc[1], s->rescan_seg_tsc[0],
+			       sizeof(s->rescan_seg_tsc[0]));
 		}
 		idx = s->rescan_pos;
+		k = idx / seg_len;
+		if (idx % seg_len == 0)
+			s->rescan_seg_tsc[0][k] = now_tsc;
 		if (ft->key[idx] == UINT64_MAX)
 			continue;
 		fcr_flow_counters_sum(ft, idx, &c);
 		if (c.frames == 0)
 			continue; /* nothing forwarded here: a peer's flow */
+		/* the previous pass was here no earlier than this */
+		since = s->rescan_seg_tsc[1][k] - RTE_MIN(s->rescan_seg_tsc[1][k], margin);
 		idle = now_tsc - c.last_tsc > idle_tsc;
 		was_idle = (ft->sflags[idx] & FCR_SF_IDLE) != 0;
-		if (idle && was_idle)
-			continue;
+		if (idle == was_idle && (idle || c.last_tsc < since))
+			continue; /* idle still, or no frame since the last pass */
 		ft->sflags[idx] = (uint8_t)(idle ? ft->sflags[idx] | FCR_SF_IDLE
 					   : ft->sflags[idx] & ~FCR_SF_IDLE);
 		fcr_change_mark(s->log, &s->log->flows, &ft->sflags[idx], idx);
@@ -1203,7 +1333,7 @@ fcr_sync_tick(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 	if (!s->ready && up == 0 && now_ms - s->start_ms > s->p.dead_ms)
 		s->ready = 1;
 
-	rescan(s, now_ms, now_tsc);
+	rescan(s, now_tsc);
 	if (pending(s) > 0 && s->first_dirty_ms == 0)
 		s->first_dirty_ms = now_ms;
 	/* A batch goes out when the window ends (in as many datagrams as it
@@ -1211,7 +1341,12 @@ fcr_sync_tick(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 	 * Not earlier: sending each datagram as soon as it is full sends an
 	 * object again for every later change in the same window (measured:
 	 * 15% less traffic instead of 90% with changes spread over the
-	 * window). */
+	 * window). A flush sends what was pending when its window ended (and
+	 * what a flush still owed then); what is noted while it is paced out
+	 * waits for the next window's end, else a flush that outlasts the
+	 * peers' windows would send an object again for each later change. */
+	if (now_ms >= s->window_end_ms)
+		due_at_window_end(s);
 	if (now_ms >= s->window_end_ms || s->flush_unfinished) {
 		if (pending(s) > 0)
 			s->flush_unfinished = !flush(s, now_ms, now_tsc);

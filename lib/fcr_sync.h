@@ -7,7 +7,8 @@
  *
  * What it does, after OpenBSD's pfsync and conntrackd's FTFW mode:
  *  - changes are coalesced in the objects themselves (fcr_change.h) and go
- *    out when the window ends or a datagram's worth is pending;
+ *    out when the window ends, as fast as the peers' windows allow; what
+ *    changes while that flush is paced out waits for the next window's end;
  *  - every datagram is numbered, acknowledged (base + 64-bit bitmap) and
  *    authenticated; one not acknowledged in time is not resent as it was:
  *    its objects are sent again as they are now;
@@ -49,7 +50,9 @@ struct fcr_sync_params {
 	uint32_t dead_ms;       /* silence before a peer is down, default 3500 */
 	uint32_t rto_ms;        /* unacknowledged this long: lost, default 200 */
 	uint32_t idle_ms;       /* a flow with no frame this long is idle, default 30000 */
-	uint32_t refresh_ms;    /* active flows' counters resent this often, default 5000 */
+	uint32_t refresh_ms;    /* the flow rescan's period: the counters of a flow that
+				 * forwarded since its last pass are sent, so peers'
+				 * counters lag by at most this and a window; default 5000 */
 	uint64_t tsc_hz;        /* units of the flow counters' timestamps */
 	fcr_sync_send_fn send;
 	void *send_ctx;

@@ -302,6 +302,172 @@ many_changes_to_one_flow_in_a_window_cost_one_record(void **state)
 	assert_int_equal(a->log->cancelled, 1);
 }
 
+/* B holds flow key k with these counters. */
+static void
+assert_b_counters(struct fcr_tables *b, uint64_t k, uint64_t frames, uint64_t bytes)
+{
+	int i = fcr_flow_find(b->flows, k);
+
+	assert_true(i >= 0);
+	assert_int_equal(b->flows->remote[i].frames, frames);
+	assert_int_equal(b->flows->remote[i].bytes, bytes);
+}
+
+#define NB_BIG 4000 /* flow records: more than 64 datagrams' worth */
+
+static void
+changes_during_an_unfinished_flush_wait_for_the_next_window(void **state)
+{
+	struct fcr_tables *a = nodes[0].t, *b = nodes[1].t;
+	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[0].s);
+	static int idx[NB_BIG];
+	uint64_t before, first;
+	uint32_t i;
+
+	(void)state;
+	run(20, 2);
+	for (i = 0; i < NB_BIG; i++) {
+		idx[i] = fcr_flow_set(a->flows, fcr_flow_key(30, 0x300000 | i, 0x600000),
+				      0, FCR_NO_OWNER);
+		assert_true(idx[i] >= 0);
+	}
+	run(200, 2);
+	assert_int_equal(b->flows->count, NB_BIG);
+	assert_int_equal(fcr_sync_stats(nodes[0].s)->retransmits, 0);
+	/* every flow changes, and the window ends at the next tick */
+	for (i = 0; i < NB_BIG; i++) {
+		fcr_flow_count(&a->flows->counters[0][idx[i]], 100, now);
+		fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[idx[i]],
+				(uint32_t)idx[i]);
+	}
+	fcr_sync_set_window(nodes[0].s, 50);
+	before = st->records_sent;
+	run(1, 2);
+	/* the peer's window (64 datagrams) stopped the flush part way */
+	first = st->records_sent - before;
+	assert_true(first > 0 && first < NB_BIG);
+	/* every flow changes again while the flush is paced out */
+	for (i = 0; i < NB_BIG; i++) {
+		fcr_flow_count(&a->flows->counters[0][idx[i]], 100, now);
+		fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[idx[i]],
+				(uint32_t)idx[i]);
+	}
+	run(30, 2);
+	/* that window's flush sent each flow once, the later state of those
+	 * it had not reached yet; the flows it had sent wait */
+	assert_int_equal(st->records_sent - before, NB_BIG);
+	assert_int_equal(fcr_sync_pending(nodes[0].s), first);
+	/* and go at the next window's end: B ends with the last state */
+	run(60, 2);
+	assert_int_equal(st->records_sent - before, NB_BIG + first);
+	for (i = 0; i < NB_BIG; i++)
+		assert_b_counters(b, fcr_flow_key(30, 0x300000 | i, 0x600000), 2, 200);
+	assert_int_equal(fcr_sync_stats(nodes[0].s)->retransmits, 0);
+}
+
+static void
+the_refresh_sends_the_counters_of_flows_that_forwarded_since_only(void **state)
+{
+	struct fcr_tables *a = nodes[0].t, *b = nodes[1].t;
+	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[0].s);
+	uint64_t before;
+	uint32_t i;
+	int idx[100];
+
+	(void)state;
+	run(20, 2);
+	for (i = 0; i < 100; i++) {
+		idx[i] = fcr_flow_set(a->flows, fcr_flow_key(40, 0x300000 | i, 0x600000),
+				      0, FCR_NO_OWNER);
+		assert_true(idx[i] >= 0);
+		fcr_flow_count(&a->flows->counters[0][idx[i]], 100, now);
+	}
+	run(100, 2);
+	for (i = 0; i < 100; i++)
+		assert_b_counters(b, fcr_flow_key(40, 0x300000 | i, 0x600000), 1, 100);
+	/* the passes of the refresh that saw those frames */
+	run(10000, 2);
+	/* active (within the idle timeout) but no frame since: two refresh
+	 * periods send nothing */
+	before = st->records_sent;
+	run(10000, 2);
+	assert_int_equal(st->records_sent - before, 0);
+	/* a frame on one flow: its counters reach B within a refresh period
+	 * and a window, and only that flow is sent (once, or twice when the
+	 * frame came just before a pass started) */
+	fcr_flow_count(&a->flows->counters[0][idx[7]], 50, now);
+	run(5000 + 50 + 2, 2);
+	assert_b_counters(b, fcr_flow_key(40, 0x300007, 0x600000), 2, 150);
+	assert_true(st->records_sent - before >= 1 && st->records_sent - before <= 2);
+	/* going idle is still a change B hears of */
+	run(30000, 2);
+	for (i = 0; i < 100; i++) {
+		int j = fcr_flow_find(b->flows, fcr_flow_key(40, 0x300000 | i, 0x600000));
+
+		assert_true(j >= 0);
+		assert_true(b->flows->sflags[j] & FCR_SF_IDLE);
+	}
+	assert_b_counters(b, fcr_flow_key(40, 0x300007, 0x600000), 2, 150);
+}
+
+static void
+a_resync_carries_the_changes_to_flows_it_has_not_reached(void **state)
+{
+	struct fcr_tables *a = nodes[0].t;
+	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[0].s);
+	struct fcr_sync_peer_info pi;
+	static int idx[NB_BIG];
+	uint64_t before;
+	uint32_t i;
+	int ms;
+
+	(void)state;
+	run(20, 2);
+	for (i = 0; i < NB_BIG; i++) {
+		idx[i] = fcr_flow_set(a->flows, fcr_flow_key(50, 0x300000 | i, 0x600000),
+				      0, FCR_NO_OWNER);
+		assert_true(idx[i] >= 0);
+	}
+	run(200, 2);
+	/* B restarts; A's resync to it starts */
+	node_stop(1);
+	run(10, 2);
+	before = st->records_sent;
+	node_start(1, 2);
+	for (ms = 0; ms < 100; ms++) {
+		run(1, 2);
+		fcr_sync_peer_info(nodes[0].s, 0, &pi);
+		if (pi.bulk_to)
+			break;
+	}
+	assert_true(pi.bulk_to);
+	/* flows far past where its first datagrams got to change, and the
+	 * window ends at A's next tick */
+	for (i = 0; i < NB_BIG; i++) {
+		if ((uint32_t)idx[i] < 3 * NB_BIG / 4)
+			continue;
+		fcr_flow_count(&a->flows->counters[0][idx[i]], 100, now);
+		fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[idx[i]],
+				(uint32_t)idx[i]);
+	}
+	fcr_sync_set_window(nodes[0].s, 50);
+	for (ms = 0; ms < 40; ms++) {
+		run(1, 2);
+		fcr_sync_peer_info(nodes[0].s, 0, &pi);
+		if (!pi.bulk_to && fcr_sync_ready(nodes[1].s))
+			break;
+	}
+	assert_true(fcr_sync_ready(nodes[1].s));
+	/* the resync carried them with their new counters, once */
+	assert_int_equal(st->records_sent - before, NB_BIG);
+	assert_int_equal(nodes[1].t->flows->count, NB_BIG);
+	for (i = 0; i < NB_BIG; i++)
+		assert_b_counters(nodes[1].t, fcr_flow_key(50, 0x300000 | i, 0x600000),
+				  (uint32_t)idx[i] < 3 * NB_BIG / 4 ? 0 : 1,
+				  (uint32_t)idx[i] < 3 * NB_BIG / 4 ? 0 : 100);
+	assert_int_equal(st->retransmits, 0);
+}
+
 static void
 state_converges_over_a_lossy_network(void **state)
 {
@@ -519,6 +685,9 @@ main(void)
 		cmocka_unit_test(wire_records_round_trip),
 		cmocka_unit_test_setup_teardown(config_added_on_one_node_appears_on_the_other_within_two_windows, setup2, teardown),
 		cmocka_unit_test_setup_teardown(many_changes_to_one_flow_in_a_window_cost_one_record, setup2, teardown),
+		cmocka_unit_test_setup_teardown(changes_during_an_unfinished_flush_wait_for_the_next_window, setup2, teardown),
+		cmocka_unit_test_setup_teardown(the_refresh_sends_the_counters_of_flows_that_forwarded_since_only, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_resync_carries_the_changes_to_flows_it_has_not_reached, setup2, teardown),
 		cmocka_unit_test_setup_teardown(state_converges_over_a_lossy_network, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_restarted_node_gets_everything_back_by_bulk_resync, setup2, teardown),
 		cmocka_unit_test_setup_teardown(three_nodes_in_a_full_mesh_converge, setup3, teardown),
