@@ -97,7 +97,7 @@ snoop_els(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 }
 
 static unsigned int
-snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
+snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 	  struct fcr_pipeline_stats *st, struct fcr_event *ev, uint64_t now)
 {
 	uint8_t buf[FIP_SNOOP_MAX];
@@ -107,6 +107,8 @@ snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
 
 	if (b == NULL || fcr_login_parse(b, n, &l) != FCR_R_OK)
 		return 0;
+	/* a tag the NIC stripped is not in the bytes: the frame's VLAN is */
+	l.vlan = f->vlan;
 	return login_event(p, &l, NULL, st, ev, now);
 }
 
@@ -188,7 +190,7 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 			uint16_t to = p->passthrough[in_port];
 
 			if (f[k].ethertype == FCR_ETHERTYPE_FIP)
-				nev += snoop_fip(p, m, st, &ev[nev], now);
+				nev += snoop_fip(p, m, &f[k], st, &ev[nev], now);
 			if (to >= p->nb_ports) {
 				out[i] = FCR_OUT_DROP;
 				st->drop[FCR_R_NO_PASSTHROUGH]++;

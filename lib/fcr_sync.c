@@ -402,7 +402,8 @@ send_raw(struct fcr_sync *s, struct peer *pe, uint8_t type, const uint8_t *body,
 	};
 	size_t len = fcr_sync_hdr_put(s->out, &h);
 
-	memcpy(s->out + len, body, body_len);
+	if (body_len != 0) /* markers and keepalives have no body (NULL) */
+		memcpy(s->out + len, body, body_len);
 	len = fcr_sync_seal(s->out, len + body_len, s->p.key);
 	s->p.send(s->p.send_ctx, &pe->addr, s->out, len);
 	pe->last_tx_ms = now_ms;
@@ -442,7 +443,8 @@ send_reliable(struct fcr_sync *s, struct peer *pe, uint8_t type,
 	f->type = type;
 	f->sent_ms = now_ms;
 	f->nb = nb;
-	memcpy(f->rec, recs, sizeof(recs[0]) * nb);
+	if (nb != 0)
+		memcpy(f->rec, recs, sizeof(recs[0]) * nb);
 	pe->nb_inflight++;
 }
 
@@ -1028,6 +1030,25 @@ note_for_ack(struct peer *pe, uint32_t seq)
 	pe->ack_due = 1;
 }
 
+/* Keys no frame and no command can make: a flow key with its top nibble
+ * set (UINT64_MAX marks a free slot of the flow table), a VLAN above 4095
+ * (flow keys keep 12 bits: it would stand for another VLAN's flows), a
+ * route prefix length out of 1..24. */
+static int
+rec_key_valid(const struct fcr_rec *r)
+{
+	switch (r->type) {
+	case FCR_REC_FLOW:
+	case FCR_REC_FLOW_DEL:
+		return r->key >> 60 == 0;
+	case FCR_REC_ROUTE:
+	case FCR_REC_ROUTE_DEL:
+		return r->bits >= 1 && r->bits <= 24;
+	default:
+		return r->vlan <= 0x0FFF;
+	}
+}
+
 /* A record is stale when the object holds a newer version, or has a local
  * change not sent yet: that change will go out with a version of now,
  * newer than anything seen so far. */
@@ -1039,6 +1060,15 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 	uint32_t n;
 	int i, rc = 0;
 
+	/* skipped before the deletion markers: it has no key or version */
+	if (r->type < FCR_REC_FLOW || r->type > FCR_REC_REDIRECT_DEL) {
+		s->st.records_unknown++;
+		return;
+	}
+	if (!rec_key_valid(r)) {
+		s->st.records_refused++;
+		return;
+	}
 	see_version(s, r->version);
 	switch (r->type) {
 	case FCR_REC_FLOW_DEL:
@@ -1157,9 +1187,6 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 			t->redirects->r[rc].sflags = FCR_SF_KNOWN;
 		}
 		break;
-	default:
-		s->st.records_unknown++;
-		return;
 	}
 	if (rc < 0)
 		s->st.records_refused++;

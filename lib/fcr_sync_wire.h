@@ -28,7 +28,9 @@
  *   end-32 32 authentication tag: HMAC-SHA-512-256 (libsodium crypto_auth)
  *            of every byte before it, keyed by the shared secret
  *
- * Record: 1-byte type, 1-byte body length, body. Unknown types are skipped.
+ * Record: 1-byte type, 1-byte body length, body. Unknown types are skipped;
+ * records naming what no frame can carry (a flow key with bits 60-63 set, a
+ * VLAN above 4095, a prefix length outside 1..24) are refused.
  *   1 FLOW        key u64 (VLAN<<48 | S_ID<<24 | D_ID), version varint,
  *                 state u8 (1 active, 2 idle), frames varint, bytes varint,
  *                 ms since first frame varint, ms since last frame varint

@@ -316,6 +316,49 @@ fip_and_other_ethertypes_pass_through(void **state)
 	free_all(m, 3);
 }
 
+/* A NIC that strips the tag leaves no VLAN in the bytes: a FIP login is
+ * still learned on the frame's VLAN (from the mbuf), as an FCoE one is. */
+static void
+fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan(void **state)
+{
+	static uint8_t buf[512], payload[FCR_ELS_SPARM_LEN];
+	struct fcr_l2_spec l2 = { .tagged = 0 };
+	struct fcr_fip_spec fip = { .subcode = FCR_FIP_SC_REQ,
+				    .desc_type = FCR_FIP_DT_FLOGI };
+	struct fcr_fc_spec fc = { .r_ctl = FCR_RCTL_ELS_REQ, .type = FCR_TYPE_ELS,
+				  .d_id = FCR_FCID_FLOGI, .ox_id = 9,
+				  .payload = payload,
+				  .payload_len = FCR_ELS_SPARM_LEN };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[2];
+	uint16_t out[2];
+	size_t len;
+
+	(void)state;
+	fcr_els_sparm(payload, FCR_ELS_FLOGI, H, H + 1);
+	len = fcr_build_fip_ls(buf, sizeof(buf), &l2, &fip, &fc);
+	m[0] = rte_pktmbuf_alloc(mp);
+	memcpy(rte_pktmbuf_append(m[0], (uint16_t)len), buf, len);
+	m[0]->ol_flags |= RTE_MBUF_F_RX_VLAN_STRIPPED;
+	m[0]->vlan_tci = 3 << 13 | VLAN;
+	/* the same login in FCoE, tag stripped too */
+	m[1] = frame(0, FCR_FCID_FLOGI, FCR_ELS_SPARM_LEN, 0, FCR_RCTL_ELS_REQ,
+		     FCR_TYPE_ELS);
+	m[1]->ol_flags |= RTE_MBUF_F_RX_VLAN_STRIPPED;
+	m[1]->vlan_tci = 3 << 13 | VLAN;
+	assert_int_equal(run(m, 2, 0, out, &st, ev), 3);
+	assert_int_equal(ev[0].type, FCR_EV_LOGIN);
+	assert_int_equal(ev[0].kind, FCR_LOGIN_FLOGI);
+	assert_true(ev[0].via_fip);
+	assert_int_equal(ev[0].vlan, VLAN);
+	assert_int_equal(ev[1].type, FCR_EV_LOGIN);
+	assert_false(ev[1].via_fip);
+	assert_int_equal(ev[1].vlan, VLAN);
+	assert_int_equal(out[0], 1);
+	free_all(m, 2);
+}
+
 static void
 drops_are_counted_under_their_reason(void **state)
 {
@@ -402,6 +445,7 @@ main(void)
 		cmocka_unit_test(largest_payload_forwards_with_a_good_crc),
 		cmocka_unit_test(logins_are_reported_and_bad_crc_logins_are_not),
 		cmocka_unit_test(fip_and_other_ethertypes_pass_through),
+		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
 		cmocka_unit_test(drops_are_counted_under_their_reason),
 	};
 

@@ -608,6 +608,122 @@ forged_short_foreign_and_wrong_version_datagrams_change_nothing(void **state)
 	assert_int_equal(st->drop[FCR_SD_REPLAY], 1);
 }
 
+/* A peer of node n that is not one of the nodes: datagrams it sends are
+ * sealed with the shared key, so they reach the record decoder. */
+static const struct fcr_sync_addr lone_peer = { 0x7F000001, 50 };
+
+static void
+lone_peer_sends(struct node *n, uint32_t seq, const uint8_t *recs, size_t recs_len)
+{
+	struct fcr_sync_hdr h = { .type = FCR_SYNC_UPDATE, .boot = 0x777,
+				  .node = 77, .seq = seq };
+	uint8_t d[1500];
+	size_t len = fcr_sync_hdr_put(d, &h);
+
+	assert_true(len + recs_len + FCR_SYNC_TAG_LEN <= sizeof(d));
+	memcpy(d + len, recs, recs_len);
+	len = fcr_sync_seal(d, len + recs_len, key);
+	fcr_sync_input(n->s, &lone_peer, d, len, now, now);
+}
+
+static size_t
+put_recs(uint8_t *p, size_t cap, const struct fcr_rec *r, int nb)
+{
+	size_t len = 0, w;
+	int i;
+
+	for (i = 0; i < nb; i++) {
+		w = fcr_rec_put(p + len, cap - len, &r[i]);
+		assert_true(w > 2);
+		len += w;
+	}
+	return len;
+}
+
+static void
+records_of_unknown_types_are_counted_unknown_and_skipped(void **state)
+{
+	struct fcr_tables *b = nodes[1].t;
+	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[1].s);
+	struct fcr_rec bind = { .type = FCR_REC_BINDING, .vlan = 10, .wwpn = { H(9) },
+				.fcid = 0x010099, .origin = 1,
+				.version = 1ull << 40 | 77 };
+	uint8_t recs[64];
+	size_t len = 0;
+
+	(void)state;
+	assert_true(fcr_sync_peer_add(nodes[1].s, &lone_peer) >= 0);
+	/* type 42 with 3 bytes, the binding, type 200 with none */
+	recs[len++] = 42;
+	recs[len++] = 3;
+	recs[len++] = 1;
+	recs[len++] = 2;
+	recs[len++] = 3;
+	len += put_recs(recs + len, sizeof(recs) - len, &bind, 1);
+	recs[len++] = 200;
+	recs[len++] = 0;
+	lone_peer_sends(&nodes[1], 1, recs, len);
+	assert_int_equal(st->records_received, 3);
+	assert_int_equal(st->records_unknown, 2);
+	assert_int_equal(st->records_applied, 1);
+	assert_int_equal(st->records_stale, 0);
+	assert_int_equal(b->names->names[fcr_name_get(b->names, 10, H(9), 0)].fcid,
+			 0x010099);
+}
+
+/*
+ * Keys no frame and no command can make are refused, not stored: a flow key
+ * of UINT64_MAX (a free slot's mark: the entry would be counted and never
+ * listed), a flow key with its top nibble set, VLANs above 4095 (flow keys
+ * keep 12 bits, so VLAN 4106 would redirect VLAN 10's flows), prefix
+ * lengths out of 1..24.
+ */
+static void
+records_with_keys_no_frame_can_have_are_refused(void **state)
+{
+	struct fcr_tables *b = nodes[1].t;
+	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[1].s);
+	uint64_t v = 1ull << 40 | 77;
+	struct fcr_rec bad[] = {
+		{ .type = FCR_REC_FLOW, .key = UINT64_MAX, .version = v, .state = 1 },
+		{ .type = FCR_REC_FLOW, .key = 0xF000000000010203ull, .version = v,
+		  .state = 1 },
+		{ .type = FCR_REC_FLOW_DEL, .key = UINT64_MAX, .version = v },
+		{ .type = FCR_REC_BINDING, .vlan = 4096 + 10, .wwpn = { H(1) },
+		  .fcid = 0x010001, .origin = 1, .version = v },
+		{ .type = FCR_REC_BINDING_DEL, .vlan = 0xFFFF, .wwpn = { H(1) },
+		  .version = v },
+		{ .type = FCR_REC_REDIRECT, .vlan = 4096 + 10,
+		  .wwpn = { H(1), T(1), VI(1), VT(1) }, .version = v },
+		{ .type = FCR_REC_ROUTE, .fcid = 0x010000, .bits = 0, .port = 1,
+		  .version = v },
+		{ .type = FCR_REC_ROUTE_DEL, .fcid = 0x010000, .bits = 25, .version = v },
+	};
+	struct fcr_rec good = { .type = FCR_REC_FLOW, .state = 1, .version = v,
+				.key = fcr_flow_key(10, 0x010001, 0x410001) };
+	uint8_t recs[1024];
+	size_t len;
+	uint32_t it = 0, listed = 0;
+
+	(void)state;
+	assert_true(fcr_sync_peer_add(nodes[1].s, &lone_peer) >= 0);
+	len = put_recs(recs, sizeof(recs), bad, (int)RTE_DIM(bad));
+	len += put_recs(recs + len, sizeof(recs) - len, &good, 1);
+	lone_peer_sends(&nodes[1], 1, recs, len);
+	assert_int_equal(st->records_received, RTE_DIM(bad) + 1);
+	assert_int_equal(st->records_refused, RTE_DIM(bad));
+	assert_int_equal(st->records_applied, 1);
+	/* only the good flow, counted and listed alike */
+	while (fcr_flow_next(b->flows, &it) >= 0)
+		listed++;
+	assert_int_equal(b->flows->count, 1);
+	assert_int_equal(listed, 1);
+	assert_true(fcr_flow_find(b->flows, good.key) >= 0);
+	assert_int_equal(b->names->nb_bound, 0);
+	assert_int_equal(b->redirects->count, 0);
+	assert_int_equal(b->routes->nb_routes, 0);
+}
+
 static void
 wire_records_round_trip(void **state)
 {
@@ -693,6 +809,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(three_nodes_in_a_full_mesh_converge, setup3, teardown),
 		cmocka_unit_test_setup_teardown(stale_updates_are_rejected, setup2, teardown),
 		cmocka_unit_test_setup_teardown(forged_short_foreign_and_wrong_version_datagrams_change_nothing, setup2, teardown),
+		cmocka_unit_test_setup_teardown(records_of_unknown_types_are_counted_unknown_and_skipped, setup2, teardown),
+		cmocka_unit_test_setup_teardown(records_with_keys_no_frame_can_have_are_refused, setup2, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);
