@@ -28,7 +28,7 @@ static uint32_t mtu;
 /* what the log last said about each peer and about this node */
 static struct fcr_sync_peer_info peer_was[FCR_SYNC_MAX_PEERS];
 static int ready_was;
-static uint64_t drops_was[FCR_SD_COUNT], watch_ms;
+static uint64_t drops_was[FCR_SD_COUNT], ahead_was, watch_ms;
 
 static void
 send_udp(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len)
@@ -203,6 +203,11 @@ watch_peers(uint64_t ms)
 	if (refused != 0)
 		FCR_LOG(WARNING, sync, "%" PRIu64 " datagrams refused in the last second: %s",
 			refused, drops);
+	if (st->records_ahead != ahead_was)
+		FCR_LOG(WARNING, sync, "%" PRIu64 " updates refused in the last second: their "
+			"versions are more than 10 minutes ahead of this node's clock (check NTP)",
+			st->records_ahead - ahead_was);
+	ahead_was = st->records_ahead;
 }
 
 void
@@ -276,6 +281,7 @@ fcr_show_sync_stats(FILE *out)
 	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_applied", st->records_applied);
 	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_stale", st->records_stale);
 	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_refused", st->records_refused);
+	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_ahead_of_clock", st->records_ahead);
 	fprintf(out, "  %-30s %" PRIu64 "\n", "datagrams_sent", st->datagrams_sent);
 	fprintf(out, "  %-30s %" PRIu64 "\n", "datagrams_received", st->datagrams_received);
 	fprintf(out, "  %-30s %" PRIu64 "\n", "bytes_sent", st->bytes_sent);

@@ -1069,6 +1069,16 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 		s->st.records_refused++;
 		return;
 	}
+	/* A version far ahead of this node's wall clock would pull the clock
+	 * with it, up to where the version's millisecond field wraps and
+	 * every later local change looks older than what peers hold. Nodes'
+	 * clocks agree to well within the bound (NTP); a node that does not
+	 * is told by this counter. */
+	if ((r->version >> 16) > now_ms + s->clock_offset + FCR_SYNC_MAX_AHEAD_MS) {
+		s->st.records_refused++;
+		s->st.records_ahead++;
+		return;
+	}
 	see_version(s, r->version);
 	switch (r->type) {
 	case FCR_REC_FLOW_DEL:

@@ -30,6 +30,8 @@
 struct fcr_tables;
 
 #define FCR_SYNC_MAX_PEERS 16
+/* Versions more than this ahead of the wall clock are refused (ms). */
+#define FCR_SYNC_MAX_AHEAD_MS (10ull * 60 * 1000)
 #define FCR_SYNC_INFLIGHT 64
 
 struct fcr_sync_addr {
@@ -67,6 +69,7 @@ struct fcr_sync_stats {
 	uint64_t records_stale;     /* older than what we hold */
 	uint64_t records_unknown;   /* types this version does not know */
 	uint64_t records_refused;   /* valid but not applicable (table full, ...) */
+	uint64_t records_ahead;     /* of those: versions too far ahead of our clock */
 	uint64_t datagrams_sent;
 	uint64_t datagrams_received;
 	uint64_t bytes_sent;

@@ -45,8 +45,11 @@
  *                 version varint
  *   8 REDIRECT_DEL VLAN u16, host u64, target u64, version varint
  *
- * A version is (Lamport counter << 16) | node id of the change's origin; a
- * record is applied only if its version is greater than the one held.
+ * A version is (hybrid logical clock << 16) | node id of the change's
+ * origin, the clock being milliseconds since 2024-01-01 UTC, never behind a
+ * version the node has seen. A record is applied only if its version is
+ * greater than the one held; one whose clock is more than 10 minutes ahead
+ * of the receiver's wall clock is refused.
  */
 #ifndef FCR_SYNC_WIRE_H
 #define FCR_SYNC_WIRE_H

@@ -724,6 +724,43 @@ records_with_keys_no_frame_can_have_are_refused(void **state)
 	assert_int_equal(b->routes->nb_routes, 0);
 }
 
+/* A version from far in the future would drag the clock to where its
+ * millisecond field wraps: refused beyond 10 minutes ahead, taken within. */
+static void
+versions_far_ahead_of_the_clock_are_refused(void **state)
+{
+	struct fcr_tables *b = nodes[1].t;
+	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[1].s);
+	struct timespec ts;
+	uint64_t wall;
+	struct fcr_rec r = { .type = FCR_REC_BINDING, .vlan = 10, .wwpn = { H(1) },
+			     .fcid = 0x010001, .origin = 1 };
+	uint8_t recs[256];
+	size_t len;
+	uint32_t n;
+
+	(void)state;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	wall = (uint64_t)(ts.tv_sec - 1704067200) * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	assert_true(fcr_sync_peer_add(nodes[1].s, &lone_peer) >= 0);
+	r.version = (0xFFFFFFFFFFFFull - 1) << 16 | 77;
+	len = put_recs(recs, sizeof(recs), &r, 1);
+	r.version = (wall + FCR_SYNC_MAX_AHEAD_MS + 60000) << 16 | 77;
+	len += put_recs(recs + len, sizeof(recs) - len, &r, 1);
+	lone_peer_sends(&nodes[1], 1, recs, len);
+	assert_int_equal(st->records_ahead, 2);
+	assert_int_equal(st->records_refused, 2);
+	assert_int_equal(b->names->nb_bound, 0);
+	/* a peer whose clock runs five minutes ahead is still heard */
+	r.version = (wall + 5 * 60000) << 16 | 77;
+	len = put_recs(recs, sizeof(recs), &r, 1);
+	lone_peer_sends(&nodes[1], 2, recs, len);
+	assert_int_equal(st->records_applied, 1);
+	n = fcr_name_get(b->names, 10, H(1), 0);
+	assert_int_not_equal(n, FCR_NAME_NONE);
+	assert_int_equal(b->names->names[n].fcid, 0x010001);
+}
+
 static void
 wire_records_round_trip(void **state)
 {
@@ -811,6 +848,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(forged_short_foreign_and_wrong_version_datagrams_change_nothing, setup2, teardown),
 		cmocka_unit_test_setup_teardown(records_of_unknown_types_are_counted_unknown_and_skipped, setup2, teardown),
 		cmocka_unit_test_setup_teardown(records_with_keys_no_frame_can_have_are_refused, setup2, teardown),
+		cmocka_unit_test_setup_teardown(versions_far_ahead_of_the_clock_are_refused, setup2, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);
