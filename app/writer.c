@@ -35,34 +35,76 @@ static struct {
 } mailbox;
 static int writer_exit;
 
+/* A round of the writer's loop applies at most about this many events before
+ * its sync poll and command mailbox get their turn (at 600 ns an event, the
+ * cost of a new flow entry, about 0.6 ms), so a flood of events holds back
+ * neither the sync engine's 1 ms tick nor a command. */
+#define DRAIN_MAX 1024
+
+/* Apply up to max (<= 64) events of worker w's ring. */
 static unsigned int
-drain_events(void)
+drain_burst(unsigned int w, unsigned int max)
 {
-	struct fcr_event ev[64];
-	unsigned int i, total = 0, n, w;
+	struct fcr_event ev[FCR_TABLES_BURST];
+	unsigned int i, n;
 	uint64_t now, lat;
 
-	for (w = 0; w < fcr_fwd.nb_workers; w++) {
-		do {
-			n = rte_ring_dequeue_burst_elem(fcr_fwd.workers[w]->events,
-							ev, sizeof(ev[0]), 64, NULL);
-			for (i = 0; i < n; i++) {
-				fcr_tables_event(fcr_fwd.tables, &ev[i]);
-				if (ev[i].type != FCR_EV_LOGIN)
-					continue;
-				/* from the worker seeing the login to its binding
-				 * being in the tables */
-				now = rte_rdtsc();
-				lat = now > ev[i].tsc ? now - ev[i].tsc : 0;
-				fcr_login_latency.count++;
-				fcr_login_latency.sum_tsc += lat;
-				if (lat > fcr_login_latency.max_tsc)
-					fcr_login_latency.max_tsc = lat;
-			}
-			total += n;
-		} while (n == 64);
+	n = rte_ring_dequeue_burst_elem(fcr_fwd.workers[w]->events, ev,
+					sizeof(ev[0]), max, NULL);
+	if (n == 0)
+		return 0;
+	fcr_tables_events(fcr_fwd.tables, ev, n);
+	now = 0;
+	for (i = 0; i < n; i++) {
+		if (ev[i].type != FCR_EV_LOGIN)
+			continue;
+		/* from the worker seeing the login to its binding being in
+		 * the tables (its burst applied) */
+		if (now == 0)
+			now = rte_rdtsc();
+		lat = now > ev[i].tsc ? now - ev[i].tsc : 0;
+		fcr_login_latency.count++;
+		fcr_login_latency.sum_tsc += lat;
+		if (lat > fcr_login_latency.max_tsc)
+			fcr_login_latency.max_tsc = lat;
 	}
+	return n;
+}
+
+/* A burst from each worker's ring in turn, until the rings are nearly
+ * empty or about max events were applied. */
+static unsigned int
+drain_events(unsigned int max)
+{
+	unsigned int total = 0, w, n, more;
+
+	do {
+		more = 0;
+		for (w = 0; w < fcr_fwd.nb_workers; w++) {
+			n = drain_burst(w, FCR_TABLES_BURST);
+			total += n;
+			more |= n == FCR_TABLES_BURST;
+		}
+	} while (more && total < max);
 	return total;
+}
+
+/* Everything the workers had sent when this was called (later events wait
+ * for the next round). */
+static void
+drain_sent(void)
+{
+	unsigned int w, n, left;
+
+	for (w = 0; w < fcr_fwd.nb_workers; w++) {
+		left = rte_ring_count(fcr_fwd.workers[w]->events);
+		while (left > 0) {
+			n = drain_burst(w, RTE_MIN(left, (unsigned int)FCR_TABLES_BURST));
+			if (n == 0)
+				break;
+			left -= n;
+		}
+	}
 }
 
 static const char *
@@ -459,7 +501,7 @@ serve_mailbox(void)
 	if (__atomic_load_n(&mailbox.state, __ATOMIC_ACQUIRE) != MB_POSTED)
 		return;
 	/* every event sent before the command was posted is applied first */
-	drain_events();
+	drain_sent();
 	mailbox.out = NULL;
 	out = open_memstream(&mailbox.out, &len);
 	if (out == NULL) {
@@ -515,7 +557,7 @@ fcr_writer_main(void *arg)
 	(void)arg;
 	fcr_watch_init();
 	while (!__atomic_load_n(&writer_exit, __ATOMIC_ACQUIRE)) {
-		unsigned int n = drain_events();
+		unsigned int n = drain_events(DRAIN_MAX);
 		uint64_t ms = fcr_now_ms();
 
 		serve_mailbox();
@@ -525,6 +567,6 @@ fcr_writer_main(void *arg)
 		if (n == 0)
 			usleep(100);
 	}
-	drain_events();
+	drain_sent();
 	return 0;
 }

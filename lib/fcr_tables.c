@@ -7,6 +7,7 @@
 #include <rte_hash.h>
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "fcr_change.h"
 #include "fcr_tables.h"
@@ -338,38 +339,106 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 	}
 }
 
+/* A frame of a flow that has entry idx reached a worker that found none:
+ * the rule came after the worker looked, so its frames went plain before
+ * their rule existed. */
+static inline void
+flow_known(struct fcr_tables *t, const struct fcr_event *ev, uint32_t idx)
+{
+	uint32_t owner = t->flows->owner[idx];
+
+	if (owner != FCR_NO_OWNER)
+		t->redirects->r[owner].frames_before += ev->count;
+}
+
+/* A flow event whose key is not in the table (as of its lookup). */
+static void
+flow_unknown(struct fcr_tables *t, const struct fcr_event *ev)
+{
+	uint64_t key = ev->flow_key;
+
+	if (ev->type == FCR_EV_FLOW_MISSES)
+		return; /* plain frames of a flow still being added */
+	if (fcr_flow_set(t->flows, key,
+			 fcr_action(fcr_flow_key_sid(key), fcr_flow_key_did(key),
+				    FCR_LEG_PLAIN),
+			 FCR_NO_OWNER) < 0)
+		t->st.flow_table_full++;
+	else
+		t->st.flows_added++;
+}
+
 void
 fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev)
 {
-	uint64_t key;
-	uint32_t owner;
 	int idx;
 
 	switch (ev->type) {
 	case FCR_EV_FLOW_FIRST:
 	case FCR_EV_FLOW_MISSES:
-		key = ev->flow_key;
-		idx = fcr_flow_find(t->flows, key);
-		if (idx >= 0) {
-			/* the rule came after the worker looked: its frames
-			 * went plain before their rule existed */
-			owner = t->flows->owner[idx];
-			if (owner != FCR_NO_OWNER)
-				t->redirects->r[owner].frames_before += ev->count;
-			break;
-		}
-		if (ev->type == FCR_EV_FLOW_MISSES)
-			break; /* plain frames of a flow still being added */
-		if (fcr_flow_set(t->flows, key,
-				 fcr_action(fcr_flow_key_sid(key),
-					    fcr_flow_key_did(key), FCR_LEG_PLAIN),
-				 FCR_NO_OWNER) < 0)
-			t->st.flow_table_full++;
+		idx = fcr_flow_find(t->flows, ev->flow_key);
+		if (idx >= 0)
+			flow_known(t, ev, (uint32_t)idx);
 		else
-			t->st.flows_added++;
+			flow_unknown(t, ev);
 		break;
 	case FCR_EV_LOGIN:
 		login_event(t, ev);
 		break;
+	}
+}
+
+static inline int
+is_flow_event(const struct fcr_event *ev)
+{
+	return ev->type == FCR_EV_FLOW_FIRST || ev->type == FCR_EV_FLOW_MISSES;
+}
+
+/*
+ * Flow events ev[0..n) (n <= FCR_TABLES_BURST, no login among them), their
+ * keys looked up together. Nothing a flow event does removes an entry or
+ * moves it to another index (only a login, through a redirect, can), so an
+ * entry found here is still the key's entry when its event's turn comes.
+ * A key not found may have been added by an earlier event of the run: those
+ * are looked up again, in cache by now, as fcr_tables_event would.
+ */
+static void
+flow_run(struct fcr_tables *t, const struct fcr_event *ev, unsigned int n)
+{
+	uint64_t keys[FCR_TABLES_BURST];
+	uint32_t idx[FCR_TABLES_BURST];
+	unsigned int i = 0;
+
+	do /* n >= 1 */
+		keys[i] = ev[i].flow_key;
+	while (++i < n);
+	fcr_flow_lookup_bulk(t->flows, keys, n, idx);
+	for (i = 0; i < n; i++)
+		if (idx[i] != FCR_FLOW_NONE)
+			rte_prefetch0(&t->flows->owner[idx[i]]);
+	for (i = 0; i < n; i++) {
+		if (idx[i] != FCR_FLOW_NONE)
+			flow_known(t, &ev[i], idx[i]);
+		else
+			fcr_tables_event(t, &ev[i]);
+	}
+}
+
+void
+fcr_tables_events(struct fcr_tables *t, const struct fcr_event *ev,
+		  unsigned int n)
+{
+	unsigned int i = 0, j;
+
+	while (i < n) {
+		if (!is_flow_event(&ev[i])) {
+			fcr_tables_event(t, &ev[i++]);
+			continue;
+		}
+		for (j = i + 1; j < n && j - i < FCR_TABLES_BURST &&
+		     is_flow_event(&ev[j]); j++)
+			;
+		flow_run(t, &ev[i], j - i);
+		i = j;
 	}
 }

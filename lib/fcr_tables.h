@@ -75,4 +75,17 @@ int fcr_tables_attach_log(struct fcr_tables *t, int socket);
 /* Apply one worker event. */
 void fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev);
 
+/* Flow events looked up together by fcr_tables_events. */
+#define FCR_TABLES_BURST 64
+
+/*
+ * Apply n worker events, in order, with the same effect as n calls of
+ * fcr_tables_event: the keys of each run of flow events (up to
+ * FCR_TABLES_BURST, up to the next login) are looked up in one bulk lookup,
+ * so a first frame of a flow already in the table costs a fraction of a
+ * lookup of its own.
+ */
+void fcr_tables_events(struct fcr_tables *t, const struct fcr_event *ev,
+		       unsigned int n);
+
 #endif /* FCR_TABLES_H */

@@ -9,8 +9,9 @@
  * the way app/worker.c does: bursts of 32 with rte_ring_enqueue_burst_elem,
  * never waiting, counting what does not fit as lost. The consumer, on the
  * main lcore, runs the loop of app/writer.c fcr_writer_main: drain the ring
- * in bursts of 64 applying each event with fcr_tables_event (drain_events),
- * then the sync poll (fcr_sync_tick when the millisecond changes), and
+ * in bursts of 64 applying each burst with fcr_tables_events, at most 1024
+ * events a round (drain_events), then the sync poll (fcr_sync_tick when the
+ * millisecond changes), and
  * sleep 100 us when no event came. The machine has two cores, so one
  * producer: a second would share a core with the first and measure the
  * scheduler.
@@ -29,7 +30,7 @@
  *                moved it): two events, two binding changes noted for sync,
  *                the pending-login table written and read.
  * and three set-ups of the consumer, the first the reference:
- *   tables       fcr_tables_event alone, no change log (what the tables cost)
+ *   tables       fcr_tables_events alone, no change log (what the tables cost)
  *   +sync        change log attached and a sync engine ticked every ms with
  *                one peer configured that never answers (changes noted,
  *                coalesced, rescanned and encoded into batches; nothing is
@@ -42,7 +43,8 @@
  *                machines B has its own core); B's share is shown.
  *
  * Per kind and set-up, first the writer's CPU cost alone (no ring, no
- * other thread): 100,000 events applied with fcr_tables_event in a loop,
+ * other thread): 100,000 events applied with fcr_tables_events in bursts of
+ * 64 (as the writer dequeues them),
  * best of 3 batches, in ns per event; with an engine, also the one tick
  * that encodes what such a batch changed. --cost-only stops there. Then
  * the consumer's maximum rate (the producer
@@ -57,9 +59,11 @@
  * A rate the producer itself cannot keep is marked.
  *
  * --drain-max N makes the writer run its sync poll after at most N events
- * (app/writer.c drains until the ring has less than a burst, so under
- * load the engine's tick waits, and the tick that finally comes flushes a
- * large backlog while the ring fills): the change proposed for the writer.
+ * (default 1024, as app/writer.c: under load the engine's tick still runs
+ * every millisecond instead of waiting for the ring to be nearly empty and
+ * then flushing a large backlog while the ring fills). --per-event applies
+ * each event with fcr_tables_event, one lookup each (the writer before
+ * fcr_tables_events): the reference for the bulk path.
  *
  * The machine is shared: each row says how much CPU other processes used
  * meanwhile, and an attempt the scheduler disturbed (the producer more than
@@ -391,24 +395,37 @@ sync_poll(void)
 }
 
 /* app/writer.c drain_events, one worker: until the ring has less than a
- * burst (--drain-max N: at most N events a round, the change proposed
- * for app/writer.c so that the sync tick is not starved) */
-static unsigned int drain_max;
+ * burst or drain_max events were applied (then the sync tick's turn) */
+static unsigned int drain_max = 1024; /* DRAIN_MAX, app/writer.c */
+static int per_event; /* --per-event: fcr_tables_event for each event */
+
+static void
+apply(struct fcr_tables *t, const struct fcr_event *ev, unsigned int n)
+{
+	unsigned int i;
+
+	if (!per_event) {
+		fcr_tables_events(t, ev, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		fcr_tables_event(t, &ev[i]);
+}
+
 static int cost_only; /* --cost-only: the single-thread cost, no trials */
 
 static unsigned int
 drain_events(void)
 {
 	struct fcr_event ev[DRAIN_BURST];
-	unsigned int i, n, total = 0;
+	unsigned int n, total = 0;
 
 	do {
 		n = rte_ring_dequeue_burst_elem(ring, ev, sizeof(ev[0]), DRAIN_BURST,
 						NULL);
-		for (i = 0; i < n; i++)
-			fcr_tables_event(nodes[0].t, &ev[i]);
+		apply(nodes[0].t, ev, n);
 		total += n;
-	} while (n == DRAIN_BURST && (drain_max == 0 || total < drain_max));
+	} while (n == DRAIN_BURST && total < drain_max);
 	applied += total;
 	return total;
 }
@@ -674,7 +691,7 @@ struct result {
 	double best_tick_ms;       /* longest sync poll at the best rate */
 	double fail_tick_ms;       /* ... at the first rate that failed */
 	double other_load;         /* % of the machine's CPU others used */
-	double apply_ns;           /* fcr_tables_event alone, per event */
+	double apply_ns;           /* fcr_tables_events alone, per event */
 	double flush_ms;           /* +sync: one tick flushing MICRO events' changes */
 	uint64_t flush_recs;
 	unsigned int trials;
@@ -741,8 +758,9 @@ run_case(enum kind k, enum setup s, int thp, int fd, int verbose)
 			for (i = 0; i < MICRO; i++)
 				make_event(&evs[i], i, &rng);
 			t0 = rte_rdtsc_precise();
-			for (i = 0; i < MICRO; i++)
-				fcr_tables_event(nodes[0].t, &evs[i]);
+			for (i = 0; i < MICRO; i += DRAIN_BURST)
+				apply(nodes[0].t, &evs[i],
+				      RTE_MIN((uint32_t)DRAIN_BURST, MICRO - i));
 			t1 = rte_rdtsc_precise();
 			res.apply_ns = RTE_MIN(res.apply_ns, (double)(t1 - t0) * 1e9 / hz / MICRO);
 			next_first += MICRO;
@@ -861,13 +879,14 @@ usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"usage: %s [--kind new|known|login] [--setup tables|sync|peer]\n"
-		"          [--drain-max N] [--no-thp]\n"
+		"          [--drain-max N] [--per-event] [--no-thp]\n"
 		"  --kind K   only this kind of event (default: all three)\n"
 		"  --setup S  only this set-up (default: all three)\n"
 		"  --cost-only  only the single-thread cost (ns/ev, flush), no trials\n"
 		"  --drain-max N  the writer drains at most N events before its sync\n"
-		"             poll (default: until the ring is nearly empty, as\n"
-		"             app/writer.c does)\n"
+		"             poll (default 1024, as app/writer.c)\n"
+		"  --per-event  apply each event with fcr_tables_event (the writer\n"
+		"             before fcr_tables_events: one lookup per event)\n"
 		"  --no-thp   tables on the EAL's 4 KB pages\n"
 		"  --runs N   accepted for run-benchmarks.sh (the ladder repeats each\n"
 		"             rate up to 3 times itself)\n", prog);
@@ -881,6 +900,7 @@ main(int argc, char **argv)
 		{ "kind", required_argument, NULL, 'k' },
 		{ "drain-max", required_argument, NULL, 'd' },
 		{ "cost-only", no_argument, NULL, 'c' },
+		{ "per-event", no_argument, NULL, 'p' },
 		{ "setup", required_argument, NULL, 's' },
 		{ "no-thp", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -899,6 +919,9 @@ main(int argc, char **argv)
 			break;
 		case 'c':
 			cost_only = 1;
+			break;
+		case 'p':
+			per_event = 1;
 			break;
 		case 'd':
 			if (bench_parse_ul("--drain-max", optarg, 64, 1u << 20, &dummy))
@@ -983,10 +1006,11 @@ main(int argc, char **argv)
 	       "(one producer lcore, one SP/SC ring of %d,\nthe writer loop of "
 	       "app/writer.c on the main lcore; M = million events per second)\n",
 	       EVENT_RING_SIZE);
-	if (drain_max)
-		printf("--drain-max %u: the writer's sync poll runs after at most %u "
-		       "events (app/writer.c drains until the ring is nearly empty)\n",
-		       drain_max, drain_max);
+	printf("The writer applies each burst of up to %d events with %s and runs "
+	       "its sync poll after at most\n%u events%s.\n", DRAIN_BURST,
+	       per_event ? "fcr_tables_event one by one (--per-event)" :
+	       "fcr_tables_events", drain_max,
+	       drain_max == 1024 ? " (as app/writer.c)" : " (--drain-max)");
 	printf("%-11s %-10s | %6s %6s | %7s %6s | %7s %6s %6s %6s | %-26s %6s | %5s | %s\n",
 	       "events", "set-up", "ns/ev", "flush", "max M/s", "vs tbl", "0-loss",
 	       "vs tbl", "tick", "B time", "first rate with loss", "tick", "other",
@@ -1036,7 +1060,7 @@ main(int argc, char **argv)
 			       x->fail_tick_ms, x->other_load, recs,
 			       x->ok ? "" : "  WRONG");
 		}
-	printf("ns/ev: fcr_tables_event alone per event, one thread, no ring (best "
+	printf("ns/ev: the writer's apply alone per event, one thread, no ring (best "
 	       "of 3 batches of %d). flush:\nms of the one engine tick that encodes "
 	       "what such a batch changed (no peer up).\n", MICRO);
 	printf("max: the consumer's rate when the producer waits for room (nothing "

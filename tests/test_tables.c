@@ -15,7 +15,9 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_hash.h>
 
+#include "fcr_change.h"
 #include "fcr_tables.h"
 #include "test_util.h"
 
@@ -678,6 +680,298 @@ many_redirects_load_and_unload_cleanly(void **state)
 	fcr_tables_free(t);
 }
 
+/* ---- fcr_tables_events: a burst applies as its events one by one ---- */
+
+static struct fcr_tables *
+mk_logged(uint32_t max_flows)
+{
+	struct fcr_tables_params p = {
+		.max_flows = max_flows, .max_routes = 16, .max_names = 64,
+		.max_redirects = 8, .nb_workers = 1, .qsbr = NULL, .socket = 0,
+	};
+	static int seq;
+	char name[32];
+	struct fcr_tables *t;
+
+	snprintf(name, sizeof(name), "lg%d", seq++);
+	t = fcr_tables_create(name, &p);
+	assert_non_null(t);
+	assert_int_equal(fcr_tables_attach_log(t, 0), 0);
+	return t;
+}
+
+static void
+assert_dirty_equal(const struct fcr_dirty_list *a, const struct fcr_dirty_list *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->overflow, b->overflow);
+	assert_memory_equal(a->idx, b->idx, sizeof(uint32_t) * a->n);
+}
+
+/* Everything a worker event can change, and what sync would send. */
+static void
+assert_tables_equal(const struct fcr_tables *a, const struct fcr_tables *b)
+{
+	const struct fcr_flow_table *fa = a->flows, *fb = b->flows;
+	const struct fcr_change_log *la = a->log, *lb = b->log;
+	uint32_t i;
+
+	assert_memory_equal(&a->st, &b->st, sizeof(a->st));
+	/* flows: the same entries at the same indexes, the same free slots */
+	assert_int_equal(fa->count, fb->count);
+	assert_int_equal(fa->nb_free, fb->nb_free);
+	assert_memory_equal(fa->key, fb->key, sizeof(uint64_t) * fa->capacity);
+	assert_memory_equal(fa->action, fb->action, sizeof(uint64_t) * fa->capacity);
+	assert_memory_equal(fa->owner, fb->owner, sizeof(uint32_t) * fa->capacity);
+	assert_memory_equal(fa->free_idx, fb->free_idx, sizeof(uint32_t) * fa->nb_free);
+	assert_memory_equal(fa->sflags, fb->sflags, fa->capacity);
+	for (i = 0; i < fa->capacity; i++)
+		if (fa->key[i] != UINT64_MAX)
+			assert_int_equal(fcr_flow_find(fa, fa->key[i]),
+					 fcr_flow_find(fb, fa->key[i]));
+	/* bindings and redirects */
+	for (i = 0; i < a->names->capacity; i++) {
+		const struct fcr_name *x = &a->names->names[i], *y = &b->names->names[i];
+
+		assert_int_equal(x->in_use, y->in_use);
+		assert_int_equal(x->wwpn, y->wwpn);
+		assert_int_equal(x->fcid, y->fcid);
+		assert_int_equal(x->origin, y->origin);
+		assert_int_equal(x->sflags, y->sflags);
+	}
+	for (i = 0; i < a->redirects->capacity; i++) {
+		const struct fcr_redirect *x = &a->redirects->r[i], *y = &b->redirects->r[i];
+
+		assert_int_equal(x->in_use, y->in_use);
+		assert_int_equal(x->state, y->state);
+		assert_int_equal(x->installs, y->installs);
+		assert_int_equal(x->frames_before, y->frames_before);
+		assert_int_equal(x->sflags, y->sflags);
+		assert_memory_equal(x->fcid, y->fcid, sizeof(x->fcid));
+	}
+	assert_int_equal(rte_hash_count(a->pending), rte_hash_count(b->pending));
+	/* the change log: what the next sync batch holds */
+	assert_int_equal(la->changes, lb->changes);
+	assert_int_equal(la->coalesced, lb->coalesced);
+	assert_int_equal(la->cancelled, lb->cancelled);
+	assert_dirty_equal(&la->flows, &lb->flows);
+	assert_dirty_equal(&la->names, &lb->names);
+	assert_dirty_equal(&la->redirects, &lb->redirects);
+	assert_int_equal(la->nb_tomb, lb->nb_tomb);
+	assert_memory_equal(la->tomb, lb->tomb, sizeof(la->tomb[0]) * la->nb_tomb);
+}
+
+/* Two redirects whose four ports each log in with one of two FCIDs. */
+#define NR 2
+static uint64_t
+port_wwpn(unsigned int r, unsigned int m)
+{
+	static const uint64_t base[FCR_M_COUNT] = { H, T, VI, VT };
+
+	return base[m] + ((uint64_t)r << 8);
+}
+
+static uint32_t
+port_fcid(unsigned int r, unsigned int m, unsigned int v)
+{
+	static const uint32_t base[FCR_M_COUNT] = { FH, FT, FVI, FVT };
+
+	return base[m] + (r << 8) + (v << 4);
+}
+
+static void
+configure_redirects(struct fcr_tables *t)
+{
+	unsigned int r, m;
+
+	for (r = 0; r < NR; r++) {
+		for (m = 0; m < FCR_M_COUNT; m++)
+			assert_int_equal(fcr_tables_binding_add(t, VLAN, port_wwpn(r, m),
+				port_fcid(r, m, 0), FCR_BIND_STATIC), 0);
+		assert_true(fcr_redirect_add(t->redirects, VLAN, port_wwpn(r, 0),
+					     port_wwpn(r, 1), port_wwpn(r, 2),
+					     port_wwpn(r, 3)) >= 0);
+	}
+}
+
+static uint64_t
+rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A flow key: a redirect's rule key with either FCID of each end (so keys
+ * come and go as ports log in again), or one of a few plain flows. */
+static uint64_t
+random_key(uint64_t *x)
+{
+	static const unsigned int ends[4][2] = {
+		{ FCR_M_HOST, FCR_M_TARGET }, { FCR_M_VI, FCR_M_TARGET },
+		{ FCR_M_TARGET, FCR_M_HOST }, { FCR_M_VT, FCR_M_HOST },
+	};
+	uint64_t v = rnd(x);
+	unsigned int r = v & 1, e = (v >> 1) & 3;
+
+	if ((v >> 3) % 4 == 0)
+		return fcr_flow_key(VLAN, 0x020000 + (uint32_t)((v >> 8) % 40), 0x420000);
+	return fcr_flow_key(VLAN, port_fcid(r, ends[e][0], (v >> 5) & 1),
+			    port_fcid(r, ends[e][1], (v >> 6) & 1));
+}
+
+static void
+random_event(struct fcr_event *ev, uint64_t *x)
+{
+	uint64_t v = rnd(x);
+	unsigned int r = (v >> 8) & 1, m = (v >> 9) & 3, fv = (v >> 11) & 1;
+	unsigned int pick = v % 100;
+
+	if (pick < 60 || pick >= 98) {
+		fcr_event_flow(ev, random_key(x));
+		ev->count = 1 + (uint32_t)((v >> 16) % 5);
+		if (pick >= 98)
+			ev->type = 0; /* not an event type: ignored */
+		return;
+	}
+	if (pick < 78) {
+		fcr_event_flow(ev, random_key(x));
+		ev->type = FCR_EV_FLOW_MISSES;
+		ev->count = 1 + (uint32_t)((v >> 16) % 7);
+		return;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->type = FCR_EV_LOGIN;
+	ev->vlan = VLAN;
+	ev->has_wwpn = 1;
+	ev->wwpn = port_wwpn(r, m);
+	ev->ox_id = (uint16_t)(v >> 20);
+	if (pick < 90) {
+		/* the port logs in with either FCID: its rules move, the keys
+		 * with its other FCID go */
+		ev->kind = FCR_LOGIN_PLOGI;
+		ev->s_id = port_fcid(r, m, fv);
+		ev->d_id = 0xFFFFFC;
+	} else {
+		/* a LOGO, with the port's FCID or its other one (then stale) */
+		ev->kind = FCR_LOGIN_LOGO;
+		ev->s_id = port_fcid(r, m, fv);
+		ev->d_id = FCR_FCID_FLOGI;
+		ev->port_id = port_fcid(r, m, fv);
+	}
+}
+
+static void
+events_in_bursts_match_events_one_by_one(uint32_t max_flows, uint64_t seed)
+{
+	struct fcr_tables *one = mk_logged(max_flows), *bulk = mk_logged(max_flows);
+	struct fcr_event ev[100];
+	uint64_t x = seed, added = 0, before = 0, full = 0;
+	unsigned int round, i, n;
+
+	configure_redirects(one);
+	configure_redirects(bulk);
+	assert_tables_equal(one, bulk);
+	for (round = 0; round < 3000; round++) {
+		/* mostly bursts up to the writer's 64, some longer */
+		n = 1 + (unsigned int)(rnd(&x) % (round % 8 == 7 ? 100 : FCR_TABLES_BURST));
+		for (i = 0; i < n; i++)
+			random_event(&ev[i], &x);
+		for (i = 0; i < n; i++)
+			fcr_tables_event(one, &ev[i]);
+		fcr_tables_events(bulk, ev, n);
+		assert_tables_equal(one, bulk);
+		if (round % 50 == 49) {
+			/* a sync batch went out: the dirty lists start again */
+			one->log->flows.n = bulk->log->flows.n = 0;
+			for (i = 0; i < one->flows->capacity; i++) {
+				one->flows->sflags[i] = bulk->flows->sflags[i] =
+					one->flows->sflags[i] & ~FCR_SF_DIRTY;
+			}
+		}
+	}
+	/* the sequence went through every case */
+	added = one->st.flows_added;
+	full = one->st.flow_table_full;
+	for (i = 0; i < NR; i++)
+		before += one->redirects->r[i].frames_before;
+	assert_true(one->st.logouts > 100);
+	assert_true(one->st.bindings_learned > 100);
+	if (max_flows < 64) {
+		/* the plain flows fill it: first frames find it full */
+		assert_true(added > 40);
+		assert_true(full > 1000);
+	} else {
+		assert_true(added > 1000);
+		assert_true(before > 1000);
+	}
+	fcr_tables_free(one);
+	fcr_tables_free(bulk);
+}
+
+static void
+random_bursts_apply_as_their_events_one_by_one(void **state)
+{
+	(void)state;
+	events_in_bursts_match_events_one_by_one(1024, 0x9E3779B97F4A7C15ull);
+	events_in_bursts_match_events_one_by_one(1024, 12345);
+	/* a table that fills: first frames that find it full */
+	events_in_bursts_match_events_one_by_one(48, 0xD1B54A32D192ED03ull);
+}
+
+/* The cases a burst must not skip: a first frame of a flow that a redirect
+ * took over counts as a frame before its rule; a flow whose rule a login
+ * removed earlier in the burst is added again as a plain flow; a new flow
+ * reported twice in one burst is added once. */
+static void
+a_burst_keeps_what_each_first_frame_does(void **state)
+{
+	struct fcr_tables *t = mk_logged(1024);
+	uint64_t rule = fcr_flow_key(VLAN, FH, FT), plain = fcr_flow_key(VLAN, 0x020001, FT);
+	struct fcr_event ev[6];
+	uint64_t changes;
+	int r;
+
+	(void)state;
+	bind4(t);
+	r = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(r >= 0);
+	assert_int_equal(t->flows->count, 4);
+	changes = t->log->changes;
+
+	fcr_event_flow(&ev[0], rule);     /* known, a redirect's rule */
+	ev[0].count = 2;
+	fcr_event_flow(&ev[1], plain);    /* new */
+	fcr_event_flow(&ev[2], plain);    /* the same, in flight meanwhile */
+	memset(&ev[3], 0, sizeof(ev[3])); /* the host logs out: rules removed */
+	ev[3].type = FCR_EV_LOGIN;
+	ev[3].kind = FCR_LOGIN_LOGO;
+	ev[3].vlan = VLAN;
+	ev[3].has_wwpn = 1;
+	ev[3].wwpn = H;
+	ev[3].s_id = FH;
+	ev[3].port_id = FH;
+	fcr_event_flow(&ev[4], rule);     /* now plain, and new */
+	ev[4].count = 5;
+	fcr_event_flow(&ev[5], rule);
+	ev[5].type = FCR_EV_FLOW_MISSES;
+	ev[5].count = 3;
+	fcr_tables_events(t, ev, 6);
+
+	assert_int_equal(t->redirects->r[r].frames_before, 2);
+	assert_int_equal(t->st.logouts, 1);
+	assert_int_equal(t->st.flows_added, 2);
+	assert_rule(t, 0x020001, FT, 0x020001, FT, FCR_LEG_PLAIN);
+	assert_rule(t, FH, FT, FH, FT, FCR_LEG_PLAIN);
+	assert_int_equal(t->flows->owner[fcr_flow_find(t->flows, rule)], FCR_NO_OWNER);
+	/* the two new flows noted for sync, besides the logout's changes */
+	assert_true(t->log->changes >= changes + 2);
+	assert_int_not_equal(t->flows->sflags[fcr_flow_find(t->flows, rule)] &
+			     FCR_SF_DIRTY, 0);
+	fcr_tables_free(t);
+}
+
 static int
 eal_up(void **state)
 {
@@ -720,6 +1014,8 @@ main(void)
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),
+		cmocka_unit_test(a_burst_keeps_what_each_first_frame_does),
+		cmocka_unit_test(random_bursts_apply_as_their_events_one_by_one),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);
