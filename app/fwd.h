@@ -25,7 +25,6 @@ struct fcr_profile;
 #define FCR_MAX_PORTS 32
 #define FCR_MAX_RXQ_PER_WORKER 32
 #define FCR_PORT_NONE UINT16_MAX
-#define FCR_EVENT_RING_SIZE 8192
 
 struct fcr_rxq {
 	uint16_t port;

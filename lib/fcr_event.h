@@ -12,6 +12,11 @@
 
 #include "fcr_login.h"
 
+/* Events each worker's ring holds: 65,536 (4 MB) is 13 ms of first frames
+ * at 5 million a second, enough for the writer's thread to be descheduled
+ * for a few milliseconds without a loss. */
+#define FCR_EVENT_RING_SIZE 65536
+
 enum fcr_event_type {
 	FCR_EV_FLOW_FIRST = 1, /* a frame found no flow entry */
 	FCR_EV_LOGIN = 2,      /* FLOGI/FDISC/PLOGI/LOGO or a reply */
