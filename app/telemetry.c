@@ -92,6 +92,8 @@ tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "busy_polls", wk->st.busy_polls);
 		rte_tel_data_add_dict_u64(c, "busy_cycles_per_frame",
 					  wk->st.frames ? wk->st.busy_cycles / wk->st.frames : 0);
+		rte_tel_data_add_dict_u64(c, "flow_cache_lookups", wk->pipeline.cache.lookups);
+		rte_tel_data_add_dict_u64(c, "flow_cache_hits", wk->pipeline.cache.hits);
 		snprintf(k, sizeof(k), "worker%u", w);
 		rte_tel_data_add_dict_container(d, k, c, 0);
 	}

@@ -271,8 +271,9 @@ def run(tmp):
               "drops" in replies["/fcr/stats"] and
               "no_route" in replies["/fcr/stats"]["drops"],
               "/fcr/stats: totals and drops by reason", t.stdout[-2000:])
-        check("/fcr/lcores" in replies and "worker0" in replies["/fcr/lcores"],
-              "/fcr/lcores: the workers", t.stdout[-1000:])
+        check("/fcr/lcores" in replies and "worker0" in replies["/fcr/lcores"] and
+              "flow_cache_hits" in replies["/fcr/lcores"]["worker0"],
+              "/fcr/lcores: the workers, with their flow cache counters", t.stdout[-1000:])
         red = replies.get("/fcr/redirects", {})
         check(red.get("count") == 1 and red.get("redirect0", {}).get("host") ==
               "21:00:00:00:00:00:00:01", "/fcr/redirects: the redirect and its state",
