@@ -19,7 +19,7 @@ static int
 resolve(const char *arg, char *path, size_t cap)
 {
 	char exe[PATH_MAX], *slash;
-	const char *dirs[4];
+	const char *dirs[5];
 	ssize_t n;
 	int i, nd = 0;
 
@@ -36,6 +36,9 @@ resolve(const char *arg, char *path, size_t cap)
 			*slash = '\0';
 		dirs[nd++] = exe;
 	}
+#ifdef FCR_PROFILE_DIR
+	dirs[nd++] = FCR_PROFILE_DIR;
+#endif
 	dirs[nd++] = "/usr/local/share/fcredirect/pmd-config";
 	dirs[nd++] = "/usr/share/fcredirect/pmd-config";
 	for (i = 0; i < nd; i++) {

@@ -199,7 +199,12 @@ tel_sync(const char *cmd, const char *params, struct rte_tel_data *d)
 			rte_tel_data_add_dict_string(d, "state", "not_ready");
 		else if (strstr(line, " ready ") != NULL && strstr(line, "node ") == line + 2)
 			rte_tel_data_add_dict_string(d, "state", "ready");
-		if (sscanf(line, " %63[a-z_] %llu", key, &v) == 2)
+		int end = 0;
+
+		/* "  name value" or "  name value ms"; the header line (node id
+		 * in hex, boot, window) and the peer lines are not counters */
+		if (sscanf(line, "  %63[a-z_] %llu%n", key, &v, &end) == 2 &&
+		    (line[end] == '\0' || strcmp(line + end, " ms") == 0))
 			rte_tel_data_add_dict_u64(d, key, v);
 	}
 	free(text);
