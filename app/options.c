@@ -209,7 +209,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		o->vlan_strip = prof->vlan_strip;
 	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ih", longopts, NULL)) != -1) {
+	opterr = 0; /* our own messages, naming the option */
+	while ((c = getopt_long(argc, argv, ":ih", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->interactive = 1;
@@ -321,8 +322,13 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 				return -1;
 			o->sync.mtu = (uint32_t)v;
 			break;
+		case ':':
+			fprintf(stderr, "error: %s needs a value; see --help\n",
+				argv[optind - 1]);
+			return -1;
 		default:
-			fprintf(stderr, "error: unknown option; see --help\n");
+			fprintf(stderr, "error: unknown option %s; see --help\n",
+				argv[optind - 1]);
 			return -1;
 		}
 	}
