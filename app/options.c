@@ -26,6 +26,8 @@ fcr_options_usage(const char *prog)
 	       "  --txq=N                 TX queues per port, at least one per worker (default: one per worker)\n"
 	       "  --stats-period=S        without -i, print the forward statistics every S seconds\n"
 	       "  --max-flows=N           flow table capacity (default 1048576)\n"
+	       "  --flow-idle=S           remove plain flow entries S seconds without a frame,\n"
+	       "                          0 never (default 300)\n"
 	       "  --max-redirects=N       redirect capacity (default 65536)\n"
 	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 262144)\n"
 	       "  --max-routes=N          route capacity (default 4096)\n"
@@ -147,13 +149,14 @@ int
 fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		  const struct fcr_profile *prof)
 {
-	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_MAXREDIR, O_MAXBIND,
+	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "config", required_argument, NULL, O_CONFIG },
 		{ "max-flows", required_argument, NULL, O_MAXFLOWS },
+		{ "flow-idle", required_argument, NULL, O_FLOWIDLE },
 		{ "max-redirects", required_argument, NULL, O_MAXREDIR },
 		{ "max-bindings", required_argument, NULL, O_MAXBIND },
 		{ "max-routes", required_argument, NULL, O_MAXROUTES },
@@ -181,6 +184,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 
 	memset(o, 0, sizeof(*o));
 	o->max_flows = 1u << 20;
+	o->flow_idle_s = 300;
 	o->max_redirects = 1u << 16;
 	o->max_bindings = 1u << 18;
 	o->max_routes = 4096;
@@ -229,6 +233,11 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			if (num("--max-flows", optarg, 16, 1u << 28, &v) < 0)
 				return -1;
 			o->max_flows = (uint32_t)v;
+			break;
+		case O_FLOWIDLE:
+			if (num("--flow-idle", optarg, 0, 86400, &v) < 0)
+				return -1;
+			o->flow_idle_s = (uint32_t)v;
 			break;
 		case O_MAXREDIR:
 			if (num("--max-redirects", optarg, 1, 1u << 24, &v) < 0)

@@ -22,6 +22,7 @@ struct fcr_options {
 	uint16_t nb_config;                  /* 0: the default map */
 	struct fcr_lcore_rxq config[FCR_MAX_CONFIG];
 	uint32_t max_flows;
+	uint32_t flow_idle_s;     /* plain entries with no frame this long go; 0: never */
 	uint32_t max_redirects;
 	uint32_t max_bindings;
 	uint32_t max_routes;

@@ -470,6 +470,11 @@ fcr_show_config(FILE *out)
 	fprintf(out, "descriptors:    rx %u, tx %u; burst %u\n", o->rxd, o->txd, o->burst);
 	fprintf(out, "capacity:       %u flows, %u redirects, %u bindings, %u routes\n",
 		o->max_flows, o->max_redirects, o->max_bindings, o->max_routes);
+	if (o->flow_idle_s)
+		fprintf(out, "flow idle:      plain entries go after %u s without a frame\n",
+			o->flow_idle_s);
+	else
+		fprintf(out, "flow idle:      plain entries stay\n");
 	fprintf(out, "fc-map:         %s\n", fcr_fcid_format(o->fc_map, mapc));
 	fprintf(out, "sync:           %s", fcr_sync_io_enabled() ? "on" : "off");
 	if (fcr_sync_io_enabled())

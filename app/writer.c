@@ -16,6 +16,7 @@
 #include "fcr_tables.h"
 #include "fwd.h"
 #include "log.h"
+#include "options.h"
 #include "show.h"
 #include "sync_io.h"
 #include "watch.h"
@@ -554,6 +555,8 @@ fcr_writer_exit(void)
 int
 fcr_writer_main(void *arg)
 {
+	uint64_t expire_ms = fcr_now_ms(), retry_ms = expire_ms;
+
 	(void)arg;
 	fcr_watch_init();
 	while (!__atomic_load_n(&writer_exit, __ATOMIC_ACQUIRE)) {
@@ -563,6 +566,18 @@ fcr_writer_main(void *arg)
 		serve_mailbox();
 		fcr_sync_io_poll(ms);
 		fcr_watch_tick(ms);
+		if (fcr_fwd.opt->flow_idle_s != 0 && ms - expire_ms >= 1000) {
+			uint32_t idle = fcr_fwd.opt->flow_idle_s;
+
+			/* the whole table once per idle period */
+			expire_ms = ms;
+			fcr_tables_expire(fcr_fwd.tables,
+					  (fcr_fwd.tables->flows->capacity + idle - 1) / idle);
+		}
+		if (ms - retry_ms >= 1000) {
+			retry_ms = ms;
+			fcr_redirect_retry_blocked(fcr_fwd.tables->redirects);
+		}
 		/* idle: short enough that a login is applied well within 1 ms */
 		if (n == 0)
 			usleep(100);

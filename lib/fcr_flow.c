@@ -14,6 +14,7 @@
 
 #define KEY_FREE UINT64_MAX /* no valid key has its top nibble set */
 #define DQ_MAX 65536
+#define SEEN_NEW UINT32_MAX /* not visited by the expiry scan yet */
 
 /* What waits in the defer queue: the hash position and our entry index. */
 struct deferred {
@@ -71,7 +72,7 @@ uint64_t
 fcr_flow_table_memory(uint32_t capacity, uint32_t nb_workers)
 {
 	return (uint64_t)capacity *
-	       (sizeof(uint64_t) * 2 + sizeof(uint32_t) * 2 +
+	       (sizeof(uint64_t) * 2 + sizeof(uint32_t) * 3 +
 		(uint64_t)nb_workers * sizeof(struct fcr_flow_counters));
 }
 
@@ -113,9 +114,10 @@ fcr_flow_table_create(const char *name, uint32_t capacity, uint32_t nb_workers,
 					RTE_CACHE_LINE_SIZE, socket);
 	ft->key = rte_malloc_socket(NULL, sizeof(uint64_t) * capacity, 0, socket);
 	ft->owner = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
+	ft->seen = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
 	ft->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
-	if (!ft->action || !ft->key || !ft->owner || !ft->free_idx)
+	if (!ft->action || !ft->key || !ft->owner || !ft->seen || !ft->free_idx)
 		goto nomem;
 	for (i = 0; i < nb_workers; i++) {
 		ft->counters[i] = rte_zmalloc_socket(NULL,
@@ -173,6 +175,7 @@ fcr_flow_table_free(struct fcr_flow_table *ft)
 	rte_free(ft->action);
 	rte_free(ft->key);
 	rte_free(ft->owner);
+	rte_free(ft->seen);
 	rte_free(ft->free_idx);
 	rte_free(ft->sflags);
 	rte_free(ft->version);
@@ -311,6 +314,7 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	 * finds the key reads this action and zeroed counters. */
 	ft->action[idx] = action;
 	ft->owner[idx] = owner;
+	ft->seen[idx] = SEEN_NEW;
 	for (w = 0; w < ft->nb_workers; w++)
 		memset(&ft->counters[w][idx], 0, sizeof(struct fcr_flow_counters));
 	/* a worker whose flow cache still names this slot for this key (an
@@ -384,6 +388,33 @@ fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 		out->frames += c->frames;
 		out->bytes += c->bytes;
 	}
+}
+
+unsigned int
+fcr_flow_expire(struct fcr_flow_table *ft, uint32_t n)
+{
+	unsigned int deleted = 0;
+	uint32_t i, idx, frames, w;
+
+	for (i = 0; i < n && i < ft->capacity; i++) {
+		idx = ft->expire_pos;
+		ft->expire_pos = idx + 1 < ft->capacity ? idx + 1 : 0;
+		if (ft->key[idx] == KEY_FREE || ft->owner[idx] != FCR_NO_OWNER)
+			continue;
+		frames = ft->remote != NULL ? (uint32_t)ft->remote[idx].frames : 0;
+		for (w = 0; w < ft->nb_workers; w++)
+			frames += (uint32_t)__atomic_load_n(&ft->counters[w][idx].frames,
+							    __ATOMIC_RELAXED);
+		if (frames == SEEN_NEW)
+			frames--; /* keep the marker for entries not visited yet */
+		if (ft->seen[idx] != frames) {
+			ft->seen[idx] = frames;
+			continue;
+		}
+		if (fcr_flow_del(ft, ft->key[idx]) == 0)
+			deleted++;
+	}
+	return deleted;
 }
 
 int

@@ -88,6 +88,8 @@ struct fcr_flow_table {
 	 * their flow cache (published after the entry's action, release) */
 	uint64_t *key;                       /* [capacity] */
 	uint32_t *owner;                     /* redirect that installed it */
+	uint32_t *seen;                      /* frames at the expiry scan's last visit */
+	uint32_t expire_pos;                 /* where the expiry scan goes on */
 	uint32_t *free_idx;
 	uint32_t nb_free;
 	uint32_t capacity;
@@ -112,6 +114,16 @@ struct fcr_flow_table *fcr_flow_table_create(const char *name, uint32_t capacity
 					     struct rte_rcu_qsbr *qsbr,
 					     int socket);
 void fcr_flow_table_free(struct fcr_flow_table *ft);
+
+/*
+ * Writer side: visit the next n entries (round the table) and delete the
+ * plain ones (no redirect owns them) that forwarded no frame, here or at a
+ * sync peer, since the previous visit. Visiting the whole table once per
+ * idle period removes an idle flow one to two periods after its last
+ * frame; a new entry is only noted on its first visit. Returns how many
+ * were deleted.
+ */
+unsigned int fcr_flow_expire(struct fcr_flow_table *ft, uint32_t n);
 
 /*
  * Worker side. Looks up n (<= 64) keys; idx[i] is the entry or

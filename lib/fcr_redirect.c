@@ -163,7 +163,9 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 			return;
 		}
 	}
-	if (rt->flows->nb_free < 4) {
+	for (i = 0, j = 0; i < 4; i++)
+		j += fcr_flow_find(rt->flows, key[i]) < 0; /* entries it needs */
+	if (rt->flows->nb_free < (uint32_t)j) {
 		uninstall(rt, id);
 		r->state = FCR_RS_NO_ROOM;
 		return;
@@ -205,6 +207,8 @@ install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 	struct fcr_note note;
 
 	install(rt, id);
+	if (r->state == FCR_RS_CONFLICT || r->state == FCR_RS_NO_ROOM)
+		rt->blocked = 1;
 	if (r->state == was && (r->state != FCR_RS_ACTIVE || r->installs == installs))
 		return;
 	note = (struct fcr_note){
@@ -292,8 +296,12 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		 * flows are never without one. */
 		r = &rt->r[id];
 		if (rt->names->names[r->name[FCR_M_VI]].wwpn == vi &&
-		    rt->names->names[r->name[FCR_M_VT]].wwpn == vt)
+		    rt->names->names[r->name[FCR_M_VT]].wwpn == vt) {
+			/* the same again: a blocked one tries once more */
+			if (r->state == FCR_RS_CONFLICT || r->state == FCR_RS_NO_ROOM)
+				rebuild(rt, (uint32_t)id);
 			return id;
+		}
 		from = FCR_M_VI;
 	} else {
 		if (rt->nb_free == 0)
@@ -345,6 +353,26 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	rt->free_idx[rt->nb_free++] = (uint32_t)id;
 	rt->count--;
 	return 0;
+}
+
+unsigned int
+fcr_redirect_retry_blocked(struct fcr_redirect_table *rt)
+{
+	unsigned int active = 0;
+	uint32_t i;
+
+	if (!rt->blocked)
+		return 0;
+	rt->blocked = 0;
+	for (i = 0; i < rt->capacity; i++) {
+		const struct fcr_redirect *r = &rt->r[i];
+
+		if (!r->in_use || (r->state != FCR_RS_CONFLICT && r->state != FCR_RS_NO_ROOM))
+			continue;
+		rebuild(rt, i);
+		active += r->state == FCR_RS_ACTIVE;
+	}
+	return active;
 }
 
 void

@@ -56,6 +56,7 @@ struct fcr_redirect_table {
 	struct fcr_binding_table *names;
 	struct fcr_change_log *log;  /* replication, when attached */
 	const struct fcr_notify *notify; /* state changes, when set */
+	int blocked;                 /* some may be in conflict or no_room */
 };
 
 struct fcr_redirect_table *fcr_redirect_table_create(const char *name,
@@ -74,6 +75,12 @@ int fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan,
 /* Id of (vlan, host, target) or -ENOENT. */
 int fcr_redirect_find(const struct fcr_redirect_table *rt, uint16_t vlan,
 		      uint64_t host, uint64_t target);
+
+/* Try again to install the redirects left in conflict (another redirect
+ * owned a rule key) or no_room (the flow table was full): the other may be
+ * gone, flows may have expired. Scans the table only when some are
+ * blocked. Returns how many are active now. */
+unsigned int fcr_redirect_retry_blocked(struct fcr_redirect_table *rt);
 
 /* A name's binding changed: rebuild every redirect that names it. */
 void fcr_redirect_name_changed(struct fcr_redirect_table *rt, uint32_t name);

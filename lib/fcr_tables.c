@@ -442,3 +442,9 @@ fcr_tables_events(struct fcr_tables *t, const struct fcr_event *ev,
 		i = j;
 	}
 }
+
+void
+fcr_tables_expire(struct fcr_tables *t, uint32_t n)
+{
+	t->st.flows_expired += fcr_flow_expire(t->flows, n);
+}

@@ -38,7 +38,8 @@ struct fcr_tables_params {
 	X(bindings_evicted, "bindings that lost their FCID to another port") \
 	X(logouts, "bindings removed by a LOGO") \
 	X(acc_unmatched, "fabric login accepts with no request seen") \
-	X(pending_overflow, "fabric login requests forgotten: too many at once")
+	X(pending_overflow, "fabric login requests forgotten: too many at once") \
+	X(flows_expired, "plain flow entries removed after --flow-idle with no frame")
 
 struct fcr_writer_stats {
 #define FCR_WS_FIELD(name, text) uint64_t name;
@@ -71,6 +72,10 @@ int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
 
 /* Start noting changes for replication. 0 or -ENOMEM. */
 int fcr_tables_attach_log(struct fcr_tables *t, int socket);
+
+/* Visit n flow entries for expiry (fcr_flow_expire), counting those
+ * removed in st.flows_expired. */
+void fcr_tables_expire(struct fcr_tables *t, uint32_t n);
 
 /* Apply one worker event. */
 void fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev);

@@ -96,6 +96,33 @@ fi
 echo "  check: exit status 0 at quit after the errors"
 if [ "${FCR_RC:-1}" -eq 0 ]; then ok "cmds: exit 0"; else ko "cmds: exit ${FCR_RC:-?}"; fi
 
+echo "== idle flows expire (--flow-idle 1): plain entries go, the redirects' rules stay"
+gen idle --flows 8 --redirects 2 --exchanges 4 || true
+{
+	cat "$TMP/idle.cmds"
+	echo "start"
+	echo "wait idle 300"
+	echo "stop"
+	echo "show fwd stats"
+	echo "sleep 3500"
+	echo "show fwd stats"
+	echo "redirect list"
+	echo "quit"
+} >"$TMP/idle.run"
+if fcr idle "$TMP/idle.pcap" "$TMP/idle.run" -- --flow-idle 1; then
+	# the two `show fwd stats` (and the one at quit): flows before and after
+	flows=$(awk '$1 == "flows" && $2 ~ /^[0-9]+$/ { print $2 }' "$TMP/idle.log" | tr '\n' ' ')
+	expired=$(fwd_stat idle flows_expired)
+	active=$(grep -c ' active before_rule' "$TMP/idle.log" || true)
+	set -- $flows
+	if [ "$#" -ge 2 ] && [ "$1" -gt "$2" ] && [ "$2" -eq $((4 * active)) ] &&
+		[ "${expired:-0}" -eq $(($1 - $2)) ] && [ "$active" -eq 2 ]; then
+		ok "idle: flows $1 -> $2 (the 4 rules of each of $active active redirects), flows_expired $expired"
+	else
+		ko "idle: flows '$flows', flows_expired '${expired:-}', active redirects $active"
+	fi
+fi
+
 echo "== wrong options: refused at start, non-zero exit, a message naming the option"
 gen opts --flows 2 --redirects 0 --exchanges 1 || true
 printf 'quit\n' >"$TMP/quit.cmds"
@@ -123,5 +150,6 @@ refuse opt-burst --burst --burst 0
 refuse opt-passthrough --passthrough --passthrough 0:99
 refuse opt-fcmap --fc-map --fc-map 0x1000000
 refuse opt-unknown bogus --bogus
+refuse opt-flowidle --flow-idle --flow-idle -1
 
 finish

@@ -205,6 +205,61 @@ flow_cache_answers_as_the_table_does(void **state)
 	fcr_tables_free(t);
 }
 
+/* Plain entries with no frame (here or at a peer) for a whole turn of the
+ * expiry scan go; redirect rules and flows still forwarding stay. */
+static void
+idle_plain_flows_expire_and_rules_stay(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_flow_table *ft = t->flows;
+	uint64_t a = fcr_flow_key(9, 0x010101, 0x410101), b = fcr_flow_key(9, 0x010102, 0x410101);
+	uint64_t c = fcr_flow_key(9, 0x010103, 0x410101);
+	int ia, ic;
+	uint32_t i;
+
+	(void)state;
+	bind4(t);
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	ia = fcr_flow_set(ft, a, fcr_action(0x010101, 0x410101, FCR_LEG_PLAIN), FCR_NO_OWNER);
+	assert_true(ia >= 0);
+	assert_true(fcr_flow_set(ft, b, fcr_action(0x010102, 0x410101, FCR_LEG_PLAIN),
+				 FCR_NO_OWNER) >= 0);
+	assert_int_equal(ft->count, 6);
+	/* the first turn only notes the new entries */
+	fcr_tables_expire(t, ft->capacity);
+	assert_int_equal(ft->count, 6);
+	/* a forwarded frame of a (worker 1) between the turns keeps it */
+	fcr_flow_count(&ft->counters[1][ia], 100, 12345);
+	fcr_tables_expire(t, ft->capacity);
+	assert_int_equal(ft->count, 5);
+	assert_true(fcr_flow_find(ft, a) >= 0);
+	assert_int_equal(fcr_flow_find(ft, b), -ENOENT);
+	assert_int_equal(t->st.flows_expired, 1);
+	/* a turn in small steps is a turn; the rules never go */
+	for (i = 0; i < ft->capacity; i++)
+		fcr_tables_expire(t, 1);
+	assert_int_equal(fcr_flow_find(ft, a), -ENOENT);
+	assert_int_equal(t->st.flows_expired, 2);
+	assert_int_equal(ft->count, 4);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	for (i = 0; i < 3; i++)
+		fcr_tables_expire(t, ft->capacity);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+
+	/* with replication, frames a peer reports keep a flow too */
+	assert_int_equal(fcr_tables_attach_log(t, 0), 0);
+	ic = fcr_flow_set(ft, c, fcr_action(0x010103, 0x410101, FCR_LEG_PLAIN), FCR_NO_OWNER);
+	assert_true(ic >= 0);
+	fcr_tables_expire(t, ft->capacity);
+	ft->remote[ic].frames += 7;
+	fcr_tables_expire(t, ft->capacity);
+	assert_true(fcr_flow_find(ft, c) >= 0);
+	fcr_tables_expire(t, ft->capacity);
+	assert_int_equal(fcr_flow_find(ft, c), -ENOENT);
+	assert_int_equal(t->st.flows_expired, 3);
+	fcr_tables_free(t);
+}
+
 static void
 flow_table_fills_to_capacity_then_refuses(void **state)
 {
@@ -390,6 +445,61 @@ two_redirects_sharing_a_key_conflict(void **state)
 	b = fcr_redirect_add(t->redirects, VLAN, 0x2100000000000002ull, T, VI, VT);
 	assert_int_equal(t->redirects->r[a].state, FCR_RS_ACTIVE);
 	assert_int_equal(t->redirects->r[b].state, FCR_RS_CONFLICT);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	/* the same again tries again, and is still in conflict */
+	assert_int_equal(fcr_redirect_add(t->redirects, VLAN, 0x2100000000000002ull, T, VI, VT), b);
+	assert_int_equal(t->redirects->r[b].state, FCR_RS_CONFLICT);
+	assert_int_equal(fcr_redirect_retry_blocked(t->redirects), 0);
+	/* the first goes: the retry installs the second */
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_int_equal(t->redirects->r[b].state, FCR_RS_CONFLICT);
+	assert_int_equal(fcr_redirect_retry_blocked(t->redirects), 1);
+	assert_int_equal(t->redirects->r[b].state, FCR_RS_ACTIVE);
+	assert_four_rules(t, 0x010002, FT, FVI, FVT);
+	/* nothing blocked: nothing scanned, nothing changes */
+	assert_int_equal(t->redirects->blocked, 0);
+	assert_int_equal(fcr_redirect_retry_blocked(t->redirects), 0);
+	fcr_tables_free(t);
+}
+
+/* A redirect the full flow table left in no_room goes active once idle
+ * flows have expired; one whose keys exist as plain entries needs no room. */
+static void
+no_room_redirect_installs_once_flows_expire(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_flow_table *ft = t->flows;
+	int id;
+	uint32_t i;
+
+	(void)state;
+	bind4(t);
+	for (i = 0; ft->nb_free > 2; i++)
+		assert_true(fcr_flow_set(ft, fcr_flow_key(3, 0x020000 + i, 0x420000),
+					 0, FCR_NO_OWNER) >= 0);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_NO_ROOM);
+	fcr_tables_expire(t, ft->capacity); /* noted */
+	fcr_tables_expire(t, ft->capacity); /* gone: no frame since */
+	assert_int_equal(fcr_redirect_retry_blocked(t->redirects), 1);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	fcr_tables_free(t);
+
+	/* full, but the rule keys are plain entries already: installed */
+	t = mk();
+	ft = t->flows;
+	bind4(t);
+	assert_true(fcr_flow_set(ft, fcr_flow_key(VLAN, FH, FT), 0, FCR_NO_OWNER) >= 0);
+	assert_true(fcr_flow_set(ft, fcr_flow_key(VLAN, FVI, FT), 0, FCR_NO_OWNER) >= 0);
+	assert_true(fcr_flow_set(ft, fcr_flow_key(VLAN, FT, FH), 0, FCR_NO_OWNER) >= 0);
+	assert_true(fcr_flow_set(ft, fcr_flow_key(VLAN, FVT, FH), 0, FCR_NO_OWNER) >= 0);
+	for (i = 0; ft->nb_free > 0; i++)
+		assert_true(fcr_flow_set(ft, fcr_flow_key(3, 0x020000 + i, 0x420000),
+					 0, FCR_NO_OWNER) >= 0);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 	fcr_tables_free(t);
 }
@@ -998,6 +1108,7 @@ main(void)
 		cmocka_unit_test(flow_set_find_del_and_reuse),
 		cmocka_unit_test(flow_table_fills_to_capacity_then_refuses),
 		cmocka_unit_test(flow_cache_answers_as_the_table_does),
+		cmocka_unit_test(idle_plain_flows_expire_and_rules_stay),
 		cmocka_unit_test(counters_sum_over_workers),
 		cmocka_unit_test(routes_longest_prefix_wins_and_replace_and_delete),
 		cmocka_unit_test(redirect_installs_four_rules_when_all_bound),
@@ -1007,6 +1118,7 @@ main(void)
 		cmocka_unit_test(an_fcid_taken_by_another_port_unbinds_the_first),
 		cmocka_unit_test(redirect_del_and_unbind_remove_the_rules),
 		cmocka_unit_test(two_redirects_sharing_a_key_conflict),
+		cmocka_unit_test(no_room_redirect_installs_once_flows_expire),
 		cmocka_unit_test(first_frame_event_adds_a_plain_entry_once),
 		cmocka_unit_test(first_frames_of_a_flow_whose_rule_came_later_count_as_before_rule),
 		cmocka_unit_test(flogi_and_its_accept_bind_the_requester),
