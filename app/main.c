@@ -127,12 +127,18 @@ assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 			if (fcr_fwd.workers[w]->lcore == c->lcore)
 				wk = fcr_fwd.workers[w];
 		if (wk == NULL) {
-			if (fcr_fwd.nb_workers == FCR_MAX_WORKERS)
+			if (fcr_fwd.nb_workers == FCR_MAX_WORKERS) {
+				FCR_LOG(ERR, main, "more than %d worker lcores; give fewer "
+					"with -l or --config", FCR_MAX_WORKERS);
 				return -1;
+			}
 			wk = rte_zmalloc_socket("worker", sizeof(*wk), RTE_CACHE_LINE_SIZE,
 						(int)rte_lcore_to_socket_id(c->lcore));
-			if (wk == NULL)
+			if (wk == NULL) {
+				FCR_LOG(ERR, main, "no memory for worker %u (lcore %u)",
+					fcr_fwd.nb_workers, c->lcore);
 				return -1;
+			}
 			wk->id = fcr_fwd.nb_workers;
 			wk->lcore = c->lcore;
 			wk->txq = (uint16_t)wk->id;

@@ -342,7 +342,7 @@ fcr_show_lcores(FILE *out)
 {
 	unsigned int lc, w;
 
-	fprintf(out, "%-6s %-30s %-12s %-10s %s\n", "lcore", "role", "frames", "busy",
+	fprintf(out, "%-6s %-34s %-12s %-10s %s\n", "lcore", "role", "frames", "busy",
 		"cycles/frame");
 	RTE_LCORE_FOREACH(lc) {
 		const struct fcr_worker *wk = NULL;
@@ -352,7 +352,7 @@ fcr_show_lcores(FILE *out)
 			if (fcr_fwd.workers[w]->lcore == lc)
 				wk = fcr_fwd.workers[w];
 		if (wk != NULL) {
-			fprintf(out, "%-6u %-30s %-12" PRIu64 " %-9.1f%% %.1f\n", lc,
+			fprintf(out, "%-6u %-34s %-12" PRIu64 " %5.1f%%     %.1f\n", lc,
 				"worker", wk->st.frames,
 				wk->st.polls ? 100.0 * (double)wk->st.busy_polls /
 						       (double)wk->st.polls : 0.0,
@@ -367,7 +367,7 @@ fcr_show_lcores(FILE *out)
 			snprintf(role, sizeof(role), "command line");
 		else
 			snprintf(role, sizeof(role), "idle");
-		fprintf(out, "%-6u %-30s %-12s %-10s %s\n", lc, role, "-", "-", "-");
+		fprintf(out, "%-6u %-34s %-12s %-10s %s\n", lc, role, "-", "-", "-");
 	}
 }
 
