@@ -350,6 +350,13 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			"authenticated with a shared secret\n");
 		return -1;
 	}
+	/* a peer reports an active flow's frames every 5 s (the sync rescan):
+	 * a shorter idle time would expire flows forwarding at the peer */
+	if (o->sync.enabled && o->flow_idle_s != 0 && o->flow_idle_s < 10) {
+		fprintf(stderr, "error: --flow-idle: at least 10 s with --sync-bind (peers "
+			"report a flow's frames every 5 s), or 0\n");
+		return -1;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "error: unexpected argument '%s'; see --help\n",
 			argv[optind]);

@@ -382,7 +382,8 @@ def run(tmp):
     check(k.quit() == 0, "quit exits 0")
     for opt in (["--max-flows", "x"], ["--config", "(9,0,1)"], ["--sync-peer", "1.2.3.4:1"],
                 ["--stats-period", "0"], ["--pmd-config", "nosuch"], ["--txq", "0"],
-                ["--max-flows"], ["--no-such-option"]):
+                ["--max-flows"], ["--no-such-option"],
+                ["--flow-idle", "5", "--sync-bind", "127.0.0.1:7999", "--sync-key-file", "k"]):
         p = subprocess.run([FCR, "--no-huge", "-m", "256", "--no-pci", "-l", "0,1",
                             "--file-prefix", PREFIX + "d", "--log-level=lib.eal:error",
                             "--vdev", "net_null0", "--", *opt],

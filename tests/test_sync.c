@@ -410,6 +410,42 @@ the_refresh_sends_the_counters_of_flows_that_forwarded_since_only(void **state)
 	assert_b_counters(b, fcr_flow_key(40, 0x300007, 0x600000), 2, 150);
 }
 
+/* Flow expiry with a peer (--flow-idle 10): the standby, which forwards
+ * nothing itself, keeps a flow as long as the primary reports its frames;
+ * once the flow stops, both nodes drop it. */
+static void
+a_standby_keeps_the_flows_its_peer_forwards_and_both_expire_idle_ones(void **state)
+{
+	struct fcr_tables *a = nodes[0].t, *b = nodes[1].t;
+	uint64_t k = fcr_flow_key(60, 0x300001, 0x600001);
+	uint32_t per_s = a->flows->capacity / 10 + 1; /* a turn every 10 s */
+	int idx, sec;
+
+	(void)state;
+	run(20, 2);
+	idx = fcr_flow_set(a->flows, k, 0, FCR_NO_OWNER);
+	assert_true(idx >= 0);
+	for (sec = 0; sec < 60; sec++) {
+		fcr_flow_count(&a->flows->counters[0][idx], 100, now);
+		run(1000, 2);
+		fcr_tables_expire(a, per_s);
+		fcr_tables_expire(b, per_s);
+		assert_true(fcr_flow_find(a->flows, k) >= 0);
+		assert_true(fcr_flow_find(b->flows, k) >= 0);
+	}
+	assert_int_equal(a->st.flows_expired + b->st.flows_expired, 0);
+	/* the flow stops: gone on both within two turns and a refresh */
+	for (sec = 0; sec < 30; sec++) {
+		run(1000, 2);
+		fcr_tables_expire(a, per_s);
+		fcr_tables_expire(b, per_s);
+	}
+	run(200, 2);
+	assert_int_equal(fcr_flow_find(a->flows, k), -ENOENT);
+	assert_int_equal(fcr_flow_find(b->flows, k), -ENOENT);
+	assert_true(a->st.flows_expired + b->st.flows_expired >= 1);
+}
+
 static void
 a_resync_carries_the_changes_to_flows_it_has_not_reached(void **state)
 {
@@ -841,6 +877,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(changes_during_an_unfinished_flush_wait_for_the_next_window, setup2, teardown),
 		cmocka_unit_test_setup_teardown(the_refresh_sends_the_counters_of_flows_that_forwarded_since_only, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_resync_carries_the_changes_to_flows_it_has_not_reached, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_standby_keeps_the_flows_its_peer_forwards_and_both_expire_idle_ones, setup2, teardown),
 		cmocka_unit_test_setup_teardown(state_converges_over_a_lossy_network, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_restarted_node_gets_everything_back_by_bulk_resync, setup2, teardown),
 		cmocka_unit_test_setup_teardown(three_nodes_in_a_full_mesh_converge, setup3, teardown),
