@@ -516,8 +516,14 @@ serve_mailbox(void)
 		mailbox.rc = -1;
 	} else {
 		mailbox.rc = execute(&c, out);
-		if (mailbox.rc == 0 && changes_something(c.def->id))
-			FCR_LOG(INFO, cli, "%s", said); /* the parser cut up the line */
+		if (mailbox.rc == 0 && changes_something(c.def->id)) {
+			/* the line as given (the parser cut it up), less a comment */
+			size_t n = strcspn(said, "#");
+
+			while (n > 0 && (said[n - 1] == ' ' || said[n - 1] == '\t'))
+				n--;
+			FCR_LOG(INFO, cli, "%.*s", (int)n, said);
+		}
 	}
 	if (out != NULL)
 		fclose(out);
