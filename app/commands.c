@@ -12,6 +12,7 @@ const struct fcr_cmd_def fcr_commands[] = {
 	{ CMD_SHOW_LOG, "show log levels", "every log type (fcr.main, fcr.port, fcr.tables, fcr.sync, fcr.cli and DPDK's) with its level", NULL },
 
 	{ CMD_SHOW_FWD, "show fwd stats", "frames by port, by redirect leg, drops by reason, per worker", "Display" },
+	{ CMD_CLEAR_FWD, "clear fwd stats", "start show fwd stats from zero (telemetry keeps counting since start)", NULL },
 	{ CMD_SHOW_PORT_STATS_ALL, "show port stats all", "the ports' own counters, with rates since the last show", NULL },
 	{ CMD_SHOW_PORT_STATS, "show port stats <port>", "one port's counters and rates", NULL },
 	{ CMD_CLEAR_PORT_STATS, "clear port stats all", "zero the ports' own counters", NULL },

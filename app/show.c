@@ -15,14 +15,46 @@
 #include "show.h"
 #include "sync_io.h"
 
-void
-fcr_fwd_totals(struct fcr_fwd_totals *t)
+/* `clear fwd stats` keeps what each worker's counters said then; the
+ * workers own their counters and never see them reset. Every field of
+ * struct fcr_worker_stats is a uint64_t counter. */
+static struct fcr_worker_stats cleared[FCR_MAX_WORKERS];
+
+static void
+worker_since_clear(unsigned int w, struct fcr_worker_stats *d)
 {
+	const uint64_t *now = (const uint64_t *)&fcr_fwd.workers[w]->st;
+	const uint64_t *then = (const uint64_t *)&cleared[w];
+	uint64_t *out = (uint64_t *)d;
+	size_t i;
+
+	for (i = 0; i < sizeof(*d) / sizeof(uint64_t); i++)
+		out[i] = __atomic_load_n(&now[i], __ATOMIC_RELAXED) - then[i];
+}
+
+void
+fcr_clear_fwd_stats(void)
+{
+	unsigned int w;
+
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		memcpy(&cleared[w], &fcr_fwd.workers[w]->st, sizeof(cleared[w]));
+}
+
+void
+fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
+{
+	struct fcr_worker_stats d;
 	unsigned int i, j;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < fcr_fwd.nb_workers; i++) {
 		const struct fcr_worker_stats *s = &fcr_fwd.workers[i]->st;
+
+		if (since_clear) {
+			worker_since_clear(i, &d);
+			s = &d;
+		}
 
 		for (j = 0; j < FCR_MAX_PORTS; j++) {
 			t->w.rx[j] += s->rx[j];
@@ -60,7 +92,7 @@ fcr_show_fwd_stats(FILE *out)
 	unsigned int i, any = 0;
 	uint16_t p;
 
-	fcr_fwd_totals(&t);
+	fcr_fwd_totals(&t, 1);
 	fprintf(out, "---------------------- Forward statistics ----------------------\n");
 	for (p = 0; p < fcr_fwd.nb_ports; p++)
 		fprintf(out, "  port %-3u rx %-14" PRIu64 " tx %-14" PRIu64 "\n", p,
@@ -85,8 +117,10 @@ fcr_show_fwd_stats(FILE *out)
 		fprintf(out, "    none\n");
 	fprintf(out, "  workers:\n");
 	for (i = 0; i < fcr_fwd.nb_workers; i++) {
-		const struct fcr_worker_stats *s = &fcr_fwd.workers[i]->st;
 		const struct fcr_flow_cache *c = &fcr_fwd.workers[i]->pipeline.cache;
+		struct fcr_worker_stats since, *s = &since;
+
+		worker_since_clear(i, &since);
 
 		fprintf(out, "    worker %u (lcore %u): frames %" PRIu64
 			", busy cycles/frame %.1f, busy polls %.1f%%, flow cache hits %.1f%%\n",

@@ -14,8 +14,11 @@ struct fcr_fwd_totals {
 	uint64_t rx, tx, dropped;
 };
 
-void fcr_fwd_totals(struct fcr_fwd_totals *t);
+/* since_clear: since the last `clear fwd stats` (else since start) */
+void fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear);
+/* What show fwd stats prints: since the last `clear fwd stats`. */
 void fcr_show_fwd_stats(FILE *out);
+void fcr_clear_fwd_stats(void);
 /* port < 0: all ports */
 void fcr_show_port_stats(FILE *out, int port);
 void fcr_clear_port_stats(void);

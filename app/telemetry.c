@@ -31,7 +31,7 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	(void)params;
-	fcr_fwd_totals(&t);
+	fcr_fwd_totals(&t, 0); /* monotonic: since start */
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "rx", t.rx);
 	rte_tel_data_add_dict_u64(d, "tx", t.tx);

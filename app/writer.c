@@ -210,6 +210,9 @@ execute(const struct fcr_cmd *c, FILE *out)
 	case CMD_SHOW_FWD:
 		fcr_show_fwd_stats(out);
 		break;
+	case CMD_CLEAR_FWD:
+		fcr_clear_fwd_stats();
+		break;
 	case CMD_SHOW_PORT_STATS_ALL:
 		fcr_show_port_stats(out, -1);
 		break;
@@ -484,6 +487,7 @@ changes_something(int id)
 	case CMD_ROUTE_ADD_MAC: case CMD_ROUTE_ADD_FPMA: case CMD_ROUTE_DEL:
 	case CMD_BIND_ADD: case CMD_BIND_DEL: case CMD_REDIR_ADD: case CMD_REDIR_DEL:
 	case CMD_SET_SYNC_WINDOW: case CMD_SYNC_PEER_ADD: case CMD_CLEAR_PORT_STATS:
+	case CMD_CLEAR_FWD:
 	case CMD_SET_LOG_LEVEL:
 		return 1;
 	default:

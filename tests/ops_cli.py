@@ -212,6 +212,31 @@ def run(tmp):
         check(ok, "%s answers%s" % (v, "" if expect is None else " (%s)" % expect),
               "\n".join(out))
 
+    print("clear fwd stats")
+
+    def total_rx(lines):
+        for l in lines:
+            m = re.match(r"\s+total\s+rx (\d+)\s+tx (\d+)\s+dropped (\d+)", l)
+            if m:
+                return [int(x) for x in m.groups()]
+        return None
+    n.q("start")
+    n.q("sleep 100")
+    n.q("stop")
+    first = total_rx(n.q("show fwd stats"))
+    check(first is not None and first[0] > 0 and first[0] == first[1] + first[2],
+          "frames forwarded (null ports): rx %s" % (first,))
+    out = n.q("clear fwd stats")
+    check(not out, "clear fwd stats answers nothing", "\n".join(out))
+    zero = total_rx(n.q("show fwd stats"))
+    check(zero == [0, 0, 0], "show fwd stats starts from zero (%s)" % (zero,))
+    n.q("start")
+    n.q("sleep 50")
+    n.q("stop")
+    again = total_rx(n.q("show fwd stats"))
+    check(again is not None and again[0] > 0 and again[0] == again[1] + again[2],
+          "and counts again, rx == tx + dropped (%s)" % (again,))
+
     print("save config / load config")
     n.q("route add 0x010000/8 port 0 mac 0e:fc:00:ff:ff:fe")
     n.q("binding add vlan 100 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001")
