@@ -150,9 +150,3 @@ fcr_els_logo(uint8_t *p, uint32_t fcid, uint64_t wwpn)
 	return FCR_ELS_LOGO_LEN;
 }
 
-void
-fcr_fpma(uint8_t mac[6], uint32_t fc_map, uint32_t fcid)
-{
-	fcr_put_be24(mac, fc_map);
-	fcr_put_be24(mac + 3, fcid);
-}

@@ -86,7 +86,12 @@ size_t fcr_els_sparm(uint8_t *p, uint8_t cmd, uint64_t wwpn, uint64_t wwnn);
 /* LOGO request: N_Port ID at 5, WWPN at 8. */
 size_t fcr_els_logo(uint8_t *p, uint32_t fcid, uint64_t wwpn);
 
-/* FC-MAP || FCID */
-void fcr_fpma(uint8_t mac[6], uint32_t fc_map, uint32_t fcid);
+/* FC-MAP || FCID (inline: workers write it into every FPMA-routed frame) */
+static inline void
+fcr_fpma(uint8_t mac[6], uint32_t fc_map, uint32_t fcid)
+{
+	fcr_put_be24(mac, fc_map);
+	fcr_put_be24(mac + 3, fcid);
+}
 
 #endif /* FCR_BUILD_H */
