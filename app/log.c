@@ -77,9 +77,10 @@ journal_write(void *cookie, const char *buf, size_t size)
 	int lv = rte_log_cur_msg_loglevel();
 
 	(void)cookie;
-	if (lv >= (int)RTE_LOG_EMERG && lv <= (int)RTE_LOG_DEBUG)
-		fprintf(stderr, "<%d>", lv - 1);
-	fwrite(buf, 1, size, stderr);
+	/* one write per line, so lines of two threads do not mix */
+	if (lv < (int)RTE_LOG_EMERG || lv > (int)RTE_LOG_DEBUG)
+		lv = (int)RTE_LOG_INFO;
+	fprintf(stderr, "<%d>%.*s", lv - 1, (int)size, buf);
 	fflush(stderr);
 	return (ssize_t)size;
 }

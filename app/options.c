@@ -332,12 +332,18 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			o->sync.mtu = (uint32_t)v;
 			break;
 		case ':':
-			fprintf(stderr, "error: %s needs a value; see --help\n",
-				argv[optind - 1]);
+			if (optopt > 0 && optopt < 128) /* a short option */
+				fprintf(stderr, "error: -%c needs a value; see --help\n", optopt);
+			else
+				fprintf(stderr, "error: %s needs a value; see --help\n",
+					argv[optind - 1]);
 			return -1;
 		default:
-			fprintf(stderr, "error: unknown option %s; see --help\n",
-				argv[optind - 1]);
+			if (optopt > 0 && optopt < 128) /* a short option */
+				fprintf(stderr, "error: unknown option -%c; see --help\n", optopt);
+			else
+				fprintf(stderr, "error: unknown option %s; see --help\n",
+					argv[optind - 1]);
 			return -1;
 		}
 	}

@@ -19,6 +19,8 @@
  * workers own their counters and never see them reset. Every field of
  * struct fcr_worker_stats is a uint64_t counter. */
 static struct fcr_worker_stats cleared[FCR_MAX_WORKERS];
+_Static_assert(sizeof(struct fcr_worker_stats) % sizeof(uint64_t) == 0,
+	       "fcr_worker_stats is uint64_t counters");
 
 static void
 worker_since_clear(unsigned int w, struct fcr_worker_stats *d)

@@ -191,7 +191,8 @@ tel_sync(const char *cmd, const char *params, struct rte_tel_data *d)
 		return -ENOMEM;
 	fcr_show_sync_stats(f);
 	fclose(f);
-	for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
 		char key[64];
 		unsigned long long v;
 

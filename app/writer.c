@@ -35,6 +35,7 @@ static struct {
 	int state;
 } mailbox;
 static int writer_exit;
+#define EXPIRE_MAX_DELETED 1024 /* flow entries expired a tenth of a second at most */
 
 /* A round of the writer's loop applies at most about this many events before
  * its sync poll and command mailbox get their turn (at 600 ns an event, the
@@ -576,13 +577,17 @@ fcr_writer_main(void *arg)
 		serve_mailbox();
 		fcr_sync_io_poll(ms);
 		fcr_watch_tick(ms);
-		if (fcr_fwd.opt->flow_idle_s != 0 && ms - expire_ms >= 1000) {
-			uint32_t idle = fcr_fwd.opt->flow_idle_s;
+		if (fcr_fwd.opt->flow_idle_s != 0 && ms - expire_ms >= 100) {
+			uint32_t steps = fcr_fwd.opt->flow_idle_s * 10;
 
-			/* the whole table once per idle period */
+			/* the whole table in no less than an idle period, a
+			 * tenth of a second at a time, a bounded number of
+			 * deletions each (a mass expiry must not hold up the
+			 * events) */
 			expire_ms = ms;
 			fcr_tables_expire(fcr_fwd.tables,
-					  (fcr_fwd.tables->flows->capacity + idle - 1) / idle);
+					  RTE_MAX(fcr_fwd.tables->flows->capacity / steps, 1u),
+					  EXPIRE_MAX_DELETED);
 		}
 		if (ms - retry_ms >= 1000) {
 			retry_ms = ms;

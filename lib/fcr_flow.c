@@ -317,15 +317,15 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	ft->seen[idx] = SEEN_NEW;
 	for (w = 0; w < ft->nb_workers; w++)
 		memset(&ft->counters[w][idx], 0, sizeof(struct fcr_flow_counters));
-	/* a worker whose flow cache still names this slot for this key (an
-	 * earlier life of the same flow) may use it from here on */
-	__atomic_store_n(&ft->key[idx], key, __ATOMIC_RELEASE);
 	rc = rte_hash_add_key_data(ft->hash, &key, (void *)(uintptr_t)idx);
 	if (rc < 0) {
-		__atomic_store_n(&ft->key[idx], KEY_FREE, __ATOMIC_RELAXED);
 		ft->free_idx[ft->nb_free++] = idx;
 		return -ENOSPC;
 	}
+	/* a worker whose flow cache still names this slot for this key (an
+	 * earlier life of the same flow) may use it from here on; one that
+	 * finds it in the hash first caches it, and hits once this is set */
+	__atomic_store_n(&ft->key[idx], key, __ATOMIC_RELEASE);
 	ft->count++;
 	if (ft->log != NULL) {
 		ft->sflags[idx] = 0;
@@ -336,8 +336,8 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	return (int)idx;
 }
 
-int
-fcr_flow_del(struct fcr_flow_table *ft, uint64_t key)
+static int
+del_entry(struct fcr_flow_table *ft, uint64_t key, int tell_peers)
 {
 	struct deferred d;
 	int found = fcr_flow_find(ft, key);
@@ -352,10 +352,12 @@ fcr_flow_del(struct fcr_flow_table *ft, uint64_t key)
 	/* no longer an entry for iterators (show flows, bulk resync, rescan),
 	 * even while its slot waits for the workers' quiescence */
 	__atomic_store_n(&ft->key[found], KEY_FREE, __ATOMIC_RELAXED);
-	if (ft->log != NULL) {
+	if (ft->log != NULL && tell_peers) {
 		struct fcr_rec tomb = { .type = FCR_REC_FLOW_DEL, .key = key };
 
 		fcr_change_deleted(ft->log, &ft->sflags[found], &tomb);
+	} else if (ft->log != NULL) {
+		ft->sflags[found] = 0; /* nothing to send for it */
 	}
 	d.pos = pos;
 	d.idx = (uint32_t)found;
@@ -390,13 +392,27 @@ fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 	}
 }
 
+int
+fcr_flow_del(struct fcr_flow_table *ft, uint64_t key)
+{
+	return del_entry(ft, key, 1);
+}
+
+uint32_t
+fcr_flow_room(struct fcr_flow_table *ft)
+{
+	if (ft->dq != NULL)
+		rte_rcu_qsbr_dq_reclaim(ft->dq, ft->capacity, NULL, NULL, NULL);
+	return ft->nb_free;
+}
+
 unsigned int
-fcr_flow_expire(struct fcr_flow_table *ft, uint32_t n)
+fcr_flow_expire(struct fcr_flow_table *ft, uint32_t n, uint32_t max_deleted)
 {
 	unsigned int deleted = 0;
 	uint32_t i, idx, frames, w;
 
-	for (i = 0; i < n && i < ft->capacity; i++) {
+	for (i = 0; i < n && i < ft->capacity && deleted < max_deleted; i++) {
 		idx = ft->expire_pos;
 		ft->expire_pos = idx + 1 < ft->capacity ? idx + 1 : 0;
 		if (ft->key[idx] == KEY_FREE || ft->owner[idx] != FCR_NO_OWNER)
@@ -411,7 +427,10 @@ fcr_flow_expire(struct fcr_flow_table *ft, uint32_t n)
 			ft->seen[idx] = frames;
 			continue;
 		}
-		if (fcr_flow_del(ft, ft->key[idx]) == 0)
+		/* each node expires its own entries: a standby, hearing of
+		 * its peer's frames only every few seconds, must not delete
+		 * the entry of a flow its peer still forwards */
+		if (del_entry(ft, ft->key[idx], 0) == 0)
 			deleted++;
 	}
 	return deleted;

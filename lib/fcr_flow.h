@@ -120,10 +120,18 @@ void fcr_flow_table_free(struct fcr_flow_table *ft);
  * plain ones (no redirect owns them) that forwarded no frame, here or at a
  * sync peer, since the previous visit. Visiting the whole table once per
  * idle period removes an idle flow one to two periods after its last
- * frame; a new entry is only noted on its first visit. Returns how many
- * were deleted.
+ * frame; a new entry is only noted on its first visit. Each node expires
+ * its own entries: the deletion is not replicated (a peer still
+ * forwarding the flow keeps it, and reports it again). Stops after
+ * max_deleted deletions (the next call goes on from there). Returns how
+ * many were deleted.
  */
-unsigned int fcr_flow_expire(struct fcr_flow_table *ft, uint32_t n);
+unsigned int fcr_flow_expire(struct fcr_flow_table *ft, uint32_t n,
+			     uint32_t max_deleted);
+
+/* Free entries, once those whose readers have all passed a quiescent
+ * point are taken back from the RCU defer queue. Writer only. */
+uint32_t fcr_flow_room(struct fcr_flow_table *ft);
 
 /*
  * Worker side. Looks up n (<= 64) keys; idx[i] is the entry or

@@ -165,7 +165,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	}
 	for (i = 0, j = 0; i < 4; i++)
 		j += fcr_flow_find(rt->flows, key[i]) < 0; /* entries it needs */
-	if (rt->flows->nb_free < (uint32_t)j) {
+	if (rt->flows->nb_free < (uint32_t)j && fcr_flow_room(rt->flows) < (uint32_t)j) {
 		uninstall(rt, id);
 		r->state = FCR_RS_NO_ROOM;
 		return;

@@ -644,7 +644,10 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 		return 0;
 	tomb_floor = s->clock;
 	batch_reset(s);
-	lim = RTE_MIN(log->nb_tomb, s->due.tomb);
+	/* every deletion, also those noted since the window ended: a
+	 * deletion has nothing to coalesce, and one sent after an object that
+	 * was re-created since would outrank it at the peers */
+	lim = log->nb_tomb;
 	for (i = 0; i < lim; i++) {
 		r = log->tomb[i];
 		/* above whatever this node gave the object before, in this
@@ -657,7 +660,7 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 	}
 	memmove(log->tomb, log->tomb + i, (log->nb_tomb - i) * sizeof(log->tomb[0]));
 	log->nb_tomb -= i;
-	s->due.tomb -= i;
+	s->due.tomb -= RTE_MIN(s->due.tomb, i);
 	/* what is created again in this flush outranks its deletion */
 	if (i > 0)
 		s->clock++;

@@ -444,7 +444,7 @@ fcr_tables_events(struct fcr_tables *t, const struct fcr_event *ev,
 }
 
 void
-fcr_tables_expire(struct fcr_tables *t, uint32_t n)
+fcr_tables_expire(struct fcr_tables *t, uint32_t n, uint32_t max_deleted)
 {
-	t->st.flows_expired += fcr_flow_expire(t->flows, n);
+	t->st.flows_expired += fcr_flow_expire(t->flows, n, max_deleted);
 }

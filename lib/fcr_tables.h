@@ -73,9 +73,9 @@ int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
 /* Start noting changes for replication. 0 or -ENOMEM. */
 int fcr_tables_attach_log(struct fcr_tables *t, int socket);
 
-/* Visit n flow entries for expiry (fcr_flow_expire), counting those
- * removed in st.flows_expired. */
-void fcr_tables_expire(struct fcr_tables *t, uint32_t n);
+/* Visit n flow entries for expiry (fcr_flow_expire, at most max_deleted
+ * removed), counting those removed in st.flows_expired. */
+void fcr_tables_expire(struct fcr_tables *t, uint32_t n, uint32_t max_deleted);
 
 /* Apply one worker event. */
 void fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev);

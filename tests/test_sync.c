@@ -428,8 +428,8 @@ a_standby_keeps_the_flows_its_peer_forwards_and_both_expire_idle_ones(void **sta
 	for (sec = 0; sec < 60; sec++) {
 		fcr_flow_count(&a->flows->counters[0][idx], 100, now);
 		run(1000, 2);
-		fcr_tables_expire(a, per_s);
-		fcr_tables_expire(b, per_s);
+		fcr_tables_expire(a, per_s, UINT32_MAX);
+		fcr_tables_expire(b, per_s, UINT32_MAX);
 		assert_true(fcr_flow_find(a->flows, k) >= 0);
 		assert_true(fcr_flow_find(b->flows, k) >= 0);
 	}
@@ -437,13 +437,78 @@ a_standby_keeps_the_flows_its_peer_forwards_and_both_expire_idle_ones(void **sta
 	/* the flow stops: gone on both within two turns and a refresh */
 	for (sec = 0; sec < 30; sec++) {
 		run(1000, 2);
-		fcr_tables_expire(a, per_s);
-		fcr_tables_expire(b, per_s);
+		fcr_tables_expire(a, per_s, UINT32_MAX);
+		fcr_tables_expire(b, per_s, UINT32_MAX);
 	}
 	run(200, 2);
 	assert_int_equal(fcr_flow_find(a->flows, k), -ENOENT);
 	assert_int_equal(fcr_flow_find(b->flows, k), -ENOENT);
 	assert_true(a->st.flows_expired + b->st.flows_expired >= 1);
+}
+
+/* A flow deleted and created again while a window's batch is still being
+ * paced out: the deletion must not reach the peer after the new flow. */
+static void
+a_deletion_then_recreation_during_a_paced_batch_leaves_the_flow_at_the_peer(void **state)
+{
+	struct fcr_tables *a = nodes[0].t, *b = nodes[1].t;
+	uint64_t kf = fcr_flow_key(70, 0x0A0001, 0x0B0001);
+	int fidx, i;
+
+	(void)state;
+	run(20, 2);
+	fidx = fcr_flow_set(a->flows, kf, 0, FCR_NO_OWNER);
+	assert_true(fidx >= 0);
+	run(200, 2);
+	assert_true(fcr_flow_find(b->flows, kf) >= 0);
+	for (i = 0; i < NB_BIG; i++)
+		assert_true(fcr_flow_set(a->flows, fcr_flow_key(71, 0x300000 | i, 0x600000),
+					 0, FCR_NO_OWNER) >= 0);
+	/* F changes too, last in the list */
+	fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[fidx], (uint32_t)fidx);
+	fcr_sync_set_window(nodes[0].s, 50);
+	run(1, 2);
+	/* the batch stopped before F */
+	assert_true(a->flows->sflags[fidx] & FCR_SF_DIRTY);
+	/* F goes and comes back (a new flow with the same key) */
+	assert_int_equal(fcr_flow_del(a->flows, kf), 0);
+	assert_true(fcr_flow_set(a->flows, kf, 0, FCR_NO_OWNER) >= 0);
+	run(3000, 2);
+	assert_true(fcr_flow_find(a->flows, kf) >= 0);
+	assert_true(fcr_flow_find(b->flows, kf) >= 0);
+}
+
+/* A flow forwarding a frame every 8 s is never idle at its node (idle
+ * time 10 s), though its peer hears of it only at the 5 s refresh and
+ * (here) scans faster: what a node expires it expires for itself, so the
+ * forwarding node keeps it. */
+static void
+a_sparse_flow_is_never_deleted_where_it_forwards(void **state)
+{
+	struct fcr_tables *a = nodes[0].t;
+	uint64_t k = fcr_flow_key(60, 0x300001, 0x600001);
+	uint32_t per_s = a->flows->capacity / 10; /* a turn in 10 s */
+	uint32_t eager = a->flows->capacity / 6;  /* the peer's: in 6 s */
+	int idx, sec, lost = 0;
+
+	(void)state;
+	run(20, 2);
+	idx = fcr_flow_set(a->flows, k, 0, FCR_NO_OWNER);
+	assert_true(idx >= 0);
+	for (sec = 0; sec < 120; sec++) {
+		idx = fcr_flow_find(a->flows, k);
+		if (idx < 0) {
+			lost++;
+			idx = fcr_flow_set(a->flows, k, 0, FCR_NO_OWNER);
+		}
+		if (sec % 8 == 0)
+			fcr_flow_count(&a->flows->counters[0][idx], 100, now);
+		run(1000, 2);
+		fcr_tables_expire(a, per_s, UINT32_MAX);
+		fcr_tables_expire(nodes[1].t, eager, UINT32_MAX);
+	}
+	assert_int_equal(lost, 0);
+	assert_int_equal(a->st.flows_expired, 0);
 }
 
 static void
@@ -877,6 +942,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(changes_during_an_unfinished_flush_wait_for_the_next_window, setup2, teardown),
 		cmocka_unit_test_setup_teardown(the_refresh_sends_the_counters_of_flows_that_forwarded_since_only, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_resync_carries_the_changes_to_flows_it_has_not_reached, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_deletion_then_recreation_during_a_paced_batch_leaves_the_flow_at_the_peer, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_sparse_flow_is_never_deleted_where_it_forwards, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_standby_keeps_the_flows_its_peer_forwards_and_both_expire_idle_ones, setup2, teardown),
 		cmocka_unit_test_setup_teardown(state_converges_over_a_lossy_network, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_restarted_node_gets_everything_back_by_bulk_resync, setup2, teardown),

@@ -15,6 +15,8 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_malloc.h>
 #include <rte_hash.h>
 
 #include "fcr_change.h"
@@ -226,35 +228,35 @@ idle_plain_flows_expire_and_rules_stay(void **state)
 				 FCR_NO_OWNER) >= 0);
 	assert_int_equal(ft->count, 6);
 	/* the first turn only notes the new entries */
-	fcr_tables_expire(t, ft->capacity);
+	fcr_tables_expire(t, ft->capacity, UINT32_MAX);
 	assert_int_equal(ft->count, 6);
 	/* a forwarded frame of a (worker 1) between the turns keeps it */
 	fcr_flow_count(&ft->counters[1][ia], 100, 12345);
-	fcr_tables_expire(t, ft->capacity);
+	fcr_tables_expire(t, ft->capacity, UINT32_MAX);
 	assert_int_equal(ft->count, 5);
 	assert_true(fcr_flow_find(ft, a) >= 0);
 	assert_int_equal(fcr_flow_find(ft, b), -ENOENT);
 	assert_int_equal(t->st.flows_expired, 1);
 	/* a turn in small steps is a turn; the rules never go */
 	for (i = 0; i < ft->capacity; i++)
-		fcr_tables_expire(t, 1);
+		fcr_tables_expire(t, 1, UINT32_MAX);
 	assert_int_equal(fcr_flow_find(ft, a), -ENOENT);
 	assert_int_equal(t->st.flows_expired, 2);
 	assert_int_equal(ft->count, 4);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 	for (i = 0; i < 3; i++)
-		fcr_tables_expire(t, ft->capacity);
+		fcr_tables_expire(t, ft->capacity, UINT32_MAX);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 
 	/* with replication, frames a peer reports keep a flow too */
 	assert_int_equal(fcr_tables_attach_log(t, 0), 0);
 	ic = fcr_flow_set(ft, c, fcr_action(0x010103, 0x410101, FCR_LEG_PLAIN), FCR_NO_OWNER);
 	assert_true(ic >= 0);
-	fcr_tables_expire(t, ft->capacity);
+	fcr_tables_expire(t, ft->capacity, UINT32_MAX);
 	ft->remote[ic].frames += 7;
-	fcr_tables_expire(t, ft->capacity);
+	fcr_tables_expire(t, ft->capacity, UINT32_MAX);
 	assert_true(fcr_flow_find(ft, c) >= 0);
-	fcr_tables_expire(t, ft->capacity);
+	fcr_tables_expire(t, ft->capacity, UINT32_MAX);
 	assert_int_equal(fcr_flow_find(ft, c), -ENOENT);
 	assert_int_equal(t->st.flows_expired, 3);
 	fcr_tables_free(t);
@@ -480,8 +482,8 @@ no_room_redirect_installs_once_flows_expire(void **state)
 	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
 	assert_true(id >= 0);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_NO_ROOM);
-	fcr_tables_expire(t, ft->capacity); /* noted */
-	fcr_tables_expire(t, ft->capacity); /* gone: no frame since */
+	fcr_tables_expire(t, ft->capacity, UINT32_MAX); /* noted */
+	fcr_tables_expire(t, ft->capacity, UINT32_MAX); /* gone: no frame since */
 	assert_int_equal(fcr_redirect_retry_blocked(t->redirects), 1);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);
@@ -502,6 +504,48 @@ no_room_redirect_installs_once_flows_expire(void **state)
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 	fcr_tables_free(t);
+}
+
+/* With workers (RCU), freed flow entries wait for a quiescent point in the
+ * defer queue: a no_room redirect's retry takes them back. */
+static void
+no_room_retry_takes_back_entries_freed_after_a_quiescent_point(void **state)
+{
+	size_t sz = rte_rcu_qsbr_get_memsize(1);
+	struct rte_rcu_qsbr *v = rte_zmalloc(NULL, sz, 64);
+	struct fcr_tables_params p = {
+		.max_flows = 1024, .max_routes = 64, .max_names = 256,
+		.max_redirects = 64, .nb_workers = 1, .qsbr = v, .socket = 0,
+	};
+	struct fcr_tables *t;
+	struct fcr_flow_table *ft;
+	uint32_t i;
+	int id;
+
+	(void)state;
+	assert_non_null(v);
+	assert_int_equal(rte_rcu_qsbr_init(v, 1), 0);
+	rte_rcu_qsbr_thread_register(v, 0);
+	rte_rcu_qsbr_thread_online(v, 0);
+	t = fcr_tables_create("rq", &p);
+	assert_non_null(t);
+	ft = t->flows;
+	bind4(t);
+	for (i = 0; ft->nb_free > 0; i++)
+		assert_true(fcr_flow_set(ft, fcr_flow_key(3, 0x020000 + i, 0x420000),
+					 0, FCR_NO_OWNER) >= 0);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_NO_ROOM);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(fcr_flow_del(ft, fcr_flow_key(3, 0x020000 + i, 0x420000)), 0);
+	assert_int_equal(ft->nb_free, 0); /* waiting for the reader */
+	rte_rcu_qsbr_quiescent(v, 0);
+	fcr_redirect_retry_blocked(t->redirects);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	rte_rcu_qsbr_thread_offline(v, 0);
+	fcr_tables_free(t);
+	rte_free(v);
 }
 
 static void
@@ -1119,6 +1163,7 @@ main(void)
 		cmocka_unit_test(redirect_del_and_unbind_remove_the_rules),
 		cmocka_unit_test(two_redirects_sharing_a_key_conflict),
 		cmocka_unit_test(no_room_redirect_installs_once_flows_expire),
+		cmocka_unit_test(no_room_retry_takes_back_entries_freed_after_a_quiescent_point),
 		cmocka_unit_test(first_frame_event_adds_a_plain_entry_once),
 		cmocka_unit_test(first_frames_of_a_flow_whose_rule_came_later_count_as_before_rule),
 		cmocka_unit_test(flogi_and_its_accept_bind_the_requester),
