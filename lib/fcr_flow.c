@@ -55,6 +55,25 @@ reclaim_cb(void *p, void *e, unsigned int n)
 		release(ft, d[i].pos, d[i].idx);
 }
 
+/* The table's hash, and the flow cache's bucket index: one CRC32-C of
+ * the key, so a key the cache misses goes to the table with its hash. */
+static inline uint32_t
+key_hash(uint64_t key)
+{
+	return rte_hash_crc_8byte(key, 0);
+}
+
+static uint32_t
+table_hash(const void *key, uint32_t len, uint32_t init)
+{
+	uint64_t k;
+
+	RTE_SET_USED(len);
+	RTE_SET_USED(init); /* 0: the table's hash_func_init_val */
+	memcpy(&k, key, sizeof(k));
+	return key_hash(k);
+}
+
 /* rte_hash compares keys whose length is not a multiple of 16 with
  * memcmp; ours are one 64-bit word. */
 static int
@@ -84,7 +103,7 @@ fcr_flow_table_create(const char *name, uint32_t capacity, uint32_t nb_workers,
 	struct rte_hash_parameters hp = {
 		.entries = capacity,
 		.key_len = sizeof(uint64_t),
-		.hash_func = rte_hash_crc,
+		.hash_func = table_hash,
 		.socket_id = socket,
 		/* lock-free readers; the extendable table guarantees that
 		 * `capacity` keys fit whatever their hashes */
@@ -199,9 +218,10 @@ fcr_flow_table_attach_log(struct fcr_flow_table *ft, struct fcr_change_log *log,
 	return 0;
 }
 
-unsigned int
-fcr_flow_lookup_bulk(const struct fcr_flow_table *ft, const uint64_t *keys,
-		     unsigned int n, uint32_t *idx)
+/* hashes: the keys' key_hash() when known, else NULL */
+static unsigned int
+lookup_bulk(const struct fcr_flow_table *ft, const uint64_t *keys,
+	    uint32_t *hashes, unsigned int n, uint32_t *idx)
 {
 	const void *kp[RTE_HASH_LOOKUP_BULK_MAX];
 	void *data[RTE_HASH_LOOKUP_BULK_MAX];
@@ -210,11 +230,21 @@ fcr_flow_lookup_bulk(const struct fcr_flow_table *ft, const uint64_t *keys,
 
 	for (i = 0; i < n; i++)
 		kp[i] = &keys[i];
-	rte_hash_lookup_bulk_data(ft->hash, kp, n, &hits, data);
+	if (hashes != NULL)
+		rte_hash_lookup_with_hash_bulk_data(ft->hash, kp, hashes, n, &hits, data);
+	else
+		rte_hash_lookup_bulk_data(ft->hash, kp, n, &hits, data);
 	for (i = 0; i < n; i++)
 		idx[i] = (hits >> i) & 1 ? (uint32_t)(uintptr_t)data[i] :
 					   FCR_FLOW_NONE;
 	return (unsigned int)__builtin_popcountll(hits);
+}
+
+unsigned int
+fcr_flow_lookup_bulk(const struct fcr_flow_table *ft, const uint64_t *keys,
+		     unsigned int n, uint32_t *idx)
+{
+	return lookup_bulk(ft, keys, NULL, n, idx);
 }
 
 static inline uint32_t
@@ -239,7 +269,7 @@ fcr_flow_lookup_cached(const struct fcr_flow_table *ft, struct fcr_flow_cache *c
 	unsigned int i, nm = 0, hits = 0;
 
 	for (i = 0; i < n; i++) {
-		uint32_t h = rte_hash_crc_8byte(keys[i], 0);
+		uint32_t h = key_hash(keys[i]);
 		uint64_t *b = c->way[h & (FCR_FLOW_CACHE_BUCKETS - 1)];
 		uint32_t x = cache_way_idx(ft, b[0], h, keys[i]);
 
@@ -258,7 +288,7 @@ fcr_flow_lookup_cached(const struct fcr_flow_table *ft, struct fcr_flow_cache *c
 	c->hits += hits;
 	if (nm == 0)
 		return hits;
-	hits += fcr_flow_lookup_bulk(ft, mkey, nm, midx);
+	hits += lookup_bulk(ft, mkey, crc, nm, midx);
 	for (i = 0; i < nm; i++) {
 		uint64_t *b = c->way[crc[i] & (FCR_FLOW_CACHE_BUCKETS - 1)];
 
