@@ -249,52 +249,87 @@ fcr_sync_io_close(void)
 	sock = -1;
 }
 
-void
-fcr_show_sync_stats(FILE *out)
+static void
+put(struct fcr_sync_counter *c, unsigned int *n, const char *name, uint64_t v,
+    const char *unit)
+{
+	if (*n >= FCR_SYNC_COUNTERS)
+		return;
+	snprintf(c[*n].name, sizeof(c[*n].name), "%s", name);
+	c[*n].value = v;
+	c[*n].unit = unit;
+	(*n)++;
+}
+
+unsigned int
+fcr_sync_io_counters(struct fcr_sync_counter *c)
 {
 	const struct fcr_sync_stats *st;
 	const struct fcr_change_log *log = fcr_fwd.tables->log;
-	uint64_t lost = 0, ms = fcr_now_ms();
-	unsigned int i, w;
+	uint64_t lost = 0;
+	unsigned int i, n = 0;
+	char name[32];
+
+	if (engine == NULL)
+		return 0;
+	st = fcr_sync_stats(engine);
+	for (i = 0; i < fcr_fwd.nb_workers; i++)
+		lost += fcr_fwd.workers[i]->st.events_lost;
+	put(c, &n, "events_lost_in_rings", lost, NULL);
+	put(c, &n, "changes", log->changes, NULL);
+	put(c, &n, "changes_coalesced", log->coalesced, NULL);
+	put(c, &n, "changes_cancelled", log->cancelled, NULL);
+	put(c, &n, "changes_pending", fcr_sync_pending(engine), NULL);
+	put(c, &n, "oldest_unsent_change", fcr_sync_oldest_ms(engine, fcr_now_ms()), "ms");
+	put(c, &n, "updates_sent", st->records_sent, NULL);
+	put(c, &n, "updates_received", st->records_received, NULL);
+	put(c, &n, "updates_applied", st->records_applied, NULL);
+	put(c, &n, "updates_stale", st->records_stale, NULL);
+	put(c, &n, "updates_refused", st->records_refused, NULL);
+	put(c, &n, "updates_ahead_of_clock", st->records_ahead, NULL);
+	put(c, &n, "datagrams_sent", st->datagrams_sent, NULL);
+	put(c, &n, "datagrams_received", st->datagrams_received, NULL);
+	put(c, &n, "bytes_sent", st->bytes_sent, NULL);
+	put(c, &n, "bytes_received", st->bytes_received, NULL);
+	put(c, &n, "acks_sent", st->acks_sent, NULL);
+	put(c, &n, "keepalives_sent", st->keepalives_sent, NULL);
+	put(c, &n, "retransmits", st->retransmits, NULL);
+	put(c, &n, "resyncs_sent", st->bulk_sent, NULL);
+	put(c, &n, "resyncs_received", st->bulk_received, NULL);
+	put(c, &n, "peer_restarts", st->peer_restarts, NULL);
+	for (i = 0; i < FCR_SD_COUNT; i++) {
+		snprintf(name, sizeof(name), "dropped_%s", fcr_sync_drop_name(i));
+		put(c, &n, name, st->drop[i], NULL);
+	}
+	return n;
+}
+
+int
+fcr_sync_io_ready(void)
+{
+	return engine != NULL && fcr_sync_ready(engine);
+}
+
+void
+fcr_show_sync_stats(FILE *out)
+{
+	struct fcr_sync_counter c[FCR_SYNC_COUNTERS];
+	uint64_t ms = fcr_now_ms();
+	unsigned int i, n;
 
 	if (engine == NULL) {
 		fprintf(out, "sync: off (give --sync-bind, --sync-peer and --sync-key-file)\n");
 		return;
 	}
-	st = fcr_sync_stats(engine);
-	for (w = 0; w < fcr_fwd.nb_workers; w++)
-		lost += fcr_fwd.workers[w]->st.events_lost;
 	fprintf(out, "------------------------ Sync statistics ------------------------\n");
 	fprintf(out, "  node %04x boot %016" PRIx64 "  %s  window %u ms  mtu %u\n",
 		fcr_sync_node(engine), fcr_sync_boot(engine),
 		fcr_sync_ready(engine) ? "ready" : "not ready (resyncing)",
 		fcr_sync_window(engine), mtu);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "events_lost_in_rings", lost);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "changes", log->changes);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "changes_coalesced", log->coalesced);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "changes_cancelled", log->cancelled);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "changes_pending", fcr_sync_pending(engine));
-	fprintf(out, "  %-30s %" PRIu64 " ms\n", "oldest_unsent_change",
-		fcr_sync_oldest_ms(engine, ms));
-	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_sent", st->records_sent);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_received", st->records_received);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_applied", st->records_applied);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_stale", st->records_stale);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_refused", st->records_refused);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "updates_ahead_of_clock", st->records_ahead);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "datagrams_sent", st->datagrams_sent);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "datagrams_received", st->datagrams_received);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "bytes_sent", st->bytes_sent);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "bytes_received", st->bytes_received);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "acks_sent", st->acks_sent);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "keepalives_sent", st->keepalives_sent);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "retransmits", st->retransmits);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "resyncs_sent", st->bulk_sent);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "resyncs_received", st->bulk_received);
-	fprintf(out, "  %-30s %" PRIu64 "\n", "peer_restarts", st->peer_restarts);
-	for (i = 0; i < FCR_SD_COUNT; i++)
-		fprintf(out, "  dropped_%-22s %" PRIu64 "\n", fcr_sync_drop_name(i),
-			st->drop[i]);
+	n = fcr_sync_io_counters(c);
+	for (i = 0; i < n; i++)
+		fprintf(out, "  %-30s %" PRIu64 "%s%s\n", c[i].name, c[i].value,
+			c[i].unit ? " " : "", c[i].unit ? c[i].unit : "");
 	fprintf(out, "  peers:\n");
 	for (i = 0; i < fcr_sync_nb_peers(engine); i++) {
 		struct fcr_sync_peer_info pi;

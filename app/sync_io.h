@@ -33,6 +33,17 @@ int fcr_sync_io_enabled(void);
 int fcr_sync_io_peer_add(uint32_t ip, uint16_t port);
 void fcr_sync_io_set_window(uint32_t ms);
 void fcr_show_sync_stats(FILE *out);
+
+/* The counters `show sync stats` prints and /fcr/sync answers, by name. */
+struct fcr_sync_counter {
+	char name[32];
+	uint64_t value;
+	const char *unit;   /* NULL, or "ms" */
+};
+#define FCR_SYNC_COUNTERS 40
+/* Fills c (FCR_SYNC_COUNTERS rows); 0 when sync is off. */
+unsigned int fcr_sync_io_counters(struct fcr_sync_counter *c);
+int fcr_sync_io_ready(void);
 void fcr_sync_io_close(void);
 
 #endif /* FCR_APP_SYNC_IO_H */

@@ -175,9 +175,8 @@ tel_redirects(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_sync(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct fcr_sync_counter c[FCR_SYNC_COUNTERS];
+	unsigned int i, n;
 
 	(void)cmd;
 	(void)params;
@@ -185,30 +184,11 @@ tel_sync(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_int(d, "enabled", fcr_sync_io_enabled());
 	if (!fcr_sync_io_enabled())
 		return 0;
-	/* the same figures as `show sync stats`, key by key */
-	f = open_memstream(&text, &len);
-	if (f == NULL)
-		return -ENOMEM;
-	fcr_show_sync_stats(f);
-	fclose(f);
-	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line != NULL;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char key[64];
-		unsigned long long v;
-
-		if (strstr(line, "not ready") != NULL)
-			rte_tel_data_add_dict_string(d, "state", "not_ready");
-		else if (strstr(line, " ready ") != NULL && strstr(line, "node ") == line + 2)
-			rte_tel_data_add_dict_string(d, "state", "ready");
-		int end = 0;
-
-		/* "  name value" or "  name value ms"; the header line (node id
-		 * in hex, boot, window) and the peer lines are not counters */
-		if (sscanf(line, "  %63[a-z_] %llu%n", key, &v, &end) == 2 &&
-		    (line[end] == '\0' || strcmp(line + end, " ms") == 0))
-			rte_tel_data_add_dict_u64(d, key, v);
-	}
-	free(text);
+	rte_tel_data_add_dict_string(d, "state", fcr_sync_io_ready() ? "ready" : "not_ready");
+	/* the same counters as `show sync stats`, by the same names */
+	n = fcr_sync_io_counters(c);
+	for (i = 0; i < n; i++)
+		rte_tel_data_add_dict_u64(d, c[i].name, c[i].value);
 	return 0;
 }
 

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -395,6 +396,40 @@ def run(tmp):
           "with JOURNAL_STREAM set, log lines carry their syslog level for the journal",
           p.stderr[-1500:])
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "f", ignore_errors=True)
+
+    print("telemetry with replication on")
+    if TELEMETRY is not None:
+        key = os.path.join(tmp, "sync.key")
+        with open(key, "wb") as f:
+            f.write(os.urandom(32))
+        sk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sk.bind(("127.0.0.1", 0))
+        port = sk.getsockname()[1]
+        sk.close()
+        y = Node(extra=("--sync-bind", "127.0.0.1:%d" % port, "--sync-key-file", key),
+                 prefix=PREFIX + "s")
+        y.q("sleep 100")
+        t = subprocess.run([TELEMETRY, "-f", PREFIX + "s"], input="/fcr/sync\n",
+                           capture_output=True, text=True, timeout=30)
+        sync = {}
+        for line in t.stdout.splitlines():
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    sync.update(json.loads(line).get("/fcr/sync", {}))
+                except ValueError:
+                    pass
+        shown = {}
+        for l in y.q("show sync stats"):
+            m = re.match(r"  ([a-z_]+) +(\d+)( ms)?$", l)
+            if m:
+                shown[m.group(1)] = int(m.group(2))
+        check(sync.get("enabled") == 1 and sync.get("state") in ("ready", "not_ready") and
+              len(shown) >= 20 and set(shown) <= set(sync) and "node" not in sync,
+              "/fcr/sync: the state and every counter of show sync stats by name (%d)"
+              % len(shown), json.dumps(sync)[-600:])
+        check(y.quit() == 0, "quit exits 0")
+        shutil.rmtree("/var/run/dpdk/" + PREFIX + "s", ignore_errors=True)
 
     print("--cmdline-file")
     bad = os.path.join(tmp, "start.cmds")
