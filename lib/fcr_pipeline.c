@@ -112,44 +112,6 @@ snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 	return login_event(p, &l, NULL, st, ev, now);
 }
 
-/* The CRC may sit in a later segment of a chained mbuf. */
-static inline void
-put_crc(struct rte_mbuf *m, uint32_t off, uint32_t crc)
-{
-	uint8_t b[4];
-	uint32_t i;
-
-	if (likely(off + 4 <= rte_pktmbuf_data_len(m))) {
-		fcr_crc_store(rte_pktmbuf_mtod_offset(m, uint8_t *, off), crc);
-		return;
-	}
-	fcr_crc_store(b, crc);
-	for (i = 0; i < 4; i++) {
-		struct rte_mbuf *s = m;
-		uint32_t o = off + i;
-
-		while (s != NULL && o >= s->data_len) {
-			o -= s->data_len;
-			s = s->next;
-		}
-		if (s != NULL)
-			*rte_pktmbuf_mtod_offset(s, uint8_t *, o) = b[i];
-	}
-}
-
-static inline void
-rewrite_ids(struct rte_mbuf *m, const struct fcr_frame *f, uint32_t sid,
-	    uint32_t did)
-{
-	uint8_t *fc = rte_pktmbuf_mtod_offset(m, uint8_t *, f->fc_off);
-
-	fcr_put_be24(fc + FCR_FC_D_ID, did);
-	fcr_put_be24(fc + FCR_FC_S_ID, sid);
-	/* incremental: a CRC that was bad on arrival stays exactly as bad */
-	put_crc(m, fcr_frame_crc_off(f),
-		fcr_crc_update_ids(f->crc, f->fc_len, f->d_id, did, f->s_id, sid));
-}
-
 unsigned int
 fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		   struct rte_mbuf **pkts, uint16_t n, uint16_t *out,
@@ -236,7 +198,7 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		 * lookup is this one read) */
 		rte_prefetch0(&rt->lpm->tbl24[d]);
 		if (s != f[i].s_id || d != f[i].d_id)
-			rewrite_ids(m, &f[i], s, d);
+			fcr_rewrite_ids(m, &f[i], s, d);
 		did[i] = d;
 	}
 

@@ -12,11 +12,15 @@
 
 #include <stdint.h>
 
+#include <rte_mbuf.h>
+
+#include "fcr_crc.h"
 #include "fcr_event.h"
+#include "fcr_fcoe.h"
+#include "fcr_frame.h"
 #include "fcr_flow.h"
 #include "fcr_reason.h"
 
-struct rte_mbuf;
 struct fcr_tables;
 
 #define FCR_PIPELINE_BURST_MAX 64
@@ -63,5 +67,46 @@ unsigned int fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 				struct rte_mbuf **pkts, uint16_t n,
 				uint16_t *out, struct fcr_pipeline_stats *st,
 				struct fcr_event *ev, uint64_t now);
+
+/* Store a frame's CRC at off; it may sit in a later segment of a chained
+ * mbuf. */
+static inline void
+fcr_put_crc_mbuf(struct rte_mbuf *m, uint32_t off, uint32_t crc)
+{
+	uint8_t b[4];
+	uint32_t i;
+
+	if (likely(off + 4 <= rte_pktmbuf_data_len(m))) {
+		fcr_crc_store(rte_pktmbuf_mtod_offset(m, uint8_t *, off), crc);
+		return;
+	}
+	fcr_crc_store(b, crc);
+	for (i = 0; i < 4; i++) {
+		struct rte_mbuf *s = m;
+		uint32_t o = off + i;
+
+		while (s != NULL && o >= s->data_len) {
+			o -= s->data_len;
+			s = s->next;
+		}
+		if (s != NULL)
+			*rte_pktmbuf_mtod_offset(s, uint8_t *, o) = b[i];
+	}
+}
+
+/* New D_ID and S_ID, and the CRC updated for them (the pipeline's rewrite,
+ * also what pipeline-bench's step copy calls). */
+static inline void
+fcr_rewrite_ids(struct rte_mbuf *m, const struct fcr_frame *f, uint32_t sid,
+	    uint32_t did)
+{
+	uint8_t *fc = rte_pktmbuf_mtod_offset(m, uint8_t *, f->fc_off);
+
+	fcr_put_be24(fc + FCR_FC_D_ID, did);
+	fcr_put_be24(fc + FCR_FC_S_ID, sid);
+	/* incremental: a CRC that was bad on arrival stays exactly as bad */
+	fcr_put_crc_mbuf(m, fcr_frame_crc_off(f),
+		fcr_crc_update_ids(f->crc, f->fc_len, f->d_id, did, f->s_id, sid));
+}
 
 #endif /* FCR_PIPELINE_H */

@@ -559,19 +559,6 @@ verify_pass(const struct wctx *w, const struct world *wd, int check_stats,
 /* ------------------------------------------------------------------ */
 /* the copy of the pipeline, cut after a stage */
 
-static inline void
-copy_rewrite_ids(struct rte_mbuf *m, const struct fcr_frame *f, uint32_t sid,
-		 uint32_t did)
-{
-	uint8_t *fc = rte_pktmbuf_mtod_offset(m, uint8_t *, f->fc_off);
-
-	fcr_put_be24(fc + FCR_FC_D_ID, did);
-	fcr_put_be24(fc + FCR_FC_S_ID, sid);
-	fcr_crc_store(rte_pktmbuf_mtod_offset(m, uint8_t *, fcr_frame_crc_off(f)),
-		      fcr_crc_update_ids(f->crc, f->fc_len, f->d_id, did,
-					 f->s_id, sid));
-}
-
 /* The steps of fcr_pipeline_burst for the frames this benchmark sends
  * (valid FCP data, every flow known), stopping after `stage`. */
 static inline __attribute__((always_inline)) uint64_t
@@ -631,7 +618,7 @@ staged_burst(struct wctx *w, struct rte_mbuf **pkts, uint16_t n,
 		d = fcr_action_did(a);
 		leg[i] = (uint8_t)fcr_action_leg(a);
 		if (stage != J_S_ACTION && (s != f[i].s_id || d != f[i].d_id))
-			copy_rewrite_ids(m, &f[i], s, d);
+			fcr_rewrite_ids(m, &f[i], s, d);
 		did[i] = d;
 	}
 	if (stage == J_S_ACTION || stage == J_S_REWRITE) {
@@ -1220,7 +1207,7 @@ main(int argc, char **argv)
 			printf("\n");
 		}
 		printf("steps: parse = fcr_frame_parse_mbuf + key; +lookup = "
-		       "fcr_flow_lookup_bulk; +action = action load + per-flow "
+		       "fcr_flow_lookup_cached (flow cache, rte_hash); +action = action load + per-flow "
 		       "counters;\n+rewrite = D_ID/S_ID + fcr_crc_update_ids; "
 		       "+route = fcr_route_lookup_bulk + MACs; pipeline = "
 		       "fcr_pipeline_burst itself\n(its 'step' is the difference "
