@@ -156,12 +156,8 @@ lookups_never_answer_with_another_keys_entry(void **state)
 static int
 eal_up(void **state)
 {
-	char *argv[] = { "test_flow_concurrency", "--no-huge", "-m", "256", "--no-pci",
-			 "--file-prefix", "test_flow_concurrency", "-l", "0,1",
-			 "--log-level", "lib.eal:error", NULL };
-
 	(void)state;
-	return rte_eal_init(11, argv) < 0 ? -1 : 0;
+	return tu_eal_init("test_flow_concurrency", "256", "0,1");
 }
 
 static int

@@ -1987,10 +1987,6 @@ send:
 static int
 setup(void **state)
 {
-	char *argv[] = { "test_fuzz", "--no-huge", "-m", "256", "--no-pci",
-			 "--file-prefix", "test_fuzz", "-l", "0",
-			 "--log-level", "lib.eal:error", "--log-level", "fcr.*:error",
-			 NULL };
 	unsigned int i;
 
 	(void)state;
@@ -2000,7 +1996,7 @@ setup(void **state)
 	tu_guard_init(&payload_guard);
 	if (guards[0].page < FZ_CAP)
 		return -1;
-	if (rte_eal_init(13, argv) < 0)
+	if (tu_eal_init("test_fuzz", "256", "0") < 0)
 		return -1;
 	fcr_crc_init();
 	pl_mp = rte_pktmbuf_pool_create("fz", 1024, 0, 0,

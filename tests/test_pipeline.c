@@ -20,6 +20,7 @@
 #include "fcr_crc.h"
 #include "fcr_pipeline.h"
 #include "fcr_tables.h"
+#include "test_util.h"
 
 #define VLAN 100
 #define H 0x2100000000000001ull
@@ -390,16 +391,13 @@ drops_are_counted_under_their_reason(void **state)
 static int
 setup(void **state)
 {
-	char *argv[] = { "test_pipeline", "--no-huge", "-m", "256", "--no-pci",
-			 "--file-prefix", "test_pipeline", "-l", "0",
-			 "--log-level", "lib.eal:error", NULL };
 	struct fcr_tables_params p = {
 		.max_flows = 1024, .max_routes = 16, .max_names = 64,
 		.max_redirects = 16, .nb_workers = 1, .socket = 0,
 	};
 
 	(void)state;
-	if (rte_eal_init(11, argv) < 0)
+	if (tu_eal_init("test_pipeline", "256", "0") < 0)
 		return -1;
 	fcr_crc_init();
 	mp = rte_pktmbuf_pool_create("tp", 1024, 0, 0, 2432 + 128, 0);

@@ -20,6 +20,7 @@
 #include "fcr_change.h"
 #include "fcr_sync.h"
 #include "fcr_tables.h"
+#include "test_util.h"
 
 #define MAXQ 200000
 #define NODES 3
@@ -914,13 +915,9 @@ wire_records_round_trip(void **state)
 static int
 eal_up(void **state)
 {
-	char *argv[] = { "test_sync", "--no-huge", "-m", "512", "--no-pci",
-			 "--file-prefix", "test_sync", "-l", "0",
-			 "--log-level", "lib.eal:error", NULL };
-
 	(void)state;
 	q = calloc(MAXQ, sizeof(*q));
-	return q == NULL || rte_eal_init(11, argv) < 0 ? -1 : 0;
+	return q == NULL ? -1 : tu_eal_init("test_sync", "512", "0");
 }
 
 static int

@@ -1129,12 +1129,8 @@ a_burst_keeps_what_each_first_frame_does(void **state)
 static int
 eal_up(void **state)
 {
-	char *argv[] = { "test_tables", "--no-huge", "-m", "256", "--no-pci",
-			 "--file-prefix", "test_tables", "-l", "0",
-			 "--log-level", "lib.eal:error", NULL };
-
 	(void)state;
-	return rte_eal_init(11, argv) < 0 ? -1 : 0;
+	return tu_eal_init("test_tables", "256", "0");
 }
 
 static int

@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include <rte_eal.h>
 #include <rte_mbuf.h>
 
 #include "fcr_build.h"
@@ -33,6 +34,19 @@
 /* ---------------------------------------------------------------- PRNG */
 
 /* xorshift64*: deterministic, so a failure reproduces. */
+/* EAL for a unit test program: no hugepages, no devices, its own file
+ * prefix (the program's name), memory in MB as a string, the lcores. */
+static inline int
+tu_eal_init(const char *prog, const char *mem_mb, const char *lcores)
+{
+	char *argv[] = { (char *)prog, "--no-huge", "-m", (char *)mem_mb, "--no-pci",
+			 "--file-prefix", (char *)prog, "-l", (char *)lcores,
+			 "--log-level", "lib.eal:error", "--log-level", "fcr.*:error",
+			 NULL };
+
+	return rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0 ? -1 : 0;
+}
+
 struct tu_rng {
 	uint64_t s;
 };
