@@ -215,26 +215,26 @@ def run(tmp):
 
     print("clear fwd stats")
 
-    def total_rx(lines):
-        for l in lines:
+    def forward_for(ms):
+        """Forward for ms, then the totals."""
+        n.q("start\nsleep %d\nstop" % ms)
+        return totals()
+
+    def totals():
+        """show fwd stats' totals: [rx, tx, dropped]."""
+        for l in n.q("show fwd stats"):
             m = re.match(r"\s+total\s+rx (\d+)\s+tx (\d+)\s+dropped (\d+)", l)
             if m:
                 return [int(x) for x in m.groups()]
         return None
-    n.q("start")
-    n.q("sleep 100")
-    n.q("stop")
-    first = total_rx(n.q("show fwd stats"))
+    first = forward_for(100)
     check(first is not None and first[0] > 0 and first[0] == first[1] + first[2],
           "frames forwarded (null ports): rx %s" % (first,))
     out = n.q("clear fwd stats")
     check(not out, "clear fwd stats answers nothing", "\n".join(out))
-    zero = total_rx(n.q("show fwd stats"))
+    zero = totals()
     check(zero == [0, 0, 0], "show fwd stats starts from zero (%s)" % (zero,))
-    n.q("start")
-    n.q("sleep 50")
-    n.q("stop")
-    again = total_rx(n.q("show fwd stats"))
+    again = forward_for(50)
     check(again is not None and again[0] > 0 and again[0] == again[1] + again[2],
           "and counts again, rx == tx + dropped (%s)" % (again,))
 
