@@ -563,11 +563,31 @@ fcr_writer_exit(void)
 	__atomic_store_n(&writer_exit, 1, __ATOMIC_RELEASE);
 }
 
+/* The tables' upkeep, paced by the clock: idle flows expire (the whole
+ * table in no less than an idle period, a tenth of a second at a time,
+ * with a bounded number of deletions so a mass expiry does not hold up the
+ * events), and blocked redirects get another try once a second. */
+static void
+upkeep(uint64_t ms)
+{
+	static uint64_t expire_ms, retry_ms;
+	uint32_t idle = fcr_fwd.opt->flow_idle_s;
+
+	if (idle != 0 && ms - expire_ms >= 100) {
+		expire_ms = ms;
+		fcr_tables_expire(fcr_fwd.tables,
+				  RTE_MAX(fcr_fwd.tables->flows->capacity / (idle * 10), 1u),
+				  EXPIRE_MAX_DELETED);
+	}
+	if (ms - retry_ms >= 1000) {
+		retry_ms = ms;
+		fcr_redirect_retry_blocked(fcr_fwd.tables->redirects);
+	}
+}
+
 int
 fcr_writer_main(void *arg)
 {
-	uint64_t expire_ms = fcr_now_ms(), retry_ms = expire_ms;
-
 	(void)arg;
 	fcr_watch_init();
 	while (!__atomic_load_n(&writer_exit, __ATOMIC_ACQUIRE)) {
@@ -577,22 +597,7 @@ fcr_writer_main(void *arg)
 		serve_mailbox();
 		fcr_sync_io_poll(ms);
 		fcr_watch_tick(ms);
-		if (fcr_fwd.opt->flow_idle_s != 0 && ms - expire_ms >= 100) {
-			uint32_t steps = fcr_fwd.opt->flow_idle_s * 10;
-
-			/* the whole table in no less than an idle period, a
-			 * tenth of a second at a time, a bounded number of
-			 * deletions each (a mass expiry must not hold up the
-			 * events) */
-			expire_ms = ms;
-			fcr_tables_expire(fcr_fwd.tables,
-					  RTE_MAX(fcr_fwd.tables->flows->capacity / steps, 1u),
-					  EXPIRE_MAX_DELETED);
-		}
-		if (ms - retry_ms >= 1000) {
-			retry_ms = ms;
-			fcr_redirect_retry_blocked(fcr_fwd.tables->redirects);
-		}
+		upkeep(ms);
 		/* idle: short enough that a login is applied well within 1 ms */
 		if (n == 0)
 			usleep(100);
