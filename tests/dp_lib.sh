@@ -43,23 +43,7 @@ dp_cleanup() {
 }
 trap dp_cleanup EXIT
 
-passed=0
-failed=0
-
-ok() {
-	passed=$((passed + 1))
-	echo "  PASS: $*"
-}
-
-ko() {
-	failed=$((failed + 1))
-	echo "  FAIL: $*"
-}
-
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-}
+. "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 # gen NAME [fcoe-gen options]: $TMP/NAME.pcap, .list, .cmds (routes,
 # bindings, redirects as fcoe-gen prints them)

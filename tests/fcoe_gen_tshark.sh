@@ -25,18 +25,7 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fcoe-gen-tshark.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-passed=0
-failed=0
-
-ok() {
-	passed=$((passed + 1))
-	echo "  PASS: $*"
-}
-
-ko() {
-	failed=$((failed + 1))
-	echo "  FAIL: $*"
-}
+. "$(dirname "$0")/check_lib.sh"
 
 # value of key=N in the generator's summary line
 kv() {
@@ -304,5 +293,4 @@ refuse --relogin --out "$TMP/x.pcap" --relogin 1 --logins none
 refuse --logout --out "$TMP/x.pcap" --logout 5
 refuse --bad-crc --out "$TMP/x.pcap" --bad-crc 0
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

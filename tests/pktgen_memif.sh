@@ -66,22 +66,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0
-failed=0
-ok() {
-	passed=$((passed + 1))
-	echo "  PASS: $*"
-}
-ko() {
-	failed=$((failed + 1))
-	echo "  FAIL: $*"
-}
-# check "what" test-expression...: PASS or FAIL on a test(1) expression
-check() {
-	local what=$1
-	shift
-	if [ "$@" ]; then ok "$what"; else ko "$what"; fi
-}
+. "$(dirname "$0")/check_lib.sh"
 
 # kv FILE KEY: the value of KEY= on fcoe-pktgen's summary lines
 kv() {
@@ -449,5 +434,4 @@ check "testpmd: testpmd received every frame sent ($trx == $tx) and sent what th
 	"${trx:-x}" = "$tx" -a "${ttx:-x}" = "$rx"
 check_latency testpmd
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
