@@ -180,6 +180,21 @@ usage(FILE *f, const char *prog)
 		"timed)\n", prog);
 }
 
+/* Heap bytes a flow table of MAX_FLOWS takes (created, measured, freed);
+ * 0 when it cannot be created. */
+static uint64_t
+flow_table_heap(const char *name, uint32_t workers, struct rte_rcu_qsbr *q)
+{
+	uint64_t h0 = heap(), h1;
+	struct fcr_flow_table *ft = fcr_flow_table_create(name, MAX_FLOWS, workers, q, 0);
+
+	h1 = heap();
+	if (ft == NULL)
+		return 0;
+	fcr_flow_table_free(ft);
+	return h1 - h0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -246,29 +261,11 @@ main(int argc, char **argv)
 	rte_hash_free(h);
 	hash_bare = h1 - h0;
 
-	h0 = heap();
-	ft = fcr_flow_table_create("mb_f1", MAX_FLOWS, 1, q1, 0);
-	h1 = heap();
-	if (ft == NULL)
+	flow_total = flow_table_heap("mb_f1", 1, q1);
+	flow_total2 = flow_table_heap("mb_f2", 2, q2);
+	flow_noq = flow_table_heap("mb_f0", 1, NULL);
+	if (flow_total == 0 || flow_total2 == 0 || flow_noq == 0)
 		goto nomem;
-	fcr_flow_table_free(ft);
-	flow_total = h1 - h0;
-
-	h0 = heap();
-	ft = fcr_flow_table_create("mb_f2", MAX_FLOWS, 2, q2, 0);
-	h1 = heap();
-	if (ft == NULL)
-		goto nomem;
-	fcr_flow_table_free(ft);
-	flow_total2 = h1 - h0;
-
-	h0 = heap();
-	ft = fcr_flow_table_create("mb_f0", MAX_FLOWS, 1, NULL, 0);
-	h1 = heap();
-	if (ft == NULL)
-		goto nomem;
-	fcr_flow_table_free(ft);
-	flow_noq = h1 - h0;
 
 	add_row("flow table, 1 worker", "1,048,576 flows", flow_total,
 		fcr_flow_table_memory(MAX_FLOWS, 1), 0);
