@@ -6,7 +6,12 @@ sync_failover.py FCREDIRECT FCOE-GEN
 Failover from an active node to a standby that learnt everything by sync:
 
   * A has the fabric's routes and redirects (no binding: it learns them from
-    the FIP logins of the capture) and forwards the whole capture.
+    the FIP logins of the capture). A replay races: its data frames come
+    right behind the logins, before A has applied them. So A first replays
+    the capture's FIP frames alone, learns every binding and quits; B keeps
+    it all. Restarted, A has its state back from B, and only once its
+    redirects are `active` does it forward the whole capture (logins and
+    data): the reference forwards nothing before its rules, by construction.
   * B has no command at all: routes, learned bindings, redirects and flow
     entries reach it by sync. Its port 0 replays the same fabric's capture
     without the login frames (fcoe-gen --logins none: same FCIDs), but B is
@@ -84,8 +89,15 @@ def main():
         t.finish()
     ox_off = next(iter(offs))
 
+    # the capture's FIP frames alone: the logins, and no data behind them
+    p = subprocess.run(["tshark", "-n", "-r", t.path("fab.pcap"), "-Y", "fip", "-F", "pcap",
+                        "-w", t.path("fip.pcap")], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    if not t.check(p.returncode == 0, "tshark writes the capture's FIP frames apart", p.stderr):
+        t.finish()
+
     pa, pb = sl.free_udp_ports(2)
-    a = t.node("a", port=pa, peers=[pb], rx=t.path("fab.pcap"))
+    a = t.node("a", port=pa, peers=[pb], rx=t.path("fip.pcap"))
     b = t.node("b", port=pb, peers=[pa], rx=t.path("nologin.pcap"))
     a.start()
     b.start()
@@ -93,9 +105,29 @@ def main():
     ok_b, _ = b.wait_ready(10)
     t.check(ok_a and ok_b, "A and B ready")
 
-    t.section("A forwards the capture with logins; B only listens")
+    t.section("A learns the bindings from the FIP logins alone; B only listens")
     errs = a.cmds(config)
     t.check(not errs, "A: %d routes and redirects, no binding" % len(config), "\n".join(errs))
+    a.cmd("start")
+    ok, ms, out = a.poll("binding list", lambda o: len(sl.lines_of(o, "binding ")) == nb_bindings,
+                         30, interval=0.02)
+    t.check(ok, "A learned %d bindings from the FIP logins" % nb_bindings, out)
+    ok, ms, out = b.poll("binding list", lambda o: len(sl.lines_of(o, "binding ")) == nb_bindings,
+                         30, interval=0.02)
+    t.check(ok, "B has them by sync", out)
+    a.cmd("stop")
+    rc = a.quit()
+    t.check(rc == 0, "A quits (status %s)" % rc)
+
+    t.section("A, restarted, has its state back from B and forwards the capture with logins")
+    a.rx = t.path("fab.pcap")
+    a.start()
+    ok_a, _ = a.wait_ready(15)
+    ok, ms, out = a.poll("redirect list", lambda o: len(sl.redirect_keys(o)) == nb_redirects and
+                         all(v[2] == "active" for v in sl.redirect_keys(o).values()),
+                         30, interval=0.02)
+    t.check(ok_a and ok, "A is ready and its %d redirects are active before it forwards" %
+            nb_redirects, out)
     a.cmd("start")
     a.query("wait idle 300", timeout=70)
     a.cmd("stop")
