@@ -25,6 +25,13 @@ struct fcr_profile;
 #define FCR_MAX_PORTS 32
 #define FCR_MAX_RXQ_PER_WORKER 32
 #define FCR_PORT_NONE UINT16_MAX
+/* Fabric login frames a worker holds while the writer applies them: a
+ * fabric-wide relogin brings a few per ENode, and the writer takes each in
+ * about a microsecond. */
+#define FCR_HELD_MAX 1024
+/* Hold times histogram: 10 us buckets up to 10 ms, the last one beyond. */
+#define FCR_HOLD_BUCKETS 1001
+#define FCR_HOLD_BUCKET_US 10
 
 struct fcr_rxq {
 	uint16_t port;
@@ -42,7 +49,17 @@ struct fcr_worker_stats {
 	uint64_t busy_cycles;            /* cycles in polls that found frames */
 	uint64_t polls;
 	uint64_t busy_polls;
+	uint64_t hold_us[FCR_HOLD_BUCKETS]; /* fabric login frames by time held */
+	uint64_t hold_max_tsc;
 } __rte_cache_aligned;
+
+/* A fabric login frame waiting for the writer. */
+struct fcr_held {
+	struct rte_mbuf *m;
+	uint64_t tsc;     /* received */
+	uint32_t seq;     /* its event's number */
+	uint16_t port;    /* where it goes */
+};
 
 struct fcr_worker {
 	unsigned int id;          /* 0..nb_workers-1: counters and RCU id */
@@ -53,6 +70,10 @@ struct fcr_worker {
 	struct rte_ring *events;  /* to the table writer */
 	struct rte_eth_dev_tx_buffer *txb[FCR_MAX_PORTS];
 	volatile int paused;      /* acknowledges a stop */
+	uint32_t login_seq;       /* login events numbered so far */
+	uint32_t login_applied;   /* the writer has applied logins up to this (atomic) */
+	uint32_t held_head, held_tail;
+	struct fcr_held held[FCR_HELD_MAX];
 	struct fcr_pipeline pipeline;
 	struct fcr_event forget_ev[256];
 	struct fcr_worker_stats st;
@@ -64,6 +85,7 @@ struct fcr_fwd {
 	uint16_t nb_ports;
 	struct rte_ether_addr port_mac[FCR_MAX_PORTS];
 	uint16_t passthrough[FCR_MAX_PORTS];
+	uint32_t fabric_mask;     /* --fabric-ports */
 	uint32_t fc_map;
 	uint16_t burst;
 	uint64_t drain_tsc;       /* TX buffers are flushed at least this often */

@@ -240,6 +240,12 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
+	if (opt.fabric_mask >> nb_ports != 0) {
+		FCR_LOG(ERR, main, "--fabric-ports: port %u does not exist (%u ports)",
+			31 - (unsigned int)__builtin_clz(opt.fabric_mask), nb_ports);
+		rte_eal_cleanup();
+		return 2;
+	}
 	memset(&pc, 0, sizeof(pc));
 	pc.rxd = opt.rxd;
 	pc.txd = opt.txd;
@@ -278,6 +284,7 @@ main(int argc, char **argv)
 	fcr_fwd.nb_ports = nb_ports;
 	fcr_fwd.burst = opt.burst;
 	fcr_fwd.fc_map = opt.fc_map;
+	fcr_fwd.fabric_mask = opt.fabric_mask;
 	fcr_fwd.drain_tsc = (rte_get_tsc_hz() + 9999) / 10000; /* 100 us */
 	for (p = 0; p < FCR_MAX_PORTS; p++)
 		fcr_fwd.passthrough[p] = opt.passthrough[p];
@@ -308,6 +315,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	fcr_fwd.tables->routes->fc_map = opt.fc_map;
+	fcr_fwd.tables->fc_map = opt.fc_map;
+	fcr_fwd.tables->fabric_mask = opt.fabric_mask;
 	if (fcr_sync_io_init(&opt.sync, fcr_fwd.tables) < 0) {
 		rc = 2;
 		goto out;

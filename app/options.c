@@ -28,7 +28,8 @@ fcr_options_usage(const char *prog)
 	       "  --max-flows=N           flow table capacity (default 1048576)\n"
 	       "  --flow-idle=S           remove plain flow entries S seconds without a frame,\n"
 	       "                          0 never (default 300)\n"
-	       "  --max-redirects=N       redirect capacity (default 65536)\n"
+	       "  --max-redirects=N       redirect capacity; the flow table keeps 4 entries for\n"
+	       "                          each (default 65536, at most --max-flows / 8)\n"
 	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 262144)\n"
 	       "  --max-routes=N          route capacity (default 4096)\n"
 	       "  --rxd=N, --txd=N        descriptors per RX / TX queue (default 1024)\n"
@@ -36,9 +37,16 @@ fcr_options_usage(const char *prog)
 	       "  --passthrough=P:Q,...   where FIP and other EtherTypes go: P->Q and Q->P\n"
 	       "                          (default 0:1,2:3,...)\n"
 	       "  --fc-map=0xHHHHHH       FC-MAP of FPMA MACs (default 0x0efc00)\n"
+	       "  --fabric-ports=P,...    ports toward the FCF: bindings are learned only from the\n"
+	       "                          fabric's login replies on them, and FCoE frames on the\n"
+	       "                          other (edge) ports pass only from VN_Ports that logged in\n"
+	       "                          through them (default: none; static bindings only)\n"
 	       "  --pmd-config=NAME|FILE  a port profile from pmd-config/ (pcap, memif, null, tap,\n"
 	       "                          i40e, ice, mlx5) or a file: EAL ports, queues, descriptors,\n"
 	       "                          MTU, lcore map, FCoE steering; options given here win\n"
+	       "  --writer-delay-us=N     testing: the tables' writer waits N us before each burst\n"
+	       "                          of worker events, as a writer starved by other work\n"
+	       "                          would (default 0)\n"
 	       "  --sync-lcore=N          lcore of the tables' writer and replication (default:\n"
 	       "                          the last lcore when no worker uses it, else the main lcore)\n"
 	       "  --sync-bind=IP:PORT     replicate state over UDP from this address\n"
@@ -145,13 +153,46 @@ parse_passthrough(const char *s, struct fcr_options *o)
 	return 0;
 }
 
+static int
+parse_fabric_ports(const char *s, struct fcr_options *o)
+{
+	const char *p = s;
+	unsigned int a;
+	int used;
+
+	o->fabric_mask = 0;
+	while (*p) {
+		used = 0;
+		if (sscanf(p, "%u%n", &a, &used) != 1 || used == 0 || a >= FCR_MAX_PORTS ||
+		    *p == '-' || *p == '+') {
+			fprintf(stderr, "error: --fabric-ports: expected ports 0..%d, comma-separated, "
+				"at '%s'\n", FCR_MAX_PORTS - 1, p);
+			return -1;
+		}
+		o->fabric_mask |= 1u << a;
+		p += used;
+		if (*p == ',' && p[1] != '\0')
+			p++;
+		else if (*p != '\0') {
+			fprintf(stderr, "error: --fabric-ports: expected ',' and a port at '%s'\n", p);
+			return -1;
+		}
+	}
+	if (o->fabric_mask == 0) {
+		fprintf(stderr, "error: --fabric-ports: no port given\n");
+		return -1;
+	}
+	return 0;
+}
+
 int
 fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		  const struct fcr_profile *prof)
 {
 	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
-	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP };
+	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
+	       O_WDELAY };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "config", required_argument, NULL, O_CONFIG },
@@ -165,6 +206,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "burst", required_argument, NULL, O_BURST },
 		{ "passthrough", required_argument, NULL, O_PASS },
 		{ "fc-map", required_argument, NULL, O_FCMAP },
+		{ "fabric-ports", required_argument, NULL, O_FABRIC },
+		{ "writer-delay-us", required_argument, NULL, O_WDELAY },
 		{ "sync-lcore", required_argument, NULL, O_SYNCLCORE },
 		{ "sync-bind", required_argument, NULL, O_SYNCBIND },
 		{ "sync-peer", required_argument, NULL, O_SYNCPEER },
@@ -180,7 +223,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	};
 	unsigned long v;
 	unsigned int i;
-	int c;
+	int c, redirects_given = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->max_flows = 1u << 20;
@@ -243,6 +286,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			if (num("--max-redirects", optarg, 1, 1u << 24, &v) < 0)
 				return -1;
 			o->max_redirects = (uint32_t)v;
+			redirects_given = 1;
 			break;
 		case O_MAXBIND:
 			if (num("--max-bindings", optarg, 16, 1u << 26, &v) < 0)
@@ -271,6 +315,15 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			break;
 		case O_PASS:
 			if (parse_passthrough(optarg, o) < 0)
+				return -1;
+			break;
+		case O_WDELAY:
+			if (num("--writer-delay-us", optarg, 0, 1000000, &v) < 0)
+				return -1;
+			o->writer_delay_us = (uint32_t)v;
+			break;
+		case O_FABRIC:
+			if (parse_fabric_ports(optarg, o) < 0)
 				return -1;
 			break;
 		case O_FCMAP:
@@ -346,6 +399,19 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 					argv[optind - 1]);
 			return -1;
 		}
+	}
+	/* the flow table keeps 4 entries for every redirect (and 4 spare):
+	 * by default redirects take at most half of it */
+	if (!redirects_given)
+		o->max_redirects = RTE_MIN(o->max_redirects, (o->max_flows - 4) / 8);
+	if (o->max_redirects == 0)
+		o->max_redirects = 1;
+	if ((uint64_t)o->max_redirects * 4 + 4 > o->max_flows) {
+		fprintf(stderr, "error: --max-redirects: %u redirects keep %llu flow entries for "
+			"their rules, more than --max-flows %u: raise --max-flows or lower "
+			"--max-redirects\n", o->max_redirects,
+			(unsigned long long)o->max_redirects * 4 + 4, o->max_flows);
+		return -1;
 	}
 	if (o->sync.nb_peers > 0 && !o->sync.enabled) {
 		fprintf(stderr, "error: --sync-peer needs --sync-bind (the address to replicate from)\n");

@@ -18,6 +18,15 @@
 /* `clear fwd stats` keeps what each worker's counters said then; the
  * workers own their counters and never see them reset. Every field of
  * struct fcr_worker_stats is a uint64_t counter. */
+/* "fabric" (toward the FCF), "edge" (ENodes), or "lab" without --fabric-ports. */
+static const char *
+port_role(uint16_t p)
+{
+	if (fcr_fwd.fabric_mask == 0)
+		return "lab";
+	return fcr_fwd.fabric_mask >> p & 1 ? "fabric" : "edge";
+}
+
 static struct fcr_worker_stats cleared[FCR_MAX_WORKERS];
 _Static_assert(sizeof(struct fcr_worker_stats) % sizeof(uint64_t) == 0,
 	       "fcr_worker_stats is uint64_t counters");
@@ -41,6 +50,40 @@ fcr_clear_fwd_stats(void)
 
 	for (w = 0; w < fcr_fwd.nb_workers; w++)
 		memcpy(&cleared[w], &fcr_fwd.workers[w]->st, sizeof(cleared[w]));
+}
+
+/* How long fabric login frames waited for the writer (since the last
+ * clear): the login-to-accept delay fcredirect adds. */
+static void
+login_hold(FILE *out)
+{
+	static uint64_t h[FCR_HOLD_BUCKETS];
+	struct fcr_worker_stats s;
+	uint64_t n = 0, max = 0, at = 0;
+	double p[2] = { -1, -1 };
+	unsigned int w, b;
+
+	memset(h, 0, sizeof(h));
+	for (w = 0; w < fcr_fwd.nb_workers; w++) {
+		worker_since_clear(w, &s);
+		for (b = 0; b < FCR_HOLD_BUCKETS; b++)
+			h[b] += s.hold_us[b];
+		max = RTE_MAX(max, fcr_fwd.workers[w]->st.hold_max_tsc);
+	}
+	for (b = 0; b < FCR_HOLD_BUCKETS; b++)
+		n += h[b];
+	if (n == 0)
+		return;
+	for (b = 0; b < FCR_HOLD_BUCKETS; b++) {
+		at += h[b];
+		/* a bucket's upper edge: the time is at most that */
+		if (p[0] < 0 && at * 2 >= n)
+			p[0] = (b + 1) * FCR_HOLD_BUCKET_US;
+		if (p[1] < 0 && at * 100 >= n * 99)
+			p[1] = (b + 1) * FCR_HOLD_BUCKET_US;
+	}
+	fprintf(out, "    %-28s %" PRIu64 " frames: p50 <= %.0f us, p99 <= %.0f us, max %.1f us\n",
+		"login_hold", n, p[0], p[1], 1e6 * (double)max / (double)rte_get_tsc_hz());
 }
 
 void
@@ -148,6 +191,7 @@ fcr_show_fwd_stats(FILE *out)
 				(double)fcr_login_latency.count,
 			us * (double)fcr_login_latency.max_tsc);
 	}
+	login_hold(out);
 	fprintf(out, "    %-28s %u\n", "flows", fcr_fwd.tables->flows->count);
 	fprintf(out, "    %-28s %u of %u\n", "redirects_active",
 		fcr_fwd.tables->redirects->nb_active,
@@ -248,6 +292,7 @@ fcr_show_port_info(FILE *out, int port)
 				fcr_fwd.passthrough[p]);
 		else
 			fprintf(out, "  FIP and other EtherTypes pass through to: nowhere (dropped)\n");
+		fprintf(out, "  Role: %s\n", port_role(p));
 	}
 }
 
@@ -468,7 +513,8 @@ fcr_show_redirects(FILE *out)
 		if (r->state == FCR_RS_WAITING && miss != FCR_M_COUNT)
 			fprintf(out, " (waiting for %s %s)", fcr_member_name(miss),
 				w[miss]);
-		fprintf(out, " before_rule %" PRIu64 "\n", r->frames_before);
+		fprintf(out, " before_rule %" PRIu64 " not_ready %" PRIu64 "\n",
+			r->frames_before, fcr_redirect_dropped(rt, i));
 	}
 	fprintf(out, "%u redirects, %u active\n", rt->count, rt->nb_active);
 }
@@ -492,10 +538,15 @@ fcr_show_config(FILE *out)
 	fprintf(out, "ports:          %u\n", fcr_fwd.nb_ports);
 	for (port = 0; port < fcr_fwd.nb_ports; port++)
 		if (fcr_fwd.passthrough[port] < fcr_fwd.nb_ports)
-			fprintf(out, "  port %u: pass-through to port %u\n", port,
-				fcr_fwd.passthrough[port]);
+			fprintf(out, "  port %u: %s, pass-through to port %u\n", port,
+				port_role(port), fcr_fwd.passthrough[port]);
 		else
-			fprintf(out, "  port %u: pass-through to nowhere (dropped)\n", port);
+			fprintf(out, "  port %u: %s, pass-through to nowhere (dropped)\n", port,
+				port_role(port));
+	fprintf(out, "trust:          %s\n", fcr_fwd.fabric_mask ?
+		"bindings learned from the fabric ports' login replies; edge ports pass "
+		"FCoE only from VN_Ports that logged in through them" :
+		"no fabric port: nothing learned (static bindings only), no source checked");
 	fprintf(out, "lcore map:     ");
 	for (w = 0; w < fcr_fwd.nb_workers; w++)
 		for (q = 0; q < fcr_fwd.workers[w]->nb_rxq; q++)
@@ -504,8 +555,9 @@ fcr_show_config(FILE *out)
 	fprintf(out, "\n");
 	fprintf(out, "tables writer:  lcore %u\n", fcr_fwd.writer_lcore);
 	fprintf(out, "descriptors:    rx %u, tx %u; burst %u\n", o->rxd, o->txd, o->burst);
-	fprintf(out, "capacity:       %u flows, %u redirects, %u bindings, %u routes\n",
-		o->max_flows, o->max_redirects, o->max_bindings, o->max_routes);
+	fprintf(out, "capacity:       %u flows (%u kept for redirect rules), %u redirects, "
+		"%u bindings, %u routes\n", o->max_flows, fcr_redirect_reserve(o->max_redirects),
+		o->max_redirects, o->max_bindings, o->max_routes);
 	if (o->flow_idle_s)
 		fprintf(out, "flow idle:      plain entries go after %u s without a frame\n",
 			o->flow_idle_s);

@@ -166,6 +166,7 @@ tel_redirects(const char *cmd, const char *params, struct rte_tel_data *d)
 				fcr_wwpn_format(rt->names->names[r->name[m]].wwpn, w));
 		rte_tel_data_add_dict_string(x, "state", fcr_redirect_state_name(r->state));
 		rte_tel_data_add_dict_u64(x, "frames_before_rule", r->frames_before);
+		rte_tel_data_add_dict_u64(x, "frames_not_ready", fcr_redirect_dropped(rt, i));
 		snprintf(key, sizeof(key), "redirect%u", shown++);
 		rte_tel_data_add_dict_container(d, key, x, 0);
 	}

@@ -14,6 +14,7 @@ static struct rte_eth_link link_was[FCR_MAX_PORTS];
 static uint64_t last_ms, lost_was, full_was;
 static struct fcr_log_limit binding_limit = { .what = "binding changes" };
 static struct fcr_log_limit redirect_limit = { .what = "redirect changes" };
+static struct fcr_log_limit refused_limit = { .what = "refused logins" };
 
 static void
 log_binding(const struct fcr_note *n, uint64_t now)
@@ -66,16 +67,52 @@ log_redirect(const struct fcr_note *n, uint64_t now)
 				fcr_redirect_state_name(n->new_state), why);
 }
 
+/* What the trust model refused. */
+static void
+log_refused(const struct fcr_note *n, uint64_t now)
+{
+	char w[FCR_WWPN_STRLEN], o[FCR_WWPN_STRLEN], f[FCR_FCID_STRLEN], g[FCR_FCID_STRLEN];
+
+	fcr_wwpn_format(n->wwpn, w);
+	fcr_fcid_format(n->fcid, f);
+	if (n->kind == FCR_NOTE_UNTRUSTED)
+		FCR_LOG_LIMITED(&refused_limit, now, WARNING, tables,
+				"vlan %u: a fabric login reply to %s arrived on edge port %u: "
+				"ignored (a station posing as the fabric, or --fabric-ports "
+				"misses a port)", n->vlan, f, n->port);
+	else if (n->fcid == FCR_FCID_NONE)
+		FCR_LOG_LIMITED(&refused_limit, now, WARNING, tables,
+				"vlan %u wwpn %s: the fabric logged out %s; the static "
+				"binding stays (binding del to remove it)", n->vlan, w,
+				fcr_fcid_format(n->old_fcid, g));
+	else if (n->old_fcid != FCR_FCID_NONE)
+		FCR_LOG_LIMITED(&refused_limit, now, WARNING, tables,
+				"vlan %u wwpn %s: the fabric gave it %s; the static binding "
+				"to %s stays (binding del to learn it)", n->vlan, w, f,
+				fcr_fcid_format(n->old_fcid, g));
+	else
+		FCR_LOG_LIMITED(&refused_limit, now, WARNING, tables,
+				"vlan %u wwpn %s: the fabric gave it %s, statically bound to "
+				"%s: not learned", n->vlan, w, f, fcr_wwpn_format(n->other_wwpn, o));
+}
+
 static void
 on_note(void *ctx, const struct fcr_note *n)
 {
 	uint64_t now = fcr_now_ms();
 
 	(void)ctx;
-	if (n->kind == FCR_NOTE_REDIRECT)
+	switch (n->kind) {
+	case FCR_NOTE_REDIRECT:
 		log_redirect(n, now);
-	else
+		break;
+	case FCR_NOTE_STATIC_KEPT:
+	case FCR_NOTE_UNTRUSTED:
+		log_refused(n, now);
+		break;
+	default:
 		log_binding(n, now);
+	}
 }
 
 static uint64_t

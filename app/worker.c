@@ -4,28 +4,78 @@
  * rewrite (lib/fcr_pipeline.c), hand frames to per-port TX buffers that
  * drain on a TSC timer so a trickle is not held back, pass events to the
  * table writer's ring. Nothing here locks, allocates or makes a system call
- * per frame; a full ring or TX queue is counted, never waited on.
+ * per frame; a full ring or TX queue is counted, never waited on. Fabric
+ * login frames wait in a FIFO until the writer says it applied their
+ * events (login_applied), so no login completes before its binding and
+ * rules are in the tables.
  */
 #include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring_elem.h>
 
 #include "fcr_tables.h"
 #include "fwd.h"
 
-static inline void
+/* Is login number seq among the events ev[sent..n) the ring refused? */
+static int
+lost_login(const struct fcr_event *ev, unsigned int sent, unsigned int n, uint32_t seq)
+{
+	for (; sent < n; sent++)
+		if (ev[sent].type == FCR_EV_LOGIN && ev[sent].seq == seq)
+			return 1;
+	return 0;
+}
+
+static inline unsigned int
 send_events(struct fcr_worker *w, const struct fcr_event *ev, unsigned int n)
 {
 	unsigned int sent;
 
 	if (likely(n == 0))
-		return;
+		return 0;
 	sent = rte_ring_enqueue_burst_elem(w->events, ev, sizeof(ev[0]), n, NULL);
 	w->st.events_lost += n - sent;
+	return sent;
+}
+
+static inline void
+send_frame(struct fcr_worker *w, struct rte_mbuf *m, uint16_t port)
+{
+	w->st.tx[port]++;
+	/* a tag the NIC took off goes back on at TX */
+	if (unlikely(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED))
+		m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+	rte_eth_tx_buffer(port, w->txq, w->txb[port], m);
+}
+
+/* Send the held login frames whose events the writer has applied. */
+static inline void
+release_held(struct fcr_worker *w)
+{
+	uint32_t applied;
+	uint64_t now, us;
+
+	if (likely(w->held_head == w->held_tail))
+		return;
+	applied = __atomic_load_n(&w->login_applied, __ATOMIC_ACQUIRE);
+	now = rte_rdtsc();
+	while (w->held_head != w->held_tail) {
+		struct fcr_held *h = &w->held[w->held_head % FCR_HELD_MAX];
+
+		if ((int32_t)(applied - h->seq) < 0)
+			break;
+		us = (now - h->tsc) * 1000000 / rte_get_tsc_hz();
+		w->st.hold_us[RTE_MIN(us / FCR_HOLD_BUCKET_US, (uint64_t)FCR_HOLD_BUCKETS - 1)]++;
+		if (now - h->tsc > w->st.hold_max_tsc)
+			w->st.hold_max_tsc = now - h->tsc;
+		send_frame(w, h->m, h->port);
+		w->held_head++;
+	}
 }
 
 static void
@@ -34,22 +84,49 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 {
 	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	uint16_t out[FCR_PIPELINE_BURST_MAX], i;
-	unsigned int nev;
+	uint32_t seq_of[FCR_PIPELINE_BURST_MAX];
+	uint64_t now = rte_rdtsc();
+	unsigned int nev, sent, j;
 
 	nev = fcr_pipeline_burst(&w->pipeline, in_port, pkts, n, out, &w->st.pl,
-				 ev, rte_rdtsc());
+				 ev, now);
+	/* number the logins; a held frame waits for its own number */
+	for (j = 0; j < nev; j++) {
+		if (ev[j].type != FCR_EV_LOGIN)
+			continue;
+		i = ev[j].seq < n ? (uint16_t)ev[j].seq : UINT16_MAX;
+		ev[j].seq = ++w->login_seq;
+		if (i != UINT16_MAX)
+			seq_of[i] = ev[j].seq;
+	}
+	/* events first: a held frame's event is in the ring before it waits */
+	sent = send_events(w, ev, nev);
 	for (i = 0; i < n; i++) {
+		struct fcr_held *h;
+
 		if (out[i] == FCR_OUT_DROP) {
 			rte_pktmbuf_free(pkts[i]);
 			continue;
 		}
-		w->st.tx[out[i]]++;
-		/* a tag the NIC took off goes back on at TX */
-		if (unlikely(pkts[i]->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED))
-			pkts[i]->ol_flags |= RTE_MBUF_F_TX_VLAN;
-		rte_eth_tx_buffer(out[i], w->txq, w->txb[out[i]], pkts[i]);
+		if (likely(!(out[i] & FCR_OUT_HOLD))) {
+			send_frame(w, pkts[i], out[i]);
+			continue;
+		}
+		/* its event lost (ring full) or no room to wait: a fabric
+		 * login frame never passes unapplied (the ENode retries) */
+		if (w->held_tail - w->held_head >= FCR_HELD_MAX ||
+		    (sent < nev && lost_login(ev, sent, nev, seq_of[i]))) {
+			w->st.pl.drop[FCR_R_LOGIN_HELD_FULL]++;
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		h = &w->held[w->held_tail++ % FCR_HELD_MAX];
+		h->m = pkts[i];
+		h->tsc = now;
+		h->seq = seq_of[i];
+		h->port = (uint16_t)(out[i] & ~FCR_OUT_HOLD);
 	}
-	send_events(w, ev, nev);
+	release_held(w);
 }
 
 static void
@@ -76,6 +153,7 @@ fcr_worker_main(void *arg)
 		.port_mac = (const uint8_t (*)[6])fcr_fwd.port_mac,
 		.passthrough = fcr_fwd.passthrough,
 		.nb_ports = fcr_fwd.nb_ports,
+		.fabric_mask = fcr_fwd.fabric_mask,
 		.fc_map = fcr_fwd.fc_map,
 		.worker = w->id,
 	};
@@ -85,6 +163,14 @@ fcr_worker_main(void *arg)
 	while (!__atomic_load_n(&fcr_fwd.quit, __ATOMIC_ACQUIRE)) {
 		if (!__atomic_load_n(&fcr_fwd.forwarding, __ATOMIC_ACQUIRE)) {
 			if (!w->paused) {
+				/* the writer applies what it was sent: the held
+				 * frames go before the stop is acknowledged */
+				while (w->held_head != w->held_tail &&
+				       !__atomic_load_n(&fcr_fwd.quit, __ATOMIC_ACQUIRE)) {
+					rte_rcu_qsbr_quiescent(fcr_fwd.qsbr, w->id);
+					release_held(w);
+					rte_pause();
+				}
 				flush_all(w);
 				rte_rcu_qsbr_thread_offline(fcr_fwd.qsbr, w->id);
 				__atomic_store_n(&w->paused, 1, __ATOMIC_RELEASE);
@@ -106,6 +192,7 @@ fcr_worker_main(void *arg)
 				    fcr_pipeline_forget(&w->pipeline, w->forget_ev, cur));
 			prev = cur;
 		}
+		release_held(w);
 		round = 0;
 		for (i = 0; i < w->nb_rxq; i++) {
 			const struct fcr_rxq *q = &w->rxq[i];

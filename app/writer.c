@@ -55,7 +55,18 @@ drain_burst(unsigned int w, unsigned int max)
 					sizeof(ev[0]), max, NULL);
 	if (n == 0)
 		return 0;
+	if (unlikely(fcr_fwd.opt->writer_delay_us != 0))
+		usleep(fcr_fwd.opt->writer_delay_us);
 	fcr_tables_events(fcr_fwd.tables, ev, n);
+	/* the worker may send the login frames it holds for these: their
+	 * bindings and rules are in the tables (release: workers that find
+	 * the number see the entries) */
+	for (i = n; i-- > 0;)
+		if (ev[i].type == FCR_EV_LOGIN) {
+			__atomic_store_n(&fcr_fwd.workers[w]->login_applied, ev[i].seq,
+					 __ATOMIC_RELEASE);
+			break;
+		}
 	now = 0;
 	for (i = 0; i < n; i++) {
 		if (ev[i].type != FCR_EV_LOGIN)

@@ -8,6 +8,7 @@
 #include <rte_hash.h>
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
 
 #include "fcr_binding.h"
 #include "fcr_change.h"
@@ -18,11 +19,6 @@ struct wwpn_key {
 	uint32_t zero;
 };
 
-static inline uint64_t
-fcid_key(uint16_t vlan, uint32_t fcid)
-{
-	return (uint64_t)vlan << 32 | fcid;
-}
 
 const char *
 fcr_bind_origin_name(enum fcr_bind_origin o)
@@ -32,9 +28,10 @@ fcr_bind_origin_name(enum fcr_bind_origin o)
 }
 
 struct fcr_binding_table *
-fcr_binding_table_create(const char *name, uint32_t capacity, int socket)
+fcr_binding_table_create(const char *name, uint32_t capacity,
+			 struct rte_rcu_qsbr *qsbr, int socket)
 {
-	char n1[RTE_HASH_NAMESIZE], n2[RTE_HASH_NAMESIZE];
+	char n1[RTE_HASH_NAMESIZE], n2[RTE_HASH_NAMESIZE], n3[RTE_HASH_NAMESIZE];
 	struct rte_hash_parameters hp = {
 		.entries = capacity,
 		.hash_func = rte_hash_crc,
@@ -55,8 +52,21 @@ fcr_binding_table_create(const char *name, uint32_t capacity, int socket)
 	hp.name = n2;
 	hp.key_len = sizeof(uint64_t);
 	bt->by_fcid = rte_hash_create(&hp);
-	if (bt->by_wwpn == NULL || bt->by_fcid == NULL)
+	/* read by the workers while the writer changes it: lock-free, and a
+	 * deleted key's slot is reused only after their quiescence */
+	snprintf(n3, sizeof(n3), "%s_v", name);
+	hp.name = n3;
+	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE |
+			(qsbr != NULL ? RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF : 0);
+	bt->vn_ports = rte_hash_create(&hp);
+	if (bt->by_wwpn == NULL || bt->by_fcid == NULL || bt->vn_ports == NULL)
 		goto fail;
+	if (qsbr != NULL) {
+		struct rte_hash_rcu_config rc = { .v = qsbr, .mode = RTE_HASH_QSBR_MODE_DQ };
+
+		if (rte_hash_rcu_qsbr_add(bt->vn_ports, &rc) != 0)
+			goto fail;
+	}
 	bt->names = rte_zmalloc_socket(NULL, sizeof(*bt->names) * capacity, 0,
 				       socket);
 	bt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
@@ -87,6 +97,7 @@ fcr_binding_table_free(struct fcr_binding_table *bt)
 			free(bt->names[i].refs);
 	rte_hash_free(bt->by_wwpn);
 	rte_hash_free(bt->by_fcid);
+	rte_hash_free(bt->vn_ports);
 	rte_free(bt->names);
 	rte_free(bt->free_idx);
 	rte_free(bt);
@@ -126,7 +137,7 @@ uint32_t
 fcr_name_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
 		 uint32_t fcid)
 {
-	uint64_t k = fcid_key(vlan, fcid);
+	uint64_t k = fcr_vn_key(vlan, fcid);
 	void *data;
 
 	if (rte_hash_lookup_data(bt->by_fcid, &k, &data) < 0)
@@ -144,8 +155,9 @@ name_unbind(struct fcr_binding_table *bt, uint32_t n, int note)
 
 	if (nm->fcid == FCR_FCID_NONE)
 		return 0;
-	k = fcid_key(nm->vlan, nm->fcid);
+	k = fcr_vn_key(nm->vlan, nm->fcid);
 	rte_hash_del_key(bt->by_fcid, &k);
+	rte_hash_del_key(bt->vn_ports, &k);
 	nm->fcid = FCR_FCID_NONE;
 	nm->origin = FCR_BIND_NONE;
 	bt->nb_bound--;
@@ -166,7 +178,7 @@ fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n)
 
 int
 fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
-	      enum fcr_bind_origin origin, uint32_t *evicted)
+	      enum fcr_bind_origin origin, uint64_t vn, uint32_t *evicted)
 {
 	struct fcr_name *nm = &bt->names[n];
 	uint32_t other = fcr_name_by_fcid(bt, nm->vlan, fcid);
@@ -177,6 +189,13 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 		if (nm->origin != origin && bt->log != NULL)
 			fcr_change_mark(bt->log, &bt->log->names, &nm->sflags, n);
 		nm->origin = (uint8_t)origin;
+		if (nm->vn != vn) {
+			/* an existing key's data changes atomically for readers */
+			k = fcr_vn_key(nm->vlan, fcid);
+			if (rte_hash_add_key_data(bt->vn_ports, &k, (void *)(uintptr_t)vn) < 0)
+				return -ENOSPC;
+			nm->vn = vn;
+		}
 		return 0;
 	}
 	if (other != FCR_NAME_NONE && other != n) {
@@ -184,9 +203,14 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 		*evicted = other;
 	}
 	name_unbind(bt, n, 0);
-	k = fcid_key(nm->vlan, fcid);
+	k = fcr_vn_key(nm->vlan, fcid);
 	if (rte_hash_add_key_data(bt->by_fcid, &k, (void *)(uintptr_t)n) < 0)
 		return -ENOSPC;
+	if (rte_hash_add_key_data(bt->vn_ports, &k, (void *)(uintptr_t)vn) < 0) {
+		rte_hash_del_key(bt->by_fcid, &k);
+		return -ENOSPC;
+	}
+	nm->vn = vn;
 	nm->fcid = fcid;
 	nm->origin = (uint8_t)origin;
 	bt->nb_bound++;
@@ -240,4 +264,20 @@ fcr_name_maybe_free(struct fcr_binding_table *bt, uint32_t n)
 	rte_hash_del_key(bt->by_wwpn, &k);
 	nm->in_use = 0;
 	bt->free_idx[bt->nb_free++] = n;
+}
+
+void
+fcr_vn_lookup_bulk(const struct fcr_binding_table *bt, const uint64_t *keys,
+		   unsigned int n, uint64_t *vn)
+{
+	const void *kp[RTE_HASH_LOOKUP_BULK_MAX];
+	void *data[RTE_HASH_LOOKUP_BULK_MAX];
+	uint64_t hits = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kp[i] = &keys[i];
+	rte_hash_lookup_bulk_data(bt->vn_ports, kp, n, &hits, data);
+	for (i = 0; i < n; i++)
+		vn[i] = (hits >> i) & 1 ? (uint64_t)(uintptr_t)data[i] : 0;
 }

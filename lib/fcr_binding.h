@@ -3,7 +3,10 @@
  * Bindings: (VLAN, WWPN) <-> FCID, configured or learned from logins. Each
  * (VLAN, WWPN) a redirect or a binding mentions is one "name"; a name keeps
  * the list of redirects that refer to it, so a rebinding or a logout touches
- * exactly those redirects (no scan of all redirects). Writer only.
+ * exactly those redirects (no scan of all redirects). Writer only, but for
+ * the VN_Port table: each bound (VLAN, FCID) with where its frames may come
+ * from, which the workers read lock-free to check the frames of edge ports
+ * (the FIP snooping bridge's ACL, FC-BB-5 Annex D).
  */
 #ifndef FCR_BINDING_H
 #define FCR_BINDING_H
@@ -15,6 +18,49 @@ struct fcr_change_log;
 #define FCR_FCID_NONE UINT32_MAX
 #define FCR_NAME_NONE UINT32_MAX
 
+struct rte_rcu_qsbr;
+
+/*
+ * A VN_Port's source, one word the workers read atomically: its MAC in
+ * bits 0-47, the port it logged in through in bits 48-55 (FCR_VN_ANY_PORT:
+ * any), bit 56 set for any MAC. A static binding allows any port and MAC
+ * (the operator vouches for it); a login, the port and MAC the fabric
+ * granted.
+ */
+#define FCR_VN_ANY_PORT 0xFFu
+#define FCR_VN_ANY_MAC (1ull << 56)
+#define FCR_VN_ANY (FCR_VN_ANY_MAC | (uint64_t)FCR_VN_ANY_PORT << 48)
+
+static inline uint64_t
+fcr_vn_pack(const uint8_t mac[6], unsigned int port)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		v = v << 8 | mac[i];
+	return v | (uint64_t)(port & 0xFF) << 48;
+}
+
+/* May a frame from src_mac on in_port carry this VN_Port's S_ID? */
+static inline int
+fcr_vn_allows(uint64_t vn, const uint8_t *src_mac, uint16_t in_port)
+{
+	unsigned int port = (unsigned int)(vn >> 48) & 0xFF;
+
+	if (vn == 0 || (port != FCR_VN_ANY_PORT && port != in_port))
+		return 0;
+	if (vn & FCR_VN_ANY_MAC)
+		return 1;
+	return fcr_vn_pack(src_mac, 0) == (vn & 0xFFFFFFFFFFFFull);
+}
+
+/* The VN_Port table's key. */
+static inline uint64_t
+fcr_vn_key(uint16_t vlan, uint32_t fcid)
+{
+	return (uint64_t)vlan << 32 | fcid;
+}
 enum fcr_bind_origin {
 	FCR_BIND_NONE = 0, /* known only because a redirect names it */
 	FCR_BIND_STATIC,
@@ -34,11 +80,13 @@ struct fcr_name {
 	uint32_t cap_refs;
 	uint32_t *refs;      /* redirect ids that name this port */
 	uint64_t version;    /* replication: version of the binding */
+	uint64_t vn;         /* bound: where its frames may come from (fcr_vn_pack) */
 };
 
 struct fcr_binding_table {
 	struct rte_hash *by_wwpn; /* (vlan, wwpn) -> name index */
 	struct rte_hash *by_fcid; /* (vlan, fcid) -> name index, bound names only */
+	struct rte_hash *vn_ports; /* (vlan, fcid) -> vn word; workers read it */
 	struct fcr_name *names;
 	uint32_t *free_idx;
 	uint32_t nb_free;
@@ -47,8 +95,11 @@ struct fcr_binding_table {
 	struct fcr_change_log *log; /* replication, when attached */
 };
 
+/* qsbr: the workers' RCU variable (NULL when no worker reads concurrently). */
 struct fcr_binding_table *fcr_binding_table_create(const char *name,
-						   uint32_t capacity, int socket);
+						   uint32_t capacity,
+						   struct rte_rcu_qsbr *qsbr,
+						   int socket);
 void fcr_binding_table_free(struct fcr_binding_table *bt);
 
 /* Name index for (vlan, wwpn), created unbound when `create`; FCR_NAME_NONE
@@ -60,12 +111,20 @@ uint32_t fcr_name_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
 			  uint32_t fcid);
 
 /*
- * Bind a name to an FCID. An FCID held by another name is taken from it
- * (the fabric gave it to this port): *evicted is that name, or
- * FCR_NAME_NONE. Returns 1 if the binding changed, 0 if it was already so.
+ * Bind a name to an FCID, its frames allowed from `vn`. An FCID held by
+ * another name is taken from it (the fabric gave it to this port):
+ * *evicted is that name, or FCR_NAME_NONE. Returns 1 if the binding changed,
+ * 0 if it was already so (its origin and vn updated), -ENOSPC.
  */
 int fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
-		  enum fcr_bind_origin origin, uint32_t *evicted);
+		  enum fcr_bind_origin origin, uint64_t vn, uint32_t *evicted);
+
+/*
+ * Worker side: the vn words of n (<= 64) VN_Port keys (fcr_vn_key); 0
+ * where none is bound (fcr_vn_allows refuses 0).
+ */
+void fcr_vn_lookup_bulk(const struct fcr_binding_table *bt, const uint64_t *keys,
+			unsigned int n, uint64_t *vn);
 /* Remove the FCID; returns 1 if it was bound. */
 int fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n);
 

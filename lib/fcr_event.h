@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What a worker tells the table writer, through its single-producer ring:
- * a flow's first frame, or a login frame it snooped. Fixed 64 bytes, so a
- * ring of them is a flat array.
+ * a flow's first frame, or a fabric login frame it holds until the writer
+ * has applied it. Fixed 64 bytes, so a ring of them is a flat array.
  */
 #ifndef FCR_EVENT_H
 #define FCR_EVENT_H
@@ -19,7 +19,7 @@
 
 enum fcr_event_type {
 	FCR_EV_FLOW_FIRST = 1, /* a frame found no flow entry */
-	FCR_EV_LOGIN = 2,      /* FLOGI/FDISC/PLOGI/LOGO or a reply */
+	FCR_EV_LOGIN = 2,      /* FLOGI/FDISC/LOGO to the fabric, or its reply */
 	FCR_EV_FLOW_MISSES = 3, /* more frames of a reported flow found no entry */
 };
 
@@ -32,7 +32,8 @@ struct fcr_event {
 	uint8_t has_mac;
 	uint16_t vlan;
 	uint16_t ox_id;
-	uint16_t worker;
+	uint8_t worker;
+	uint8_t port;       /* logins: the port the frame arrived on */
 	uint32_t s_id;
 	uint32_t d_id;
 	uint32_t port_id;
@@ -40,7 +41,10 @@ struct fcr_event {
 	uint64_t flow_key;
 	uint8_t mac[6];     /* FIP MAC descriptor */
 	uint8_t enode[6];   /* requester's MAC: source of a request, destination of a reply */
-	uint32_t count;     /* FLOW_FIRST/FLOW_MISSES: frames it stands for */
+	union {
+		uint32_t count; /* FLOW_FIRST/FLOW_MISSES: frames it stands for */
+		uint32_t seq;   /* LOGIN: its number among its worker's logins */
+	};
 	uint64_t tsc;       /* when the worker saw it */
 };
 

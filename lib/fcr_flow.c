@@ -33,6 +33,8 @@ fcr_leg_name(enum fcr_leg leg)
 		[FCR_LEG_VT_TO_HOST] = "vt_to_host",
 	};
 
+	if ((unsigned)leg == FCR_LEG_BLOCKED)
+		return "blocked";
 	return (unsigned)leg < FCR_LEG_COUNT ? names[leg] : "?";
 }
 
@@ -40,6 +42,9 @@ static void
 release(struct fcr_flow_table *ft, int32_t pos, uint32_t idx)
 {
 	rte_hash_free_key_with_position(ft->hash, pos);
+	/* owner[] still says what the slot held: it is reset only on reuse */
+	if (ft->owner[idx] == FCR_NO_OWNER)
+		ft->nb_plain--;
 	ft->free_idx[ft->nb_free++] = idx;
 }
 
@@ -91,7 +96,7 @@ uint64_t
 fcr_flow_table_memory(uint32_t capacity, uint32_t nb_workers)
 {
 	return (uint64_t)capacity *
-	       (sizeof(uint64_t) * 2 + sizeof(uint32_t) * 3 +
+	       (sizeof(uint64_t) * 2 + sizeof(uint32_t) * 4 +
 		(uint64_t)nb_workers * sizeof(struct fcr_flow_counters));
 }
 
@@ -134,9 +139,11 @@ fcr_flow_table_create(const char *name, uint32_t capacity, uint32_t nb_workers,
 	ft->key = rte_malloc_socket(NULL, sizeof(uint64_t) * capacity, 0, socket);
 	ft->owner = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
 	ft->seen = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
+	ft->missed = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
 	ft->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
-	if (!ft->action || !ft->key || !ft->owner || !ft->seen || !ft->free_idx)
+	if (!ft->action || !ft->key || !ft->owner || !ft->seen || !ft->missed ||
+	    !ft->free_idx)
 		goto nomem;
 	for (i = 0; i < nb_workers; i++) {
 		ft->counters[i] = rte_zmalloc_socket(NULL,
@@ -195,6 +202,7 @@ fcr_flow_table_free(struct fcr_flow_table *ft)
 	rte_free(ft->key);
 	rte_free(ft->owner);
 	rte_free(ft->seen);
+	rte_free(ft->missed);
 	rte_free(ft->free_idx);
 	rte_free(ft->sflags);
 	rte_free(ft->version);
@@ -324,6 +332,18 @@ alloc_idx(struct fcr_flow_table *ft)
 }
 
 int
+fcr_flow_set_reserve(struct fcr_flow_table *ft, uint32_t reserve)
+{
+	if (reserve > ft->reserve && (uint64_t)ft->nb_plain + reserve > ft->capacity &&
+	    ft->dq != NULL) /* plain slots deleted may wait to be taken back */
+		rte_rcu_qsbr_dq_reclaim(ft->dq, ft->capacity, NULL, NULL, NULL);
+	if (reserve > ft->reserve && (uint64_t)ft->nb_plain + reserve > ft->capacity)
+		return -ENOBUFS;
+	ft->reserve = reserve;
+	return 0;
+}
+
+int
 fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	     uint32_t owner)
 {
@@ -334,10 +354,24 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	if (found >= 0) {
 		idx = (uint32_t)found;
 		__atomic_store_n(&ft->action[idx], action, __ATOMIC_RELEASE);
+		ft->nb_plain += (owner == FCR_NO_OWNER) - (ft->owner[idx] == FCR_NO_OWNER);
 		ft->owner[idx] = owner;
 		return found;
 	}
+	if (owner == FCR_NO_OWNER && (uint64_t)ft->nb_plain + ft->reserve >= ft->capacity) {
+		/* plain slots deleted may wait in the defer queue */
+		if (ft->dq != NULL)
+			rte_rcu_qsbr_dq_reclaim(ft->dq, ft->capacity, NULL, NULL, NULL);
+		if ((uint64_t)ft->nb_plain + ft->reserve >= ft->capacity)
+			return -ENOSPC;
+	}
 	idx = alloc_idx(ft);
+	if (idx == FCR_FLOW_NONE && owner != FCR_NO_OWNER && ft->qsbr != NULL) {
+		/* a rule's slot is in the reserve, perhaps still in the defer
+		 * queue: every worker passes a quiescent point within a poll */
+		rte_rcu_qsbr_synchronize(ft->qsbr, RTE_QSBR_THRID_INVALID);
+		idx = alloc_idx(ft);
+	}
 	if (idx == FCR_FLOW_NONE)
 		return -ENOSPC;
 	/* The entry is complete before the key is published: a worker that
@@ -345,6 +379,7 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	ft->action[idx] = action;
 	ft->owner[idx] = owner;
 	ft->seen[idx] = SEEN_NEW;
+	ft->missed[idx] = 0;
 	for (w = 0; w < ft->nb_workers; w++)
 		memset(&ft->counters[w][idx], 0, sizeof(struct fcr_flow_counters));
 	rc = rte_hash_add_key_data(ft->hash, &key, (void *)(uintptr_t)idx);
@@ -352,6 +387,7 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 		ft->free_idx[ft->nb_free++] = idx;
 		return -ENOSPC;
 	}
+	ft->nb_plain += owner == FCR_NO_OWNER;
 	/* a worker whose flow cache still names this slot for this key (an
 	 * earlier life of the same flow) may use it from here on; one that
 	 * finds it in the hash first caches it, and hits once this is set */

@@ -36,6 +36,12 @@ enum fcr_leg {
 	FCR_LEG_COUNT
 };
 
+/* Not a leg a frame is sent on: the entry of a host-target pair whose
+ * redirect is not active. Its frames are dropped (redirect_not_ready), so a
+ * configured redirect never lets the pair talk directly. Fits the action's
+ * three leg bits, outside the legs counted per frame sent. */
+#define FCR_LEG_BLOCKED 7
+
 const char *fcr_leg_name(enum fcr_leg leg);
 
 /* Key: VLAN in bits 48-59, S_ID 24-47, D_ID 0-23. */
@@ -61,7 +67,7 @@ fcr_action(uint32_t new_s_id, uint32_t new_d_id, enum fcr_leg leg)
 
 static inline uint32_t fcr_action_did(uint64_t a) { return (uint32_t)a & 0xFFFFFF; }
 static inline uint32_t fcr_action_sid(uint64_t a) { return (uint32_t)(a >> 24) & 0xFFFFFF; }
-static inline enum fcr_leg fcr_action_leg(uint64_t a) { return (enum fcr_leg)((a >> 48) & 7); }
+static inline unsigned int fcr_action_leg(uint64_t a) { return (unsigned int)(a >> 48) & 7; }
 
 struct fcr_flow_counters {
 	uint64_t frames;
@@ -89,12 +95,21 @@ struct fcr_flow_table {
 	uint64_t *key;                       /* [capacity] */
 	uint32_t *owner;                     /* redirect that installed it */
 	uint32_t *seen;                      /* frames at the expiry scan's last visit */
+	/* frames sent before the entry existed, as the workers reported
+	 * them: a redirect taking a plain entry over counts them too */
+	uint32_t *missed;
 	uint32_t expire_pos;                 /* where the expiry scan goes on */
 	uint32_t *free_idx;
 	uint32_t nb_free;
 	uint32_t capacity;
 	uint32_t nb_workers;
 	uint32_t count;
+	/* Slots held by plain entries (no owner), live or waiting in the
+	 * defer queue, and slots kept free for redirect rules: plain entries
+	 * never take the rules' room, so flooding the table with new flows
+	 * cannot keep a redirect from installing. */
+	uint32_t nb_plain;
+	uint32_t reserve;
 	struct rte_rcu_qsbr_dq *dq;
 	struct rte_rcu_qsbr *qsbr;
 	/* replication, when a change log is attached (writer only) */
@@ -181,7 +196,13 @@ fcr_flow_count(struct fcr_flow_counters *c, uint32_t bytes, uint64_t now)
 }
 
 /* Writer side. */
-/* Insert or change in place. Returns the entry index, or -ENOSPC. */
+/* Keep `reserve` slots for owned entries (redirect rules). 0, or -ENOBUFS
+ * when the plain entries already hold more than the rest. */
+int fcr_flow_set_reserve(struct fcr_flow_table *ft, uint32_t reserve);
+/* Insert or change in place. Returns the entry index, or -ENOSPC (for a
+ * plain entry: the slots left are the rules' reserve). An owned entry that
+ * finds no free slot waits for the workers' quiescence once and takes back
+ * the slots deleted before. */
 int fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 		 uint32_t owner);
 /* Returns 0, or -ENOENT. */

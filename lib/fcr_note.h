@@ -14,6 +14,11 @@ enum fcr_note_kind {
 	FCR_NOTE_BOUND,     /* wwpn now holds fcid (old_fcid: before, or NONE) */
 	FCR_NOTE_UNBOUND,   /* wwpn lost old_fcid: removed, logged out, evicted */
 	FCR_NOTE_REDIRECT,  /* redirect `redirect` went old_state -> new_state */
+	FCR_NOTE_STATIC_KEPT, /* a fabric login gave wwpn fcid; the static
+			       * binding (old_fcid: its FCID, or the WWPN
+			       * statically bound to fcid) stays */
+	FCR_NOTE_UNTRUSTED, /* a fabric login reply arrived on edge port
+			     * `port`: ignored */
 };
 
 struct fcr_note {
@@ -27,6 +32,8 @@ struct fcr_note {
 	uint32_t fcid;
 	uint32_t old_fcid;
 	uint32_t redirect;   /* id in the redirect table */
+	uint16_t port;       /* untrusted: the edge port */
+	uint64_t other_wwpn; /* static kept: the WWPN statically bound to fcid */
 };
 
 struct fcr_notify {

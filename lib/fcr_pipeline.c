@@ -27,7 +27,7 @@ fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev, uint64_t now)
 		fcr_event_flow(&ev[n], p->recent[i]);
 		ev[n].type = FCR_EV_FLOW_MISSES;
 		ev[n].count = p->recent_misses[i];
-		ev[n].worker = (uint16_t)p->worker;
+		ev[n].worker = (uint8_t)p->worker;
 		ev[n].tsc = now;
 		n++;
 	}
@@ -41,24 +41,34 @@ report_first_frame(struct fcr_pipeline *p, uint64_t key, struct fcr_event *ev,
 		   uint64_t now)
 {
 	/* One report per new flow, not one per frame of its first bursts. */
-	unsigned int slot = (unsigned int)((key * 0x9E3779B97F4A7C15ull) >> 56);
+	unsigned int slot = (unsigned int)((key * 0x9E3779B97F4A7C15ull) >> 56), n = 0;
 
 	if (p->recent[slot] == key) {
 		p->recent_misses[slot]++;
 		return 0;
 	}
+	if (p->recent[slot] != UINT64_MAX && p->recent_misses[slot] != 0) {
+		/* the flow this slot held: its misses told now, not lost */
+		fcr_event_flow(ev, p->recent[slot]);
+		ev->type = FCR_EV_FLOW_MISSES;
+		ev->count = p->recent_misses[slot];
+		ev->worker = (uint8_t)p->worker;
+		ev->tsc = now;
+		n = 1;
+	}
 	p->recent[slot] = key;
 	p->recent_misses[slot] = 0;
-	fcr_event_flow(ev, key);
-	ev->count = 1;
-	ev->worker = (uint16_t)p->worker;
-	ev->tsc = now;
-	return 1;
+	fcr_event_flow(&ev[n], key);
+	ev[n].count = 1;
+	ev[n].worker = (uint8_t)p->worker;
+	ev[n].tsc = now;
+	return n + 1;
 }
 
 static unsigned int
 login_event(struct fcr_pipeline *p, struct fcr_login *l, const uint8_t *eth,
-	    struct fcr_pipeline_stats *st, struct fcr_event *ev, uint64_t now)
+	    uint16_t in_port, uint16_t frame, struct fcr_pipeline_stats *st,
+	    struct fcr_event *ev, uint64_t now)
 {
 	if (l->kind == FCR_LOGIN_NONE)
 		return 0;
@@ -67,15 +77,19 @@ login_event(struct fcr_pipeline *p, struct fcr_login *l, const uint8_t *eth,
 		memcpy(l->eth_src, eth + 6, 6);
 	}
 	fcr_event_login(ev, l);
-	ev->worker = (uint16_t)p->worker;
+	ev->worker = (uint8_t)p->worker;
+	ev->port = (uint8_t)in_port;
+	ev->seq = frame;
 	ev->tsc = now;
 	st->logins++;
 	return 1;
 }
 
+/* A fabric login frame over FCoE: an ELS to or from the login server. */
 static unsigned int
 snoop_els(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
-	  struct fcr_pipeline_stats *st, struct fcr_event *ev, uint64_t now)
+	  uint16_t in_port, uint16_t frame, struct fcr_pipeline_stats *st,
+	  struct fcr_event *ev, uint64_t now)
 {
 	uint8_t buf[FCR_ELS_SPARM_LEN];
 	uint32_t n = RTE_MIN((uint32_t)f->payload_len, (uint32_t)sizeof(buf));
@@ -84,6 +98,8 @@ snoop_els(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 
 	if (f->r_ctl != FCR_RCTL_ELS_REQ && f->r_ctl != FCR_RCTL_ELS_REP)
 		return 0;
+	if (f->d_id != FCR_FCID_FLOGI && f->s_id != FCR_FCID_FLOGI)
+		return 0; /* between N_Ports (PLOGI, N_Port LOGO): teaches nothing */
 	/* a corrupted login must not teach a wrong binding; logins are rare,
 	 * so the full check costs nothing that matters */
 	if (fcr_frame_verify_crc_mbuf(m, f) != FCR_R_OK) {
@@ -93,12 +109,14 @@ snoop_els(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 	pl = rte_pktmbuf_read(m, f->fc_off + FCR_FC_HLEN, n, buf);
 	if (pl == NULL || fcr_login_from_els(f, pl, n, &l) != FCR_R_OK)
 		return 0;
-	return login_event(p, &l, rte_pktmbuf_mtod(m, const uint8_t *), st, ev, now);
+	return login_event(p, &l, rte_pktmbuf_mtod(m, const uint8_t *), in_port, frame,
+			   st, ev, now);
 }
 
 static unsigned int
 snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
-	  struct fcr_pipeline_stats *st, struct fcr_event *ev, uint64_t now)
+	  uint16_t in_port, uint16_t frame, struct fcr_pipeline_stats *st,
+	  struct fcr_event *ev, uint64_t now)
 {
 	uint8_t buf[FIP_SNOOP_MAX];
 	uint32_t n = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)sizeof(buf));
@@ -109,7 +127,51 @@ snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 		return 0;
 	/* a tag the NIC stripped is not in the bytes: the frame's VLAN is */
 	l.vlan = f->vlan;
-	return login_event(p, &l, NULL, st, ev, now);
+	return login_event(p, &l, NULL, in_port, frame, st, ev, now);
+}
+
+/* Edge port: keep the frames k[0..n) whose (VLAN, S_ID) logged in through
+ * this port from their source MAC (or has a static binding), and fabric
+ * login requests; drop the rest. Returns how many are kept, compacted. */
+static unsigned int
+edge_check(const struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **pkts,
+	   struct fcr_frame *f, uint64_t *key, uint8_t *pos, unsigned int k,
+	   uint16_t *out, struct fcr_pipeline_stats *st)
+{
+	uint64_t vk[FCR_PIPELINE_BURST_MAX], vn[FCR_PIPELINE_BURST_MAX];
+	unsigned int i, j = 0;
+
+	for (i = 0; i < k; i++)
+		vk[i] = fcr_vn_key(f[i].vlan, f[i].s_id);
+	fcr_vn_lookup_bulk(p->tables->names, vk, k, vn);
+	for (i = 0; i < k; i++) {
+		const uint8_t *eth = rte_pktmbuf_mtod(pkts[pos[i]], const uint8_t *);
+
+		if (!fcr_vn_allows(vn[i], eth + 6, in_port) &&
+		    !(f[i].s_id == 0 && f[i].d_id == FCR_FCID_FLOGI)) {
+			out[pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_NOT_LOGGED_IN]++;
+			continue;
+		}
+		if (j != i) {
+			f[j] = f[i];
+			key[j] = key[i];
+			pos[j] = pos[i];
+		}
+		j++;
+	}
+	return j;
+}
+
+/* A login frame dropped after all: its event goes on, with nothing held. */
+static void
+unhold(struct fcr_event *ev, unsigned int nev, uint16_t frame)
+{
+	unsigned int j;
+
+	for (j = 0; j < nev; j++)
+		if (ev[j].type == FCR_EV_LOGIN && ev[j].seq == frame)
+			ev[j].seq = UINT32_MAX;
 }
 
 unsigned int
@@ -125,8 +187,9 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 	uint32_t idx[FCR_PIPELINE_BURST_MAX], did[FCR_PIPELINE_BURST_MAX];
 	uint32_t lkey[FCR_PIPELINE_BURST_MAX], nh[FCR_PIPELINE_BURST_MAX];
 	uint8_t pos[FCR_PIPELINE_BURST_MAX], leg[FCR_PIPELINE_BURST_MAX];
-	uint8_t missed[FCR_PIPELINE_BURST_MAX];
+	uint8_t missed[FCR_PIPELINE_BURST_MAX], hold[FCR_PIPELINE_BURST_MAX];
 	unsigned int i, k = 0, nev = 0;
+	int trust = p->fabric_mask != 0;
 
 	for (i = 0; i < n && i < 4; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -144,20 +207,24 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 				st->drop[FCR_R_SPLIT_HEADER]++;
 				continue;
 			}
-			if (unlikely(f[k].type == FCR_TYPE_ELS))
-				nev += snoop_els(p, m, &f[k], st, &ev[nev], now);
 			key[k] = fcr_flow_key(f[k].vlan, f[k].s_id, f[k].d_id);
 			pos[k++] = (uint8_t)i;
 		} else if (r == FCR_R_NOT_FCOE) {
 			uint16_t to = p->passthrough[in_port];
 
-			if (f[k].ethertype == FCR_ETHERTYPE_FIP)
-				nev += snoop_fip(p, m, &f[k], st, &ev[nev], now);
+			unsigned int held = 0;
+
+			if (trust && f[k].ethertype == FCR_ETHERTYPE_FIP)
+				held = snoop_fip(p, m, &f[k], in_port, i, st, &ev[nev], now);
+			nev += held;
 			if (to >= p->nb_ports) {
 				out[i] = FCR_OUT_DROP;
 				st->drop[FCR_R_NO_PASSTHROUGH]++;
+				/* nothing to hold: the event still tells the writer */
+				if (held)
+					ev[nev - 1].seq = UINT32_MAX;
 			} else {
-				out[i] = to;
+				out[i] = (uint16_t)(to | (held ? FCR_OUT_HOLD : 0));
 				st->passthrough++;
 			}
 		} else {
@@ -167,6 +234,22 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 	}
 	if (k == 0)
 		return nev;
+	if (trust) {
+		if (!(p->fabric_mask >> in_port & 1))
+			k = edge_check(p, in_port, pkts, f, key, pos, k, out, st);
+		for (i = 0; i < k; i++) {
+			hold[i] = 0;
+			if (unlikely(f[i].type == FCR_TYPE_ELS)) {
+				hold[i] = (uint8_t)snoop_els(p, pkts[pos[i]], &f[i], in_port,
+							     pos[i], st, &ev[nev], now);
+				nev += hold[i];
+			}
+		}
+		if (k == 0)
+			return nev;
+	} else {
+		memset(hold, 0, k);
+	}
 
 	fcr_flow_lookup_cached(ft, &p->cache, key, k, idx);
 	/* the entries' action words and this worker's counters: one miss
@@ -208,15 +291,27 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		const struct fcr_nexthop *hop;
 		struct rte_ether_hdr *eth;
 
+		if (unlikely(leg[i] == FCR_LEG_BLOCKED)) {
+			/* fail closed: the pair never talks directly */
+			out[pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_REDIRECT_NOT_READY]++;
+			if (hold[i])
+				unhold(ev, nev, pos[i]);
+			continue;
+		}
 		if (unlikely(nh[i] == FCR_ROUTE_NONE)) {
 			out[pos[i]] = FCR_OUT_DROP;
 			st->drop[FCR_R_NO_ROUTE]++;
+			if (hold[i])
+				unhold(ev, nev, pos[i]);
 			continue;
 		}
 		hop = &rt->nexthop[nh[i]];
 		if (unlikely(hop->port >= p->nb_ports)) {
 			out[pos[i]] = FCR_OUT_DROP;
 			st->drop[FCR_R_NO_PORT]++;
+			if (hold[i])
+				unhold(ev, nev, pos[i]);
 			continue;
 		}
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
@@ -227,7 +322,7 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
 		st->leg[leg[i]]++;
 		st->flow_miss += missed[i];
-		out[pos[i]] = hop->port;
+		out[pos[i]] = (uint16_t)(hop->port | (hold[i] ? FCR_OUT_HOLD : 0));
 	}
 	return nev;
 }

@@ -6,6 +6,16 @@
  * each frame to the port chosen here, frees the dropped ones and passes the
  * events on to the table writer. Kept apart from the worker so the same
  * code is unit-tested and benchmarked on pre-built mbufs without a PMD.
+ *
+ * With fabric ports (the trust model), frames arriving on an edge port are
+ * checked against the VN_Port table first: an FCoE frame whose (VLAN, S_ID)
+ * did not log in through this port from this source MAC is dropped
+ * (not_logged_in), but for a fabric login request (S_ID 0 to FFFFFE). Then
+ * every fabric login frame (FLOGI, FDISC, LOGO to FFFFFE and the fabric's
+ * replies, over FCoE or FIP) becomes an event and its frame is held
+ * (FCR_OUT_HOLD): the worker sends it only once the writer has applied the
+ * event, so a host never has its accept before its binding and every rule it
+ * completes are in the tables.
  */
 #ifndef FCR_PIPELINE_H
 #define FCR_PIPELINE_H
@@ -24,15 +34,19 @@
 struct fcr_tables;
 
 #define FCR_PIPELINE_BURST_MAX 64
-/* at most a login and a first-frame report per frame */
-#define FCR_PIPELINE_EVENTS_MAX (2 * FCR_PIPELINE_BURST_MAX)
+/* at most a login, a first-frame report and the misses of the flow it
+ * displaced per frame */
+#define FCR_PIPELINE_EVENTS_MAX (3 * FCR_PIPELINE_BURST_MAX)
 #define FCR_OUT_DROP UINT16_MAX
+/* or'ed into out[i]: hold the frame until the writer applied its event */
+#define FCR_OUT_HOLD 0x8000u
 
 struct fcr_pipeline {
 	const struct fcr_tables *tables;
 	const uint8_t (*port_mac)[6];  /* [nb_ports] */
 	const uint16_t *passthrough;   /* [in port] -> out port */
 	uint16_t nb_ports;
+	uint32_t fabric_mask;          /* fabric ports; 0: no trust model */
 	uint32_t fc_map;
 	uint32_t worker;               /* which per-worker counters */
 	uint64_t recent[256];          /* first frames recently reported */
@@ -60,8 +74,9 @@ unsigned int fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev,
 /*
  * Process n (<= FCR_PIPELINE_BURST_MAX) frames received on in_port. For
  * each, out[i] is the egress port or FCR_OUT_DROP (counted in st->drop;
- * the caller frees it). Events for the table writer go to ev[]; returns how
- * many.
+ * the caller frees it), the port with FCR_OUT_HOLD for a fabric login frame.
+ * Events for the table writer go to ev[]; returns how many. A login event's
+ * `seq` is the index of its frame in pkts (the caller numbers it).
  */
 unsigned int fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 				struct rte_mbuf **pkts, uint16_t n,

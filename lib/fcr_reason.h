@@ -33,6 +33,9 @@
 	X(NO_PORT, "no_port", "the route's egress port does not exist") \
 	X(NO_PASSTHROUGH, "no_passthrough", "FIP or other EtherType on a port with no pass-through peer") \
 	X(SPLIT_HEADER, "split_header", "headers not in the first mbuf segment") \
+	X(REDIRECT_NOT_READY, "redirect_not_ready", "host-target frame of a redirect that is not active") \
+	X(NOT_LOGGED_IN, "not_logged_in", "FCoE frame on an edge port from a (VLAN, MAC, S_ID) that did not log in through it") \
+	X(LOGIN_HELD_FULL, "login_held_full", "fabric login frame: no room to hold it, or its event was lost") \
 	X(TX_FULL, "tx_full", "egress queue full")
 
 enum fcr_reason {

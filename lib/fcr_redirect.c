@@ -57,6 +57,12 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	struct fcr_redirect_table *rt;
 	uint32_t i;
 
+	/* every redirect the table can hold has its entries kept in the
+	 * flow table from the start */
+	if (fcr_flow_set_reserve(flows, fcr_redirect_reserve(capacity)) < 0) {
+		rte_errno = ENOBUFS;
+		return NULL;
+	}
 	rt = rte_zmalloc_socket(name, sizeof(*rt), 0, socket);
 	if (rt == NULL)
 		goto nomem;
@@ -111,90 +117,175 @@ rule_keys(const struct fcr_redirect *r, const uint32_t *f, uint64_t key[4],
 	action[3] = fcr_action(t, h, FCR_LEG_VT_TO_HOST);
 }
 
-/* The rules go; the flows' next frames miss, are forwarded plain (counted
- * as such) and come back as plain entries through the first-frame path. */
-static void
-uninstall(struct fcr_redirect_table *rt, uint32_t id)
+/* Frames the redirect's blocking entries have dropped since it blocked. */
+static uint64_t
+blocked_frames(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
 {
-	struct fcr_redirect *r = &rt->r[id];
-	uint64_t key[4], action[4];
+	struct fcr_flow_counters c;
+	uint64_t n = 0;
 	int i, idx;
 
-	if (r->state != FCR_RS_ACTIVE)
-		return;
-	rule_keys(r, r->fcid, key, action);
-	for (i = 0; i < 4; i++) {
-		idx = fcr_flow_find(rt->flows, key[i]);
-		if (idx >= 0 && rt->flows->owner[idx] == id)
-			fcr_flow_del(rt->flows, key[i]);
+	for (i = 0; i < r->nb_keys; i++) {
+		idx = fcr_flow_find(rt->flows, r->key[i]);
+		if (idx >= 0 && rt->flows->owner[idx] != FCR_NO_OWNER) {
+			fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
+			n += c.frames;
+		}
 	}
-	rt->nb_active--;
-	r->state = FCR_RS_WAITING;
+	return n;
 }
 
-/* Install the rules for the members' current FCIDs. Keys it shares with
- * the rules already installed are changed in place, so a rebinding never
- * leaves a moment where those flows have no rule; keys no longer wanted are
- * removed after. */
+uint64_t
+fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+
+	return r->dropped + (r->blocking ? blocked_frames(rt, r) - r->drop_base : 0);
+}
+
+/*
+ * Make the redirect's entries exactly key[0..n) -> action[0..n). Keys it
+ * had and keeps are changed in place, so a flow is never without an entry
+ * between two states (blocked -> active, a rebinding); keys it no longer
+ * wants go after. A plain entry taken over brings its frames into
+ * frames_before: they went directly before the redirect could act. 0, or
+ * -ENOSPC (cannot happen while the table keeps the redirects' reserve).
+ */
+static int
+set_entries(struct fcr_redirect_table *rt, uint32_t id, const uint64_t *key,
+	    const uint64_t *action, int n, int blocking)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	struct fcr_flow_counters c;
+	int i, j, idx, rc = 0;
+
+	if (r->blocking)
+		r->dropped += blocked_frames(rt, r) - r->drop_base;
+	for (i = 0; i < n; i++) {
+		idx = fcr_flow_find(rt->flows, key[i]);
+		if (idx >= 0 && rt->flows->owner[idx] == FCR_NO_OWNER) {
+			fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
+			r->frames_before += c.frames + rt->flows->missed[idx];
+		}
+		if (fcr_flow_set(rt->flows, key[i], action[i], id) < 0)
+			rc = -ENOSPC;
+	}
+	for (i = 0; i < r->nb_keys; i++) {
+		for (j = 0; j < n && r->key[i] != key[j]; j++)
+			;
+		idx = j < n ? -1 : fcr_flow_find(rt->flows, r->key[i]);
+		if (idx >= 0 && rt->flows->owner[idx] == id) {
+			fcr_flow_del(rt->flows, r->key[i]);
+			rt->released++;
+		}
+	}
+	if (n > 0)
+		memcpy(r->key, key, sizeof(key[0]) * (size_t)n);
+	r->nb_keys = (uint8_t)n;
+	r->blocking = (uint8_t)(blocking && n > 0);
+	r->drop_base = r->blocking ? blocked_frames(rt, r) : 0;
+	return rc;
+}
+
+/* Keys of another redirect among key[0..n). */
+static int
+owned_by_other(const struct fcr_redirect_table *rt, uint32_t id, uint64_t key)
+{
+	int idx = fcr_flow_find(rt->flows, key);
+
+	return idx >= 0 && rt->flows->owner[idx] != FCR_NO_OWNER &&
+	       rt->flows->owner[idx] != id;
+}
+
+/*
+ * Bring the redirect's entries in line with its members' FCIDs. All four
+ * bound and no key owned by another redirect: the four rules (active).
+ * Otherwise, when the host and the target are bound, the pair's two keys
+ * block (their frames are dropped, never forwarded directly), and the
+ * state says why (waiting for a member, or in conflict).
+ */
 static void
 install(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
-	struct fcr_flow_counters c;
-	uint64_t key[4], action[4], old_key[4], old_action[4];
+	uint64_t key[4], action[4];
 	uint32_t f[FCR_M_COUNT];
-	int i, j, idx, was_active = r->state == FCR_RS_ACTIVE, missing = 0;
+	int i, n = 0, missing = 0, conflict = 0, was_active = r->state == FCR_RS_ACTIVE;
+	uint8_t state;
 
 	for (i = 0; i < FCR_M_COUNT; i++) {
 		f[i] = rt->names->names[r->name[i]].fcid;
 		missing |= f[i] == FCR_FCID_NONE;
 	}
-	if (missing) {
-		uninstall(rt, id);
-		return;
+	if (!missing) {
+		rule_keys(r, f, key, action);
+		for (i = 0; i < 4; i++)
+			conflict |= owned_by_other(rt, id, key[i]);
 	}
-	rule_keys(r, f, key, action);
-	for (i = 0; i < 4; i++) {
-		idx = fcr_flow_find(rt->flows, key[i]);
-		if (idx >= 0 && rt->flows->owner[idx] != FCR_NO_OWNER &&
-		    rt->flows->owner[idx] != id) {
-			uninstall(rt, id);
-			r->state = FCR_RS_CONFLICT;
-			return;
-		}
-	}
-	for (i = 0, j = 0; i < 4; i++)
-		j += fcr_flow_find(rt->flows, key[i]) < 0; /* entries it needs */
-	if (rt->flows->nb_free < (uint32_t)j && fcr_flow_room(rt->flows) < (uint32_t)j) {
-		uninstall(rt, id);
-		r->state = FCR_RS_NO_ROOM;
-		return;
-	}
-	for (i = 0; i < 4; i++) {
-		/* Frames that went plain on this key before the rule: the
-		 * price of learning a binding after traffic started. */
-		idx = fcr_flow_find(rt->flows, key[i]);
-		if (idx >= 0 && rt->flows->owner[idx] == FCR_NO_OWNER) {
-			fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
-			r->frames_before += c.frames;
-		}
-		fcr_flow_set(rt->flows, key[i], action[i], id);
-	}
-	if (was_active) {
-		rule_keys(r, r->fcid, old_key, old_action);
-		for (i = 0; i < 4; i++) {
-			for (j = 0; j < 4 && old_key[i] != key[j]; j++)
-				;
-			idx = j < 4 ? -1 : fcr_flow_find(rt->flows, old_key[i]);
-			if (idx >= 0 && rt->flows->owner[idx] == id)
-				fcr_flow_del(rt->flows, old_key[i]);
-		}
+	if (!missing && !conflict) {
+		n = 4;
+		state = FCR_RS_ACTIVE;
 	} else {
-		rt->nb_active++;
+		if (f[FCR_M_HOST] != FCR_FCID_NONE && f[FCR_M_TARGET] != FCR_FCID_NONE) {
+			uint64_t b[2] = {
+				fcr_flow_key(r->vlan, f[FCR_M_HOST], f[FCR_M_TARGET]),
+				fcr_flow_key(r->vlan, f[FCR_M_TARGET], f[FCR_M_HOST]),
+			};
+
+			for (i = 0; i < 2; i++) {
+				/* another redirect's entry is there: this one
+				 * waits for it to go (retried at once then) */
+				if (owned_by_other(rt, id, b[i])) {
+					conflict = 1;
+					continue;
+				}
+				key[n] = b[i];
+				action[n++] = fcr_action(fcr_flow_key_sid(b[i]),
+							 fcr_flow_key_did(b[i]),
+							 FCR_LEG_BLOCKED);
+			}
+		}
+		state = conflict ? FCR_RS_CONFLICT : FCR_RS_WAITING;
 	}
-	memcpy(r->fcid, f, sizeof(f));
-	r->state = FCR_RS_ACTIVE;
-	r->installs++;
+	if (set_entries(rt, id, key, action, n, state != FCR_RS_ACTIVE) < 0)
+		state = FCR_RS_NO_ROOM;
+	if (state == FCR_RS_ACTIVE) {
+		rt->nb_active += !was_active;
+		if (!was_active || memcmp(r->fcid, f, sizeof(f)) != 0)
+			r->installs++;
+		memcpy(r->fcid, f, sizeof(f));
+	} else {
+		rt->nb_active -= was_active;
+	}
+	r->state = state;
+}
+
+/* Remove every entry of a redirect being deleted: its pair goes back to
+ * plain forwarding (the operator asked for it). */
+static void
+uninstall(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+
+	set_entries(rt, id, NULL, NULL, 0, 0);
+	if (r->state == FCR_RS_ACTIVE)
+		rt->nb_active--;
+	r->state = FCR_RS_WAITING;
+}
+
+/* Keys a redirect gave up may be what one in conflict waits for: it gets
+ * them at once, so their flows are never without an entry between the two. */
+static void
+retry_released(struct fcr_redirect_table *rt)
+{
+	if (rt->released == 0 || !rt->blocked || rt->retrying) {
+		rt->released = 0;
+		return;
+	}
+	rt->released = 0;
+	rt->retrying = 1;
+	fcr_redirect_retry_blocked(rt);
+	rt->retrying = 0;
 }
 
 /* install() and a note when the state (or, when active, the FCIDs)
@@ -209,6 +300,7 @@ install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 	install(rt, id);
 	if (r->state == FCR_RS_CONFLICT || r->state == FCR_RS_NO_ROOM)
 		rt->blocked = 1;
+	retry_released(rt);
 	if (r->state == was && (r->state != FCR_RS_ACTIVE || r->installs == installs))
 		return;
 	note = (struct fcr_note){
@@ -343,6 +435,8 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	uninstall(rt, (uint32_t)id);
 	unref_names(rt, r, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
+	r->in_use = 0; /* not retried below */
+	retry_released(rt);
 	if (rt->log != NULL) {
 		struct fcr_rec tomb = { .type = FCR_REC_REDIRECT_DEL, .vlan = vlan,
 					.wwpn = { host, target } };

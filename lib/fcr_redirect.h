@@ -6,8 +6,14 @@
  *   VI   -> target   S_ID := host    (the target still sees the host)
  *   target -> host   D_ID := VI      (to the service node)
  *   VT   -> host     S_ID := target  (the host still sees the target)
- * When a name is rebound the rules are rebuilt; when one is unbound they
- * are removed and the flows fall back to plain forwarding. Writer only.
+ * When a name is rebound the rules are rebuilt. A redirect that is not
+ * active fails closed: while its host and target are bound, the pair's two
+ * keys hold blocking entries (FCR_LEG_BLOCKED), so their frames are dropped
+ * and counted, never forwarded directly. The flow table keeps four entries
+ * for every redirect the table can hold (fcr_redirect_reserve), from the
+ * start: plain flows never take them, so no flood of new flows can keep a
+ * redirect from installing, and adding one never fails for want of room.
+ * Writer only.
  */
 #ifndef FCR_REDIRECT_H
 #define FCR_REDIRECT_H
@@ -26,7 +32,8 @@ enum fcr_redirect_state {
 	FCR_RS_WAITING = 0, /* some member unbound: see fcr_redirect_missing */
 	FCR_RS_ACTIVE,      /* four rules installed */
 	FCR_RS_CONFLICT,    /* a rule key is owned by another redirect */
-	FCR_RS_NO_ROOM,     /* flow table full */
+	FCR_RS_NO_ROOM,     /* flow table full: not expected, the reserve
+			     * keeps room for every redirect's entries */
 };
 
 const char *fcr_redirect_state_name(enum fcr_redirect_state s);
@@ -42,6 +49,11 @@ struct fcr_redirect {
 	uint64_t installs;           /* times its rules were (re)installed */
 	uint64_t frames_before;      /* frames forwarded plain on a rule key
 				      * before the rule existed */
+	uint64_t key[4];             /* its flow entries: 4 rules, 2 blocking, or none */
+	uint8_t nb_keys;
+	uint8_t blocking;            /* key[] are blocking entries */
+	uint64_t dropped;            /* frames dropped by blocking entries before */
+	uint64_t drop_base;          /* their counters when they were set */
 };
 
 struct fcr_redirect_table {
@@ -57,16 +69,29 @@ struct fcr_redirect_table {
 	struct fcr_change_log *log;  /* replication, when attached */
 	const struct fcr_notify *notify; /* state changes, when set */
 	int blocked;                 /* some may be in conflict or no_room */
+	uint32_t released;           /* keys given up since the last retry */
+	int retrying;
 };
 
+/* NULL with rte_errno ENOBUFS when the flow table cannot keep
+ * fcr_redirect_reserve(capacity) entries. */
 struct fcr_redirect_table *fcr_redirect_table_create(const char *name,
 		uint32_t capacity, struct fcr_flow_table *flows,
 		struct fcr_binding_table *names, int socket);
 void fcr_redirect_table_free(struct fcr_redirect_table *rt);
 
+/* Flow entries kept for `capacity` redirects: four each, and four more so
+ * that a redirect moving its rules to new FCIDs (new keys set before the
+ * old go) never finds the table full. */
+static inline uint32_t
+fcr_redirect_reserve(uint32_t capacity)
+{
+	return 4 * capacity + 4;
+}
+
 /* Add (or replace the VI/VT of) a redirect and install its rules if all
  * four ports are bound. Returns the id, or -EINVAL (a port named twice),
- * -ENOSPC. */
+ * -ENOSPC (no room for another redirect or its names). */
 int fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan,
 		     uint64_t host, uint64_t target, uint64_t vi, uint64_t vt);
 /* Remove; its rules revert to plain forwarding. 0 or -ENOENT. */
@@ -84,6 +109,9 @@ unsigned int fcr_redirect_retry_blocked(struct fcr_redirect_table *rt);
 
 /* A name's binding changed: rebuild every redirect that names it. */
 void fcr_redirect_name_changed(struct fcr_redirect_table *rt, uint32_t name);
+
+/* Frames of its host-target pair dropped while it was not active. */
+uint64_t fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id);
 
 /* First member that is not bound, or FCR_M_COUNT when all are. */
 enum fcr_member fcr_redirect_missing(const struct fcr_redirect_table *rt,

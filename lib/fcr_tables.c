@@ -9,25 +9,32 @@
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 
+#include "fcr_build.h"
 #include "fcr_change.h"
+#include "fcr_fcoe.h"
 #include "fcr_tables.h"
 
 /*
- * A login in flight. An accept does not say which request it answers, and a
- * fabric accept names the new FCID but not the port, so requests wait here:
- * fabric logins (FLOGI/FDISC) by the requester's MAC and exchange, since
- * they have no FCID yet; port logins (PLOGI) by exchange and FC addresses.
+ * A fabric login or logout in flight, keyed by exchange and ENode: a reply
+ * does not say which request it answers, and a fabric accept names the new
+ * FCID but not the port, so requests wait here for their reply. A reply
+ * that overtakes its request (two workers) waits here for it.
  */
-enum { PEND_FABRIC = 1, PEND_PLOGI = 2 };
+enum { PEND_LOGIN = 1, PEND_LOGO = 2, PEND_ACCEPT = 3 };
 
 struct pending_key {
-	uint8_t kind;
-	uint8_t zero;
 	uint16_t vlan;
 	uint16_t ox_id;
-	uint8_t mac[6];
-	uint32_t requester; /* PLOGI: requester's and responder's FCIDs */
-	uint32_t responder;
+	uint8_t mac[6];     /* the ENode's: source of the request, destination of the reply */
+	uint8_t zero[6];
+};
+
+struct fcr_pending {
+	uint64_t wwpn;      /* LOGIN: the requester; LOGO: the port logging out */
+	uint64_t vn;        /* ACCEPT: the MAC granted (port filled from the request) */
+	uint32_t fcid;      /* LOGO: the N_Port ID logging out; ACCEPT: the FCID granted */
+	uint8_t kind;
+	uint8_t port;       /* LOGIN, LOGO: the port the request came in on */
 };
 
 #define PENDING_MAX 4096
@@ -56,7 +63,7 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	snprintf(n, sizeof(n), "%s_rt", name);
 	t->routes = fcr_route_table_create(n, p->max_routes, p->qsbr, p->socket);
 	snprintf(n, sizeof(n), "%s_nm", name);
-	t->names = fcr_binding_table_create(n, p->max_names, p->socket);
+	t->names = fcr_binding_table_create(n, p->max_names, p->qsbr, p->socket);
 	snprintf(n, sizeof(n), "%s_rd", name);
 	if (t->flows && t->names)
 		t->redirects = fcr_redirect_table_create(n, p->max_redirects,
@@ -64,11 +71,14 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 							 p->socket);
 	snprintf(n, sizeof(n), "%s_pl", name);
 	t->pending = rte_hash_create(&hp);
-	if (!t->flows || !t->routes || !t->names || !t->redirects || !t->pending) {
+	t->pend = rte_zmalloc_socket(NULL, sizeof(*t->pend) * PENDING_MAX, 0, p->socket);
+	if (!t->flows || !t->routes || !t->names || !t->redirects || !t->pending ||
+	    !t->pend) {
 		fcr_tables_free(t);
 		return NULL;
 	}
 	t->redirects->notify = &t->notify;
+	t->fc_map = FCR_FC_MAP_DEFAULT;
 	return t;
 }
 
@@ -130,6 +140,7 @@ fcr_tables_free(struct fcr_tables *t)
 	fcr_route_table_free(t->routes);
 	fcr_flow_table_free(t->flows);
 	rte_hash_free(t->pending);
+	rte_free(t->pend);
 	rte_free(t);
 }
 
@@ -149,19 +160,15 @@ note_binding(struct fcr_tables *t, enum fcr_note_kind kind, uint32_t n,
 /* Bind and rebuild the redirects of both the name and the one it evicted. */
 static int
 bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
-     enum fcr_bind_origin origin)
+     enum fcr_bind_origin origin, uint64_t vn)
 {
 	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 1), evicted, old;
 	int rc;
 
 	if (n == FCR_NAME_NONE)
 		return -ENOSPC;
-	/* a login that confirms a configured binding leaves it configured */
-	if (origin == FCR_BIND_LEARNED && t->names->names[n].origin == FCR_BIND_STATIC &&
-	    t->names->names[n].fcid == (fcid & FCR_FCID_MASK))
-		return 0;
 	old = t->names->names[n].fcid;
-	rc = fcr_name_bind(t->names, n, fcid & FCR_FCID_MASK, origin, &evicted);
+	rc = fcr_name_bind(t->names, n, fcid & FCR_FCID_MASK, origin, vn, &evicted);
 	if (rc < 0)
 		return rc;
 	if (evicted != FCR_NAME_NONE) {
@@ -183,7 +190,19 @@ int
 fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 		       uint32_t fcid, enum fcr_bind_origin origin)
 {
-	return bind(t, vlan, wwpn, fcid, origin);
+	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 0);
+	uint8_t fpma[6];
+
+	/* a peer's login confirming a static binding leaves it static */
+	if (origin == FCR_BIND_LEARNED && n != FCR_NAME_NONE &&
+	    t->names->names[n].origin == FCR_BIND_STATIC &&
+	    t->names->names[n].fcid == (fcid & FCR_FCID_MASK))
+		return 0;
+	if (origin == FCR_BIND_STATIC)
+		return bind(t, vlan, wwpn, fcid, origin, FCR_VN_ANY);
+	/* learned at a sync peer: its port there says nothing here */
+	fcr_fpma(fpma, t->fc_map, fcid & FCR_FCID_MASK);
+	return bind(t, vlan, wwpn, fcid, origin, fcr_vn_pack(fpma, FCR_VN_ANY_PORT));
 }
 
 static int
@@ -209,130 +228,223 @@ fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn)
 	return unbind(t, n);
 }
 
-static void
-pending_add(struct fcr_tables *t, const struct pending_key *k, uint64_t wwpn)
+/* The entry for k, created (zeroed) when absent: NULL only if the hash
+ * refuses even after it was emptied. */
+static struct fcr_pending *
+pending_get(struct fcr_tables *t, const struct pending_key *k)
 {
-	if (rte_hash_add_key_data(t->pending, k, (void *)(uintptr_t)wwpn) < 0) {
+	int32_t pos = rte_hash_lookup(t->pending, k);
+
+	if (pos >= 0)
+		return &t->pend[pos];
+	pos = rte_hash_add_key(t->pending, k);
+	if (pos < 0) {
 		/* Thousands of logins with no reply: forget them all
 		 * rather than refuse new ones. */
 		t->st.pending_overflow += (uint64_t)rte_hash_count(t->pending);
 		rte_hash_reset(t->pending);
-		rte_hash_add_key_data(t->pending, k, (void *)(uintptr_t)wwpn);
+		pos = rte_hash_add_key(t->pending, k);
+		if (pos < 0)
+			return NULL;
 	}
+	memset(&t->pend[pos], 0, sizeof(t->pend[pos]));
+	return &t->pend[pos];
 }
 
+/* Take k's entry out (copied to *out); -ENOENT when there is none. */
 static int
-pending_take(struct fcr_tables *t, const struct pending_key *k, uint64_t *wwpn)
+pending_take(struct fcr_tables *t, const struct pending_key *k,
+	     struct fcr_pending *out)
 {
-	void *data;
+	int32_t pos = rte_hash_lookup(t->pending, k);
 
-	if (rte_hash_lookup_data(t->pending, k, &data) < 0)
+	if (pos < 0)
 		return -ENOENT;
+	*out = t->pend[pos];
 	rte_hash_del_key(t->pending, k);
-	*wwpn = (uint64_t)(uintptr_t)data;
 	return 0;
 }
 
 static void
-fabric_key(struct pending_key *k, const struct fcr_event *ev)
+pending_key_of(struct pending_key *k, const struct fcr_event *ev)
 {
 	memset(k, 0, sizeof(*k));
-	k->kind = PEND_FABRIC;
 	k->vlan = ev->vlan;
 	k->ox_id = ev->ox_id;
 	memcpy(k->mac, ev->enode, 6);
 }
 
-static void
-plogi_key(struct pending_key *k, const struct fcr_event *ev, uint32_t requester,
-	  uint32_t responder)
-{
-	memset(k, 0, sizeof(*k));
-	k->kind = PEND_PLOGI;
-	k->vlan = ev->vlan;
-	k->ox_id = ev->ox_id;
-	k->requester = requester;
-	k->responder = responder;
-}
-
-/* An accept to FLOGI/FDISC: FIP says which request it answers; in FCoE it
- * comes from the login server and carries service parameters (an accept to
- * a LOGO is 4 bytes). */
+/* A reply of the fabric's login server: FIP says which request it answers;
+ * in FCoE it comes from FFFFFE (service parameters for a login, 4 bytes
+ * for a logout). */
 static int
 is_fabric_reply(const struct fcr_event *ev)
 {
 	if (ev->via_fip)
-		return ev->answers == FCR_LOGIN_FLOGI || ev->answers == FCR_LOGIN_FDISC;
-	return ev->s_id == FCR_FCID_FLOGI && ev->has_wwpn;
+		return ev->answers != FCR_LOGIN_NONE;
+	return ev->s_id == FCR_FCID_FLOGI;
 }
 
-/* Accepts wait here too, marked, when they overtake their request (two
- * workers draining in turn): the pairing does not depend on the order. */
-#define PENDING_ACCEPT (1ull << 63)
+static int
+from_fabric(const struct fcr_tables *t, const struct fcr_event *ev)
+{
+	return ev->port < 32 && (t->fabric_mask >> ev->port & 1);
+}
 
+static void
+note_static_kept(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
+		 uint32_t old_fcid, uint64_t other)
+{
+	struct fcr_note note = {
+		.kind = FCR_NOTE_STATIC_KEPT, .vlan = vlan, .wwpn = wwpn, .fcid = fcid,
+		.old_fcid = old_fcid, .other_wwpn = other,
+	};
+
+	t->st.logins_static_kept++;
+	fcr_notify(&t->notify, &note);
+}
+
+/* The fabric granted fcid to wwpn, whose request came in on `port`; its
+ * frames come from the MAC in vn. A static binding is the operator's word:
+ * a login never changes it, nor takes its FCID. */
+static void
+learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
+      uint64_t vn)
+{
+	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 0);
+	uint32_t o = fcr_name_by_fcid(t->names, vlan, fcid);
+	const struct fcr_name *nm = n != FCR_NAME_NONE ? &t->names->names[n] : NULL;
+
+	if (nm != NULL && nm->origin == FCR_BIND_STATIC) {
+		if (nm->fcid != fcid)
+			note_static_kept(t, vlan, wwpn, fcid, nm->fcid, 0);
+		return;
+	}
+	if (o != FCR_NAME_NONE && o != n && t->names->names[o].origin == FCR_BIND_STATIC) {
+		note_static_kept(t, vlan, wwpn, fcid, FCR_FCID_NONE, t->names->names[o].wwpn);
+		return;
+	}
+	bind(t, vlan, wwpn, fcid, FCR_BIND_LEARNED, vn);
+}
+
+/* The fabric accepted a logout of wwpn at fcid, asked through req_port: a
+ * learned binding goes, if the port that logged in asked. */
+static void
+logout(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
+       unsigned int req_port)
+{
+	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 0);
+	unsigned int vn_port;
+
+	if (n == FCR_NAME_NONE || t->names->names[n].fcid != (fcid & FCR_FCID_MASK))
+		return;
+	vn_port = (unsigned int)(t->names->names[n].vn >> 48) & 0xFF;
+	if (vn_port != FCR_VN_ANY_PORT && vn_port != req_port)
+		return;
+	if (t->names->names[n].origin == FCR_BIND_STATIC) {
+		note_static_kept(t, vlan, wwpn, FCR_FCID_NONE, fcid, 0);
+		return;
+	}
+	if (unbind(t, n) == 0)
+		t->st.logouts++;
+}
+
+/* The MAC the fabric granted: a FIP reply's MAC descriptor, else FPMA. */
+static uint64_t
+granted_vn(const struct fcr_tables *t, const struct fcr_event *ev)
+{
+	uint8_t mac[6];
+
+	if (ev->via_fip && ev->has_mac)
+		return fcr_vn_pack(ev->mac, 0);
+	fcr_fpma(mac, t->fc_map, ev->d_id);
+	return fcr_vn_pack(mac, 0);
+}
+
+/*
+ * The trust model (FC-BB-5 Annex D, a FIP snooping bridge's): a request
+ * (FLOGI, FDISC, LOGO to the fabric) from any port waits for its reply; only
+ * the fabric's reply, arriving on a fabric port, binds or unbinds, and only
+ * the port that asked. A reply on an edge port is a station pretending to be
+ * the fabric: ignored and counted. PLOGI, N_Port LOGO and their replies
+ * never reach here: they teach nothing.
+ */
 static void
 login_event(struct fcr_tables *t, const struct fcr_event *ev)
 {
+	struct fcr_pending *p, got;
 	struct pending_key k;
-	uint64_t wwpn;
-	uint32_t n;
+	uint64_t vn;
 
 	t->st.logins_seen++;
+	pending_key_of(&k, ev);
 	switch (ev->kind) {
 	case FCR_LOGIN_FLOGI:
 	case FCR_LOGIN_FDISC:
-		fabric_key(&k, ev);
-		if (pending_take(t, &k, &wwpn) == 0 && (wwpn & PENDING_ACCEPT)) {
-			t->st.acc_unmatched--; /* its accept came first */
-			bind(t, ev->vlan, ev->wwpn, (uint32_t)wwpn & FCR_FCID_MASK,
-			     FCR_BIND_LEARNED);
+	case FCR_LOGIN_LOGO:
+		if (is_fabric_reply(ev))
+			break; /* not a request */
+		/* a port logs out only itself */
+		if (ev->kind == FCR_LOGIN_LOGO && !ev->via_fip &&
+		    (ev->port_id & FCR_FCID_MASK) != ev->s_id)
+			break;
+		if (pending_take(t, &k, &got) == 0 && got.kind == PEND_ACCEPT) {
+			/* its accept came first */
+			t->st.acc_unmatched--;
+			if (ev->kind == FCR_LOGIN_LOGO)
+				logout(t, ev->vlan, ev->wwpn, ev->port_id, ev->port);
+			else
+				learn(t, ev->vlan, ev->wwpn, got.fcid,
+				      got.vn | (uint64_t)ev->port << 48);
 			break;
 		}
-		pending_add(t, &k, ev->wwpn);
-		break;
-	case FCR_LOGIN_PLOGI:
-		/* the sender's own WWPN and FCID; the accept will bind the
-		 * responder, once paired with this request */
-		if (!ev->has_wwpn || ev->s_id == 0)
+		p = pending_get(t, &k);
+		if (p == NULL)
 			break;
-		bind(t, ev->vlan, ev->wwpn, ev->s_id, FCR_BIND_LEARNED);
-		plogi_key(&k, ev, ev->s_id, ev->d_id);
-		pending_add(t, &k, ev->wwpn);
+		p->kind = ev->kind == FCR_LOGIN_LOGO ? PEND_LOGO : PEND_LOGIN;
+		p->wwpn = ev->wwpn;
+		p->fcid = ev->port_id & FCR_FCID_MASK;
+		p->port = ev->port;
 		break;
 	case FCR_LOGIN_ACC:
-		if (is_fabric_reply(ev)) {
-			/* the fabric grants its D_ID to the requester */
-			fabric_key(&k, ev);
-			if (pending_take(t, &k, &wwpn) == 0 && !(wwpn & PENDING_ACCEPT)) {
-				bind(t, ev->vlan, wwpn, ev->d_id, FCR_BIND_LEARNED);
-			} else {
-				/* no request yet: counted until one pairs with it */
-				t->st.acc_unmatched++;
-				pending_add(t, &k, PENDING_ACCEPT | ev->d_id);
-			}
+	case FCR_LOGIN_RJT:
+		if (!is_fabric_reply(ev))
+			break;
+		if (!from_fabric(t, ev)) {
+			struct fcr_note note = {
+				.kind = FCR_NOTE_UNTRUSTED, .vlan = ev->vlan, .port = ev->port,
+				.fcid = ev->d_id,
+			};
+
+			t->st.logins_untrusted++;
+			fcr_notify(&t->notify, &note);
 			break;
 		}
-		/* an accept to our PLOGI carries the responder's WWPN; an
-		 * accept to anything else (PRLI, RNID, ...) is not read */
-		plogi_key(&k, ev, ev->d_id, ev->s_id);
-		if (ev->has_wwpn && pending_take(t, &k, &wwpn) == 0)
-			bind(t, ev->vlan, ev->wwpn, ev->s_id, FCR_BIND_LEARNED);
-		break;
-	case FCR_LOGIN_RJT:
-		/* the login failed: forget it */
-		if (is_fabric_reply(ev))
-			fabric_key(&k, ev);
-		else
-			plogi_key(&k, ev, ev->d_id, ev->s_id);
-		pending_take(t, &k, &wwpn);
-		break;
-	case FCR_LOGIN_LOGO:
-		/* only the port that holds the FCID can log it out */
-		n = fcr_name_get(t->names, ev->vlan, ev->wwpn, 0);
-		if (n != FCR_NAME_NONE &&
-		    t->names->names[n].fcid == (ev->port_id & FCR_FCID_MASK) &&
-		    unbind(t, n) == 0)
-			t->st.logouts++;
+		if (pending_take(t, &k, &got) < 0 || got.kind == PEND_ACCEPT) {
+			/* no request yet: counted until one pairs with it */
+			if (ev->kind == FCR_LOGIN_RJT)
+				break;
+			t->st.acc_unmatched++;
+			p = pending_get(t, &k);
+			if (p == NULL)
+				break;
+			p->kind = PEND_ACCEPT;
+			p->fcid = ev->d_id;
+			p->vn = granted_vn(t, ev);
+			break;
+		}
+		if (ev->kind == FCR_LOGIN_RJT)
+			break; /* the login failed: forgotten */
+		if (got.kind == PEND_LOGO) {
+			logout(t, ev->vlan, got.wwpn, got.fcid, got.port);
+			break;
+		}
+		/* a login's accept carries service parameters; one without is
+		 * no answer to a login */
+		if (!ev->via_fip && !ev->has_wwpn)
+			break;
+		vn = granted_vn(t, ev) | (uint64_t)got.port << 48;
+		learn(t, ev->vlan, got.wwpn, ev->d_id, vn);
 		break;
 	default:
 		break;
@@ -349,6 +461,8 @@ flow_known(struct fcr_tables *t, const struct fcr_event *ev, uint32_t idx)
 
 	if (owner != FCR_NO_OWNER)
 		t->redirects->r[owner].frames_before += ev->count;
+	else
+		t->flows->missed[idx] += ev->count;
 }
 
 /* A flow event whose key is not in the table (as of its lookup). */
@@ -359,13 +473,17 @@ flow_unknown(struct fcr_tables *t, const struct fcr_event *ev)
 
 	if (ev->type == FCR_EV_FLOW_MISSES)
 		return; /* plain frames of a flow still being added */
-	if (fcr_flow_set(t->flows, key,
-			 fcr_action(fcr_flow_key_sid(key), fcr_flow_key_did(key),
-				    FCR_LEG_PLAIN),
-			 FCR_NO_OWNER) < 0)
+	int idx = fcr_flow_set(t->flows, key,
+			       fcr_action(fcr_flow_key_sid(key), fcr_flow_key_did(key),
+					  FCR_LEG_PLAIN),
+			       FCR_NO_OWNER);
+
+	if (idx < 0) {
 		t->st.flow_table_full++;
-	else
-		t->st.flows_added++;
+		return;
+	}
+	t->st.flows_added++;
+	t->flows->missed[idx] = ev->count; /* the frames it stands for */
 }
 
 void

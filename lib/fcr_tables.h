@@ -32,12 +32,14 @@ struct fcr_tables_params {
 /* The writer's own counters, shown by `show fwd stats`. */
 #define FCR_WRITER_STATS(X) \
 	X(flows_added, "plain flow entries created from first frames") \
-	X(flow_table_full, "first frames that found the flow table full") \
-	X(logins_seen, "login frames reported by workers") \
-	X(bindings_learned, "bindings learned or changed by a login") \
+	X(flow_table_full, "first frames that found the flow table full (the redirects' reserve left out)") \
+	X(logins_seen, "fabric login frames reported by workers") \
+	X(bindings_learned, "bindings learned or changed by a fabric login") \
 	X(bindings_evicted, "bindings that lost their FCID to another port") \
-	X(logouts, "bindings removed by a LOGO") \
+	X(logouts, "bindings removed by a fabric logout") \
 	X(acc_unmatched, "fabric login accepts with no request seen") \
+	X(logins_untrusted, "fabric login replies that arrived on an edge port: ignored") \
+	X(logins_static_kept, "fabric logins that would have changed a static binding: kept") \
 	X(pending_overflow, "fabric login requests forgotten: too many at once") \
 	X(flows_expired, "plain flow entries removed after --flow-idle with no frame")
 
@@ -48,6 +50,7 @@ struct fcr_writer_stats {
 };
 
 struct fcr_change_log;
+struct fcr_pending;
 
 struct fcr_tables {
 	struct fcr_change_log *log; /* replication: NULL when there is none */
@@ -55,7 +58,13 @@ struct fcr_tables {
 	struct fcr_route_table *routes;
 	struct fcr_binding_table *names;
 	struct fcr_redirect_table *redirects;
-	struct rte_hash *pending; /* FLOGI/FDISC waiting for their accept */
+	struct rte_hash *pending; /* fabric logins and logouts waiting for their reply */
+	struct fcr_pending *pend; /* their state, by the hash's key position */
+	/* The trust model: ports facing the fabric (bit per port). Bindings
+	 * are learned only from the fabric's replies arriving on these ports;
+	 * 0: none, nothing is learned (static bindings only). */
+	uint32_t fabric_mask;
+	uint32_t fc_map;          /* FPMA MACs of VN_Ports logged in over FCoE */
 	struct fcr_writer_stats st;
 	struct fcr_notify notify;  /* bindings and redirects changing state */
 };
@@ -64,7 +73,8 @@ struct fcr_tables *fcr_tables_create(const char *name,
 				     const struct fcr_tables_params *p);
 void fcr_tables_free(struct fcr_tables *t);
 
-/* Configured binding. 0, or -ENOSPC. */
+/* Configured binding (static), or one a sync peer learned (its frames then
+ * allowed from its FPMA MAC on any port). 0, or -ENOSPC. */
 int fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			   uint32_t fcid, enum fcr_bind_origin origin);
 /* 0 or -ENOENT. */

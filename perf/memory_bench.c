@@ -289,7 +289,7 @@ main(int argc, char **argv)
 	sum += h1 - h0;
 
 	h0 = heap();
-	bt = fcr_binding_table_create("mb_nm", MAX_BINDINGS, 0);
+	bt = fcr_binding_table_create("mb_nm", MAX_BINDINGS, NULL, 0);
 	h1 = heap();
 	if (bt == NULL)
 		goto nomem;

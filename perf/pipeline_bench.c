@@ -204,7 +204,7 @@ world_create(struct world *w, uint32_t nflows, int sock)
 {
 	uint32_t nredir = nflows / 8, nplain = nflows - nredir * 4, i, side;
 	struct fcr_tables_params tp = {
-		.max_flows = nflows,
+		.max_flows = nflows + 4, /* the redirects' spare: lib/fcr_redirect.c */
 		.max_routes = 4096,
 		.max_names = RTE_MAX(nredir * 4, 64u),
 		.max_redirects = RTE_MAX(nredir, 16u),

@@ -56,7 +56,7 @@ static const uint32_t loads[] = { 25000, 250000 };
 #define NLOADS RTE_DIM(loads)
 
 /* app/options.c defaults */
-#define MAX_FLOWS (1u << 20)
+#define MAX_FLOWS ((1u << 20) + 4) /* 4 entries for each of MAX_REDIRECTS, and 4 spare */
 #define MAX_REDIRECTS (1u << 18)
 #define MAX_BINDINGS (1u << 20)
 #define MAX_ROUTES 4096u

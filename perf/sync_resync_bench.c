@@ -308,7 +308,7 @@ static struct fcr_tables *
 tables(const char *name, uint32_t nflows, int sock)
 {
 	struct fcr_tables_params tp = {
-		.max_flows = nflows + 4 * NB_REDIRECTS,
+		.max_flows = nflows + fcr_redirect_reserve(NB_REDIRECTS + 64),
 		.max_routes = 4096,
 		.max_names = 4 * NB_REDIRECTS + NB_LEARNED + 1024,
 		.max_redirects = NB_REDIRECTS + 64,

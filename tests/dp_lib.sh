@@ -91,6 +91,8 @@ fcr() {
 	fi
 	[ "${1:-}" = "--" ] && shift
 	app=("$@")
+	# FABRIC=P[,P]: the trust model, those ports facing the fabric
+	[ -n "${FABRIC:-}" ] && app+=(--fabric-ports "$FABRIC")
 	if [ "$workers" -eq 1 ]; then
 		# shellcheck disable=SC2054 # one EAL argument, a list of lcores
 		eal=(-l 0,1)
@@ -142,7 +144,8 @@ judge() {
 	case " $* " in *" --multiset "*) workers=2 ;; esac
 	# shellcheck disable=SC2046
 	python3 "$DP_CHECK" check --name "$name" --pcap "$TMP/$g.pcap" --list "$TMP/$g.list" \
-		--commands "$cmds" --log "$TMP/$name.log" $(outs "$name" "$workers") "$@" \
+		--commands "$cmds" --log "$TMP/$name.log" $(outs "$name" "$workers") \
+		${FABRIC:+--fabric-ports "$FABRIC"} "$@" \
 		>"$TMP/$name.check" 2>&1 || true
 	grep -v '^dp_check: [0-9]* passed' "$TMP/$name.check" || true
 	n=$(sed -n 's/^dp_check: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$TMP/$name.check")

@@ -62,8 +62,8 @@ gen wl --flows 64 --redirects 16 --exchanges 4 --login-gap "$GAP" || true
 grep -v '^binding add' "$TMP/wl.cmds" >"$TMP/wl.cfg"
 script "$TMP/wl.cfg" "$TMP/wl.run"
 python3 "$DP_CHECK" split "$TMP/wl.pcap" "$TMP/wl.q0.pcap" "$TMP/wl.q1.pcap" | sed 's/^/  /'
-if fcr two-learned "$TMP/wl.q0.pcap,$TMP/wl.q1.pcap" "$TMP/wl.run" --workers 2; then
-	judge two-learned wl "$TMP/wl.run" --multiset
+if FABRIC=0 fcr two-learned "$TMP/wl.q0.pcap,$TMP/wl.q1.pcap" "$TMP/wl.run" --workers 2; then
+	FABRIC=0 judge two-learned wl "$TMP/wl.run" --multiset
 	echo "  observed: acc_unmatched $(fwd_stat two-learned acc_unmatched), bindings_learned" \
 		"$(fwd_stat two-learned bindings_learned), $(grep -m1 'login_to_binding' "$TMP/two-learned.log" | tr -s ' ' | sed 's/^ //')"
 fi

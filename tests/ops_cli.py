@@ -202,6 +202,8 @@ def run(tmp):
                       ("clear port stats all", None),
                       ("show lcores", "worker"),
                       ("show config", "lcore map"),
+                      ("show config", "no fabric port: nothing learned"),
+                      ("show port info 0", "Role: lab"),
                       ("show flows", "flows"),
                       ("show flows vlan 100 top 3", "flows"),
                       ("show fwd stats", "Forward statistics"),
@@ -444,6 +446,10 @@ def run(tmp):
     for opt in (["--max-flows", "x"], ["--config", "(9,0,1)"], ["--sync-peer", "1.2.3.4:1"],
                 ["--stats-period", "0"], ["--pmd-config", "nosuch"], ["--txq", "0"],
                 ["--max-flows"], ["--no-such-option"],
+                ["--fabric-ports", "x"], ["--fabric-ports", "40"], ["--fabric-ports", "0,"],
+                ["--fabric-ports", "1"],  # net_null0 is the only port
+                ["--writer-delay-us", "-1"],
+                ["--max-redirects", "1000", "--max-flows", "1024"],
                 ["--flow-idle", "5", "--sync-bind", "127.0.0.1:7999", "--sync-key-file", "k"]):
         p = subprocess.run([FCR, "--no-huge", "-m", "256", "--no-pci", "-l", "0,1",
                             "--file-prefix", PREFIX + "d", "--log-level=lib.eal:error",

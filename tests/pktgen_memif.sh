@@ -202,7 +202,8 @@ start_fcr() {
 	mkdir -p "$TMP/$name"
 	start_fwd "$name" "$cmds" -- env FCR_MEMIF_DIR="$TMP/$name" FCR_PMD_CONFIG_DIR="$PMD_CONFIG_DIR" \
 		"$FCR" -l 0,1 --file-prefix "pg$$-$name-fcr" --log-level=lib.eal:error \
-		-- --pmd-config memif -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096
+		-- --pmd-config memif -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 \
+		--fabric-ports 0
 }
 
 # fcr_run NAME [EAL args] -- [options]: fcoe-pktgen against the running

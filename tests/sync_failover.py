@@ -134,8 +134,8 @@ def main():
     st_a = sl.fwd_stats(a.query("show fwd stats"))
     red_a = a.query("redirect list")
     t.check(all(v[2] == "active" for v in sl.redirect_keys(red_a).values()) and
-            " before_rule 0\n" in red_a and "before_rule " not in
-            red_a.replace(" before_rule 0\n", ""),
+            " before_rule 0 not_ready 0\n" in red_a and "before_rule " not in
+            red_a.replace(" before_rule 0 not_ready 0\n", ""),
             "A: every redirect active, no frame forwarded before its rules (the reference is sound)",
             red_a)
     bind_a = sl.lines_of(a.query("binding list"), "binding ")
@@ -176,7 +176,7 @@ def main():
     st_b = sl.fwd_stats(b.query("show fwd stats"))
     out = b.query("redirect list")
     t.check(all(v[2] == "active" for v in sl.redirect_keys(out).values()) and
-            "before_rule " not in out.replace(" before_rule 0\n", ""),
+            "before_rule " not in out.replace(" before_rule 0 not_ready 0\n", ""),
             "B: no frame of a redirected flow forwarded before its rules (before_rule 0)", out)
     legs = ["host_to_target", "vi_to_target", "target_to_host", "vt_to_host", "plain"]
     t.check(all(st_b.get(k) == st_a.get(k) for k in legs) and st_b.get("host_to_target", 0) > 0,

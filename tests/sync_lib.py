@@ -43,8 +43,10 @@ import time
 
 EAL_COMMON = ["--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
               "--log-level=lib.eal:error", "--log-level=pmd.net.pcap:error"]
+# port 0 replays a whole fabric, the FCF's login replies among it: a fabric
+# port, so the nodes learn bindings from those replies
 APP_COMMON = ["-i", "--max-flows", "65536", "--max-bindings", "65536",
-              "--max-redirects", "4096"]
+              "--max-redirects", "4096", "--fabric-ports", "0"]
 
 _live = []          # every Node with a process, for the cleanup
 _tests = []
@@ -204,7 +206,8 @@ class Node:
     given; all three write NAME.o<port>.pcap), sync on 127.0.0.1:port with
     the test's key, peers given as 127.0.0.1 ports."""
 
-    def __init__(self, t, name, port, peers, rx=None, extra=(), nb_ports=3):
+    def __init__(self, t, name, port=None, peers=(), rx=None, extra=(), nb_ports=3,
+                 vdevs=None):
         self.t = t
         self.name = name
         self.port = port
@@ -212,6 +215,7 @@ class Node:
         self.rx = rx
         self.extra = list(extra)
         self.nb_ports = nb_ports
+        self.vdevs = vdevs   # EAL --vdev values instead of the pcap ports
         self.p = None
         self.lines = []
         self.cv = threading.Condition()
@@ -232,9 +236,12 @@ class Node:
                 spec += "rx_pcap=%s," % self.rx
             spec += "tx_pcap=%s" % self.outpcap(i)
             vdev += ["--vdev", spec]
+        if self.vdevs is not None:
+            vdev = [a for v in self.vdevs for a in ("--vdev", v)]
         args = [self.t.fcr] + EAL_COMMON + ["--file-prefix", self.prefix] + vdev + \
-            ["--"] + APP_COMMON + ["--sync-bind", "127.0.0.1:%d" % self.port,
-                                   "--sync-key-file", self.t.key]
+            ["--"] + APP_COMMON
+        if self.port is not None:
+            args += ["--sync-bind", "127.0.0.1:%d" % self.port, "--sync-key-file", self.t.key]
         for pp in self.peers:
             args += ["--sync-peer", "127.0.0.1:%d" % pp]
         args += self.extra
@@ -428,7 +435,7 @@ def lines_of(out, prefix):
     """The lines of a list command that describe entries (sorted), e.g.
     lines_of(out, 'binding '); a redirect's before_rule (frames this node
     forwarded plain before the rules) is left out: it is local."""
-    return sorted(re.sub(r" before_rule \d+$", "", l.strip())
+    return sorted(re.sub(r" before_rule \d+ not_ready \d+$", "", l.strip())
                   for l in out.splitlines() if l.startswith(prefix))
 
 

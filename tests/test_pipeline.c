@@ -144,6 +144,41 @@ every_redirect_leg_is_rewritten_and_routed(void **state)
 	free_all(m, 4);
 }
 
+/* The VT logs out: the host and the target are still bound, so their
+ * frames are dropped and counted under the redirect, never sent directly;
+ * the VT back, the same flows go through the service node again. */
+static void
+a_redirect_that_is_not_active_drops_its_pair_and_counts_it(void **state)
+{
+	struct rte_mbuf *m[4] = { fcp(FH, FT), fcp(FT, FH), fcp(FH, FT), fcp(FH, 0x410002) };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint16_t out[4];
+
+	(void)state;
+	assert_int_equal(fcr_tables_binding_del(tables, VLAN, VT), 0);
+	assert_int_equal(tables->redirects->r[0].state, FCR_RS_WAITING);
+	run(m, 4, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(out[2], FCR_OUT_DROP);
+	assert_int_equal(out[3], 1); /* another target: not the redirect's pair */
+	assert_int_equal(st.drop[FCR_R_REDIRECT_NOT_READY], 3);
+	assert_int_equal(st.leg[FCR_LEG_PLAIN], 1);
+	assert_int_equal(fcr_redirect_dropped(tables->redirects, 0), 3);
+	free_all(m, 4);
+
+	assert_int_equal(fcr_tables_binding_add(tables, VLAN, VT, FVT, FCR_BIND_STATIC), 0);
+	assert_int_equal(tables->redirects->r[0].state, FCR_RS_ACTIVE);
+	m[0] = fcp(FH, FT);
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], 2);
+	assert_int_equal(st.leg[FCR_LEG_HOST_TO_TARGET], 1);
+	/* the count stays what it was while blocked */
+	assert_int_equal(fcr_redirect_dropped(tables->redirects, 0), 3);
+	free_all(m, 1);
+}
+
 static void
 unknown_flow_goes_plain_and_is_reported_once(void **state)
 {
@@ -243,37 +278,116 @@ largest_payload_forwards_with_a_good_crc(void **state)
 	free_all(m, 1);
 }
 
+/* With fabric ports, fabric login frames (to and from FFFFFE) are held and
+ * reported, numbered by their frame; a PLOGI teaches nothing and passes,
+ * and a login with a bad CRC is not learned from. */
 static void
-logins_are_reported_and_bad_crc_logins_are_not(void **state)
+fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not(void **state)
 {
-	struct rte_mbuf *m[2] = {
+	struct rte_mbuf *m[3] = {
 		frame(FVT, FT, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
-		frame(FVT, FT, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
+		frame(0, FCR_FCID_FLOGI, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
+		frame(0, FCR_FCID_FLOGI, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
 	};
 	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	struct fcr_pipeline_stats st;
 	struct fcr_frame f;
 	unsigned int n, i, logins = 0;
-	uint16_t out[2];
+	uint16_t out[3];
 
 	(void)state;
-	parse(m[1], &f);
-	rte_pktmbuf_mtod_offset(m[1], uint8_t *, fcr_frame_crc_off(&f))[0] ^= 1;
-	n = run(m, 2, 0, out, &st, ev);
+	/* the payloads say PLOGI: make the second and third FLOGIs */
+	for (i = 1; i < 3; i++) {
+		parse(m[i], &f);
+		rte_pktmbuf_mtod_offset(m[i], uint8_t *, f.fc_off + FCR_FC_HLEN)[0] = FCR_ELS_FLOGI;
+		fcr_put_crc_mbuf(m[i], fcr_frame_crc_off(&f),
+				 tu_crc32_ref(rte_pktmbuf_mtod_offset(m[i], uint8_t *, f.fc_off),
+					      f.fc_len));
+	}
+	parse(m[2], &f);
+	rte_pktmbuf_mtod_offset(m[2], uint8_t *, fcr_frame_crc_off(&f))[0] ^= 1;
+	pl.fabric_mask = 1u << 1;
+	n = run(m, 3, 1, out, &st, ev);
 	for (i = 0; i < n; i++)
 		if (ev[i].type == FCR_EV_LOGIN) {
 			logins++;
-			assert_int_equal(ev[i].kind, FCR_LOGIN_PLOGI);
+			assert_int_equal(ev[i].kind, FCR_LOGIN_FLOGI);
 			assert_true(ev[i].wwpn == VT);
-			assert_int_equal(ev[i].s_id, FVT);
+			assert_int_equal(ev[i].seq, 1);  /* its frame */
+			assert_int_equal(ev[i].port, 1); /* where it came in */
 		}
 	assert_int_equal(logins, 1);
 	assert_int_equal(st.logins, 1);
 	assert_int_equal(st.logins_bad_crc, 1);
-	/* both still forwarded */
+	/* the PLOGI and the corrupted FLOGI go on; the FLOGI waits */
 	assert_int_equal(out[0], 1);
-	assert_int_equal(out[1], 1);
-	free_all(m, 2);
+	assert_int_equal(out[1], 1 | FCR_OUT_HOLD);
+	assert_int_equal(out[2], 1);
+	/* without fabric ports nothing is snooped or held */
+	pl.fabric_mask = 0;
+	free_all(m, 3);
+	m[0] = frame(0, FCR_FCID_FLOGI, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS);
+	assert_int_equal(run(m, 1, 1, out, &st, ev), 0);
+	assert_int_equal(out[0], 1);
+	free_all(m, 1);
+}
+
+/* An edge port passes an FCoE frame only from a VN_Port that logged in
+ * through it, from the MAC it was granted; a static binding from anywhere;
+ * a fabric login request (S_ID 0) to ask. Fabric ports pass everything. */
+static void
+edge_ports_pass_only_logged_in_vn_ports(void **state)
+{
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX], le;
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[6];
+	uint16_t out[6];
+
+	(void)state;
+	/* 0x010005 logs in through port 0, the fabric is on port 1 */
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	memset(&le, 0, sizeof(le));
+	le.type = FCR_EV_LOGIN;
+	le.kind = FCR_LOGIN_FLOGI;
+	le.vlan = VLAN;
+	le.ox_id = 77;
+	le.has_wwpn = 1;
+	le.wwpn = 0x2100000000000005ull;
+	le.d_id = FCR_FCID_FLOGI;
+	le.enode[5] = 5;
+	le.port = 0;
+	fcr_tables_event(tables, &le);
+	le.kind = FCR_LOGIN_ACC;
+	le.s_id = FCR_FCID_FLOGI;
+	le.d_id = 0x010005;
+	le.port = 1;
+	fcr_tables_event(tables, &le);
+
+	m[0] = fcp(0x010005, FT);  /* logged in through port 0: passes */
+	m[1] = fcp(0x010005, FT);  /* the same S_ID from another MAC */
+	m[2] = fcp(0x010006, FT);  /* never logged in */
+	m[3] = fcp(FH, FT);        /* static binding: the operator vouches */
+	m[4] = frame(0, FCR_FCID_FLOGI, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ,
+		     FCR_TYPE_ELS);  /* asking to log in */
+	m[5] = fcp(0x010005, FT);
+	rte_pktmbuf_mtod(m[1], uint8_t *)[11] ^= 0x40;
+	run(m, 5, 0, out, &st, ev);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(out[2], FCR_OUT_DROP);
+	assert_int_equal(out[3], 2); /* the redirect's host -> target leg */
+	assert_int_equal(out[4] & ~FCR_OUT_HOLD, 1);
+	assert_int_equal(st.drop[FCR_R_NOT_LOGGED_IN], 2);
+	/* through another edge port: dropped; through the fabric port: passes */
+	run(&m[5], 1, 2, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_NOT_LOGGED_IN], 1);
+	free_all(m, 6);
+	m[0] = fcp(0x010006, FT);
+	run(m, 1, 1, out, &st, ev);
+	assert_int_equal(out[0], 1);
+	free_all(m, 1);
+	tables->fabric_mask = pl.fabric_mask = 0;
 }
 
 static void
@@ -304,11 +418,17 @@ fip_and_other_ethertypes_pass_through(void **state)
 	/* the third is an LLDP-like frame of another EtherType */
 	rte_pktmbuf_mtod(m[2], uint8_t *)[16] = 0x88;
 	rte_pktmbuf_mtod(m[2], uint8_t *)[17] = 0xcc;
+	/* without fabric ports FIP only passes through */
+	assert_int_equal(run(m, 1, 0, out, &st, ev), 0);
+	assert_int_equal(out[0], 1);
+	pl.fabric_mask = 1u << 1;
 	assert_int_equal(run(m, 2, 0, out, &st, ev), 2);
+	pl.fabric_mask = 0;
 	assert_int_equal(ev[0].kind, FCR_LOGIN_FLOGI);
 	assert_true(ev[0].via_fip);
 	assert_true(ev[0].wwpn == H);
-	assert_int_equal(out[0], 1);
+	assert_int_equal(out[0], 1 | FCR_OUT_HOLD);
+	assert_int_equal(out[1], 1 | FCR_OUT_HOLD);
 	assert_int_equal(st.passthrough, 2);
 	/* port 2's peer does not exist */
 	assert_int_equal(run(&m[2], 1, 2, out, &st, ev), 0);
@@ -348,7 +468,10 @@ fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan(void **state)
 		     FCR_TYPE_ELS);
 	m[1]->ol_flags |= RTE_MBUF_F_RX_VLAN_STRIPPED;
 	m[1]->vlan_tci = 3 << 13 | VLAN;
+	pl.fabric_mask = 1u << 1;
+	fcr_pipeline_forget(&pl, NULL, 0); /* the flow's first frame is reported */
 	assert_int_equal(run(m, 2, 0, out, &st, ev), 3);
+	pl.fabric_mask = 0;
 	assert_int_equal(ev[0].type, FCR_EV_LOGIN);
 	assert_int_equal(ev[0].kind, FCR_LOGIN_FLOGI);
 	assert_true(ev[0].via_fip);
@@ -356,7 +479,7 @@ fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan(void **state)
 	assert_int_equal(ev[1].type, FCR_EV_LOGIN);
 	assert_false(ev[1].via_fip);
 	assert_int_equal(ev[1].vlan, VLAN);
-	assert_int_equal(out[0], 1);
+	assert_int_equal(out[0], 1 | FCR_OUT_HOLD);
 	free_all(m, 2);
 }
 
@@ -408,6 +531,7 @@ setup(void **state)
 	fcr_route_add(tables->routes, 0x410000, 8, 1, NULL);
 	fcr_route_add(tables->routes, 0x810000, 8, 2, sn_mac);
 	fcr_route_add(tables->routes, 0x610000, 8, 7, NULL);
+	fcr_route_add(tables->routes, 0xFF0000, 8, 1, NULL); /* the fabric's services */
 	fcr_tables_binding_add(tables, VLAN, H, FH, FCR_BIND_STATIC);
 	fcr_tables_binding_add(tables, VLAN, T, FT, FCR_BIND_STATIC);
 	fcr_tables_binding_add(tables, VLAN, VI, FVI, FCR_BIND_STATIC);
@@ -437,11 +561,13 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_redirect_leg_is_rewritten_and_routed),
+		cmocka_unit_test(a_redirect_that_is_not_active_drops_its_pair_and_counts_it),
 		cmocka_unit_test(unknown_flow_goes_plain_and_is_reported_once),
 		cmocka_unit_test(a_bad_crc_stays_exactly_as_bad),
 		cmocka_unit_test(crc_in_a_second_segment_is_updated),
 		cmocka_unit_test(largest_payload_forwards_with_a_good_crc),
-		cmocka_unit_test(logins_are_reported_and_bad_crc_logins_are_not),
+		cmocka_unit_test(fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not),
+		cmocka_unit_test(edge_ports_pass_only_logged_in_vn_ports),
 		cmocka_unit_test(fip_and_other_ethertypes_pass_through),
 		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
 		cmocka_unit_test(drops_are_counted_under_their_reason),

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+FCoE frames for the live test endpoints (tests/trust_*.py), built and read
+from the standards, independently of lib/: FC-BB-5's FCoE encapsulation, the
+FC header, ELS FLOGI/PLOGI/LOGO and their accepts, FCP data. Untagged
+(VLAN 0); the FC CRC is the IEEE CRC-32 (zlib's) stored least significant
+byte first.
+
+Standard library only.
+"""
+
+import struct
+import zlib
+
+ET_FCOE = 0x8906
+SOF_I3, SOF_N3 = 0x2E, 0x36
+EOF_N, EOF_T = 0x41, 0x42
+FFFFFE = 0xFFFFFE
+FC_MAP = 0x0EFC00
+
+ELS_REQ, ELS_REP, FCP_DATA = 0x22, 0x23, 0x01
+TYPE_ELS, TYPE_FCP = 0x01, 0x08
+LS_ACC, PLOGI, FLOGI, LOGO = 0x02, 0x03, 0x04, 0x05
+F_CTL_FIRST = 0x290000   # first sequence of an exchange, end of sequence
+F_CTL_REPLY = 0x990000   # exchange responder, last sequence, end of sequence
+
+
+def mac(s):
+    return bytes(int(x, 16) for x in s.split(":"))
+
+
+def fpma(fcid):
+    """FC-MAP || FCID: a VN_Port's MAC."""
+    return FC_MAP.to_bytes(3, "big") + fcid.to_bytes(3, "big")
+
+
+def fcoe(dst, src, r_ctl, d_id, s_id, type_, ox_id, payload, f_ctl=F_CTL_FIRST,
+         rx_id=0xFFFF, seq_cnt=0, sof=SOF_I3, eof=EOF_T):
+    fill = (-len(payload)) % 4
+    fc = struct.pack(">B3sB3sB3sBBHHHI", r_ctl, d_id.to_bytes(3, "big"), 0,
+                     s_id.to_bytes(3, "big"), type_, (f_ctl | fill).to_bytes(3, "big"),
+                     0, 0, seq_cnt, ox_id, rx_id, 0) + payload + b"\0" * fill
+    frame = dst + src + struct.pack(">H", ET_FCOE) + b"\0" * 13 + bytes([sof]) + fc + \
+        struct.pack("<I", zlib.crc32(fc) & 0xFFFFFFFF) + bytes([eof, 0, 0, 0])
+    return frame + b"\0" * max(0, 60 - len(frame))
+
+
+def sparm(cmd, wwpn, wwnn):
+    """FLOGI/PLOGI/FDISC or their LS_ACC: WWPN at 20, WWNN at 28 (116 bytes)."""
+    p = bytearray(116)
+    p[0] = cmd
+    p[20:28] = wwpn.to_bytes(8, "big")
+    p[28:36] = wwnn.to_bytes(8, "big")
+    return bytes(p)
+
+
+def logo(port_id, wwpn):
+    return bytes([LOGO, 0, 0, 0, 0]) + port_id.to_bytes(3, "big") + wwpn.to_bytes(8, "big")
+
+
+def ls_acc_short():
+    return bytes([LS_ACC, 0, 0, 0])
+
+
+def parse(b):
+    """(dst, src, r_ctl, d_id, s_id, type, ox_id, payload, crc_good) of an
+    untagged FCoE frame, or None."""
+    if len(b) < 14 + 14 + 24 + 8 or struct.unpack_from(">H", b, 12)[0] != ET_FCOE:
+        return None
+    # the frame may carry Ethernet padding after the trailer: find the EOF
+    fc_off = 28
+    for end in range(len(b), fc_off + 24 + 8 - 1, -1):
+        if b[end - 4] in (EOF_N, EOF_T) and b[end - 3:end] == b"\0\0\0":
+            fc = b[fc_off:end - 8]
+            if len(fc) % 4 == 0 and struct.unpack_from("<I", b, end - 8)[0] == \
+                    zlib.crc32(fc) & 0xFFFFFFFF:
+                break
+    else:
+        return None
+    r_ctl = b[fc_off]
+    d_id = int.from_bytes(b[fc_off + 1:fc_off + 4], "big")
+    s_id = int.from_bytes(b[fc_off + 5:fc_off + 8], "big")
+    type_ = b[fc_off + 8]
+    ox_id = struct.unpack_from(">H", b, fc_off + 16)[0]
+    return dict(dst=b[0:6], src=b[6:12], r_ctl=r_ctl, d_id=d_id, s_id=s_id, type=type_,
+                ox_id=ox_id, payload=fc[24:])

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+trust_attacks.py FCREDIRECT
+
+Fail closed and trust only the fabric, tried from the edge as an attacker
+and as a busy fabric would (tests/fabric_lab.py: four TAP ports, the test
+plays the ENodes and the FCF; every binding learned from the FCF's
+accepts). A host H logs in, its redirect to target T goes through the
+service node's VI and VT. After each attack H sends data frames to T, and
+the test follows every one: each must reach the service node's port with
+D_ID = VT, none the target's port.
+
+  * a forged PLOGI (and a forged PLOGI accept) naming the VT's WWPN, from a
+    logged-in station and from a station using the VT's FCID;
+  * a forged LOGO of the VT: with the VT's FCID as S_ID, and from a
+    logged-in station naming the VT (which a careless FCF accepts); a
+    fabric reply sent from an edge port;
+  * an N_Port LOGO from H to another target;
+  * a flood of new flows filling the flow table, then a redirect added:
+    it goes active and its host's frames reach its VT;
+  * the VT logging out for real: the redirect waits, H's frames are
+    dropped and counted (not_ready), none reaches T; back, they reach the VT;
+  * data racing the login: the tables' writer slowed down (20 ms before
+    each burst of events), H sends its data the moment it has its FLOGI
+    accept: every frame reaches the VT, before_rule 0.
+
+Root only (TAP interfaces). Ends with "N passed, M failed".
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fabric_lab as fl  # noqa: E402
+import fcoe_frames as ff  # noqa: E402
+import sync_lib as sl  # noqa: E402
+
+H, T, VI, VT = 0x2100000000000001, 0x5000000000000001, 0x2f00000000000001, 0x2f00000000000002
+T2, A, B = 0x5000000000000002, 0x2100000000000009, 0x2f00000000000009
+H2, T3, VI2, VT2 = 0x2100000000000002, 0x5000000000000003, 0x2f00000000000003, 0x2f00000000000004
+F = dict(H=0x010001, T=0x410001, VI=0x810001, VT=0x810002, T2=0x410002, A=0x010009,
+         B=0x810009, H2=0x010002, T3=0x410003, VI2=0x810003, VT2=0x810004)
+
+
+def redirect_cmd(h, t, vi, vt):
+    w = fl.wwpn_text
+    return "redirect add vlan 0 host %s target %s vi %s vt %s" % (w(h), w(t), w(vi), w(vt))
+
+
+class Flow:
+    """One host's frames to its target, followed to where they went."""
+
+    def __init__(self, t, lab, host, target, vt):
+        self.t, self.lab, self.host, self.target, self.vt = t, lab, host, target, vt
+        self.ox = 0x4000 + (host.fcid & 0xFF) * 0x400
+
+    def send(self, n):
+        base = self.ox
+        self.ox += n
+        self.host.data(self.target.fcid, n, base)
+        return set(range(base, base + n))
+
+    def _mine(self, oxs):
+        return lambda f: f["ox_id"] in oxs and f["s_id"] == self.host.fcid
+
+    def all_reach_vt(self, what, n=8):
+        """n frames; every one at the service node's port as host -> VT, none
+        at the target's port."""
+        oxs = self.send(n)
+        got = self.lab.ports[fl.SN].wait(self._mine(oxs), count=n)
+        ok = got is not None and all(f["d_id"] == self.vt.fcid for f in got)
+        # all n accounted for at the service node: none can be elsewhere
+        leaked = self.lab.ports[fl.TARGETS].matching(self._mine(oxs))
+        self.t.check(ok and not leaked, "%s: the host's %d frames all reached the VT (D_ID %06x), "
+                     "none the target" % (what, n, self.vt.fcid),
+                     "at the service node: %s; at the target: %d" %
+                     (None if got is None else len(got), len(leaked)))
+
+    def all_dropped(self, what, n, counter_before):
+        """n frames, dropped as not ready; none at the target."""
+        oxs = self.send(n)
+        v = self.lab.wait_stat("redirect_not_ready", counter_before + n)
+        leaked = self.lab.ports[fl.TARGETS].matching(self._mine(oxs)) + \
+            self.lab.ports[fl.SN].matching(self._mine(oxs))
+        self.t.check(v == counter_before + n and not leaked,
+                     "%s: the host's %d frames dropped as redirect_not_ready, none sent" % (what, n),
+                     "redirect_not_ready %d (want %d), %d sent" % (v, counter_before + n,
+                                                                     len(leaked)))
+
+
+def bindings(lab):
+    return sl.lines_of(lab.node.query("binding list"), "binding ")
+
+
+def attacks(t):
+    lab = fl.Lab(t, "at", extra=["--max-flows", "1024", "--max-redirects", "32"])
+    st = {}
+    for name, port, w in (("T", 1, T), ("VI", 2, VI), ("VT", 2, VT), ("H", 0, H),
+                          ("T2", 1, T2), ("A", 0, A), ("B", 2, B)):
+        st[name] = lab.login(port, w, F[name])
+    if None in st.values():
+        return
+    t.check(not lab.node.cmds([redirect_cmd(H, T, VI, VT)]), "redirect H -> T through VI/VT added")
+    ok, _, out = lab.node.poll("redirect list", lambda o: " active before_rule 0 " in o, 10)
+    t.check(ok, "the redirect is active, its four ports learned from the FCF's accepts", out)
+    before = bindings(lab)
+    t.check(len(before) == 7 and all(l.endswith(" learned") for l in before),
+            "7 bindings, all learned", "\n".join(before))
+    flow = Flow(t, lab, st["H"], st["T"], st["VT"])
+    flow.all_reach_vt("before any attack")
+
+    t.section("a forged PLOGI names the VT's WWPN")
+    a, b = st["A"], st["B"]
+    a.send(F["T2"], payload=ff.sparm(ff.PLOGI, VT, VT | 1 << 60), ox_id=0x501,
+           r_ctl=ff.ELS_REQ, type_=ff.TYPE_ELS)
+    b.send(F["T"], payload=ff.sparm(ff.PLOGI, VT, VT | 1 << 60), ox_id=0x502,
+           r_ctl=ff.ELS_REQ, type_=ff.TYPE_ELS)
+    # and an accept naming it, as if T2 answered with the VT's name
+    st["T2"].send(F["A"], payload=ff.sparm(ff.LS_ACC, VT, VT | 1 << 60), ox_id=0x501,
+                  r_ctl=ff.ELS_REP, type_=ff.TYPE_ELS)
+    nl = lab.stat("not_logged_in")
+    a.send(F["T"], payload=ff.sparm(ff.PLOGI, VT, VT | 1 << 60), ox_id=0x503,
+           r_ctl=ff.ELS_REQ, type_=ff.TYPE_ELS, s_id=F["VT"])
+    t.check(lab.wait_stat("not_logged_in", nl + 1) == nl + 1,
+            "a PLOGI with the VT's FCID as S_ID from the hosts' port: dropped as not_logged_in")
+    got = lab.ports[fl.TARGETS].wait(lambda f: f["ox_id"] == 0x502)
+    t.check(got is not None, "the forged PLOGIs of logged-in stations went on (PLOGIs teach nothing)")
+    t.check(bindings(lab) == before, "the bindings are unchanged", "\n".join(bindings(lab)))
+    flow.all_reach_vt("after the forged PLOGIs")
+
+    t.section("a forged LOGO of the VT")
+    nl = lab.stat("not_logged_in")
+    a.send(ff.FFFFFE, payload=ff.logo(F["VT"], VT), ox_id=0x601, r_ctl=ff.ELS_REQ,
+           type_=ff.TYPE_ELS, s_id=F["VT"])
+    t.check(lab.wait_stat("not_logged_in", nl + 1) == nl + 1,
+            "a LOGO with the VT's FCID as S_ID from the hosts' port: dropped as not_logged_in")
+    # a logged-in station asks the fabric to log the VT out; a careless
+    # FCF accepts
+    a.send(ff.FFFFFE, payload=ff.logo(F["VT"], VT), ox_id=0x602, r_ctl=ff.ELS_REQ,
+           type_=ff.TYPE_ELS)
+    req = lab.ports[fl.FABRIC].wait(lambda f: f["ox_id"] == 0x602)
+    t.check(req is not None, "A's LOGO naming the VT reached the FCF")
+    lab.ports[fl.FABRIC].send(ff.fcoe(a.mac, fl.FCF_MAC, ff.ELS_REP, F["A"], ff.FFFFFE,
+                                      ff.TYPE_ELS, 0x602, ff.ls_acc_short(), f_ctl=ff.F_CTL_REPLY))
+    t.check(lab.ports[fl.HOSTS].wait(lambda f: f["ox_id"] == 0x602 and f["s_id"] == ff.FFFFFE)
+            is not None, "the FCF's accept reached A")
+    # a station on the service node's segment plays the fabric
+    nl = lab.stat("not_logged_in")
+    b.send(F["VT"], payload=ff.ls_acc_short(), ox_id=0x603, r_ctl=ff.ELS_REP, type_=ff.TYPE_ELS,
+           s_id=ff.FFFFFE)
+    t.check(lab.wait_stat("not_logged_in", nl + 1) == nl + 1,
+            "a fabric reply (S_ID FFFFFE) from the service node's port: dropped as not_logged_in")
+    t.check(bindings(lab) == before, "the bindings are unchanged", "\n".join(bindings(lab)))
+    t.check(lab.stat("logouts") == 0, "no logout applied")
+    flow.all_reach_vt("after the forged LOGOs")
+
+    t.section("H logs out of another target (an N_Port LOGO)")
+    st["H"].send(F["T2"], payload=ff.logo(F["H"], H), ox_id=0x701, r_ctl=ff.ELS_REQ,
+                 type_=ff.TYPE_ELS)
+    t.check(lab.ports[fl.TARGETS].wait(lambda f: f["ox_id"] == 0x701) is not None,
+            "the LOGO reached T2")
+    st["T2"].send(F["H"], payload=ff.ls_acc_short(), ox_id=0x701, r_ctl=ff.ELS_REP,
+                  type_=ff.TYPE_ELS)
+    t.check(lab.ports[fl.HOSTS].wait(lambda f: f["ox_id"] == 0x701 and f["s_id"] == F["T2"])
+            is not None, "T2's accept reached H")
+    t.check(bindings(lab) == before, "the bindings are unchanged", "\n".join(bindings(lab)))
+    flow.all_reach_vt("after the N_Port LOGO")
+
+    t.section("a flood of new flows fills the table, then a redirect is added")
+    for name, port, w in (("H2", 0, H2), ("T3", 1, T3), ("VI2", 2, VI2), ("VT2", 2, VT2)):
+        st[name] = lab.login(port, w, F[name])
+    if None in (st["H2"], st["T3"], st["VI2"], st["VT2"]):
+        return
+    full = lab.stat("flow_table_full")
+    for i in range(1100):
+        a.send(0x210000 | i, ox_id=0x800 + (i & 0xFF))
+    t.check(lab.wait_stat("flow_table_full", full + 1, timeout=20) > full,
+            "A's new flows filled the flow table (flow_table_full counts)")
+    t.check(not lab.node.cmds([redirect_cmd(H2, T3, VI2, VT2)]), "redirect H2 -> T3 added")
+    ok, _, out = lab.node.poll("redirect list", lambda o: o.count(" active before_rule") == 2, 10)
+    t.check(ok, "it is active: the flood could not take its entries", out)
+    Flow(t, lab, st["H2"], st["T3"], st["VT2"]).all_reach_vt("H2 after the flood")
+    flow.all_reach_vt("H after the flood")
+
+    t.section("the VT logs out for real: the redirect fails closed")
+    t.check(lab.logout(st["VT"]), "the VT logged out (the FCF accepted)")
+    ok, _, out = lab.node.poll("redirect list", lambda o: "(waiting for vt" in o, 10)
+    t.check(ok, "H's redirect waits for its VT", out)
+    flow.all_dropped("while the VT is away", 6, lab.stat("redirect_not_ready"))
+    state, br, nr = lab.redirect_counts(H)
+    t.check(nr == 6, "redirect list counts them: not_ready %s" % nr)
+    st["VT"] = lab.login(2, VT, F["VT"])
+    ok, _, out = lab.node.poll("redirect list", lambda o: o.count(" active before_rule") == 2, 10)
+    t.check(ok, "the VT back, the redirect is active again", out)
+    flow.vt = st["VT"]
+    flow.all_reach_vt("the VT back")
+    state, br, nr = lab.redirect_counts(H)
+    t.check(br == 0, "no frame of H's redirect went directly (before_rule %s)" % br)
+    lab.close()
+
+
+def race(t):
+    lab = fl.Lab(t, "rc", writer_delay_us=20000)
+    st = {}
+    for name, port, w in (("T", 1, T), ("VI", 2, VI), ("VT", 2, VT)):
+        st[name] = lab.login(port, w, F[name])
+    if None in st.values():
+        return
+    t.check(not lab.node.cmds([redirect_cmd(H, T, VI, VT)]), "redirect H -> T added, H not logged in")
+    sent = {}
+
+    def at_once(host):
+        # a host sends the moment it has its accept, before anything else
+        sent["oxs"] = set(range(0x900, 0x900 + 12))
+        host.data(F["T"], 12, 0x900)
+
+    st["H"] = lab.login(0, H, F["H"], then=at_once)
+    if st["H"] is None:
+        return
+    got = lab.ports[fl.SN].wait(lambda f: f["ox_id"] in sent["oxs"] and f["s_id"] == F["H"],
+                                count=12)
+    leaked = lab.ports[fl.TARGETS].matching(lambda f: f["ox_id"] in sent["oxs"])
+    t.check(got is not None and all(f["d_id"] == F["VT"] for f in got) and not leaked,
+            "the writer 20 ms behind, H's 12 frames sent the moment its accept came all "
+            "reached the VT, none the target",
+            "at the VT: %s, at the target: %d, drops: %s" %
+            (None if got is None else len(got), len(leaked),
+             lab.node.query("show fwd stats")))
+    state, br, nr = lab.redirect_counts(H)
+    t.check(state == "active" and br == 0 and nr == 0,
+            "redirect active, before_rule 0, not_ready 0 (%s, %s, %s)" % (state, br, nr))
+    hold = [l.strip() for l in lab.node.query("show fwd stats").splitlines() if "login_hold" in l]
+    t.info("%s" % (hold[0] if hold else "no login_hold line"))
+    t.check(bool(hold), "show fwd stats reports how long logins were held")
+    lab.close()
+
+
+def main():
+    fcr = sys.argv[1]
+    t = sl.Test("trust-attacks", fcr, budget_s=150)
+    if os.geteuid() != 0:
+        print("trust-attacks: needs root (TAP interfaces)")
+        t.check(False, "running as root")
+        t.finish()
+    t.section("attacks from the edge")
+    attacks(t)
+    t.section("data racing the login, the writer starved")
+    race(t)
+    t.finish()
+
+
+if __name__ == "__main__":
+    main()
