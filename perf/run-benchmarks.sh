@@ -49,4 +49,11 @@ if [ "$found" -eq 0 ]; then
 	echo "no benchmarks found in $build/perf" >&2
 	exit 1
 fi
+# what holding fabric logins costs an ENode: a live TAP fabric, root only
+echo "=== login-hold-bench"
+if [ "$(id -u)" -eq 0 ]; then
+	python3 "$top/perf/login_hold_bench.py" "$build/app/fcredirect" || status=1
+else
+	echo "(skipped: needs root for its TAP ports)"
+fi
 exit $status

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -34,17 +35,47 @@
 /* ---------------------------------------------------------------- PRNG */
 
 /* xorshift64*: deterministic, so a failure reproduces. */
+static char tu_runtime_dir[256];
+
+/* EAL's runtime directory holds files only (config, sockets, fbarrays) */
+static inline void
+tu_runtime_dir_remove(void)
+{
+	char path[512];
+	struct dirent *e;
+	DIR *d;
+
+	if (tu_runtime_dir[0] == '\0' || (d = opendir(tu_runtime_dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tu_runtime_dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(tu_runtime_dir);
+}
+
 /* EAL for a unit test program: no hugepages, no devices, its own file
- * prefix (the program's name), memory in MB as a string, the lcores. */
+ * prefix (the program's name and process id, so two builds' tests can run
+ * at once), memory in MB as a string, the lcores. */
 static inline int
 tu_eal_init(const char *prog, const char *mem_mb, const char *lcores)
 {
+	static char prefix[64];
 	char *argv[] = { (char *)prog, "--no-huge", "-m", (char *)mem_mb, "--no-pci",
-			 "--file-prefix", (char *)prog, "-l", (char *)lcores,
+			 "--file-prefix", prefix, "-l", (char *)lcores,
 			 "--log-level", "lib.eal:error", "--log-level", "fcr.*:error",
 			 NULL };
 
-	return rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0 ? -1 : 0;
+	snprintf(prefix, sizeof(prefix), "%s-%d", prog, (int)getpid());
+	if (rte_eal_init((int)RTE_DIM(argv) - 1, argv) < 0)
+		return -1;
+	/* the runtime directory is this process's alone: gone with it */
+	snprintf(tu_runtime_dir, sizeof(tu_runtime_dir), "%s", rte_eal_get_runtime_dir());
+	atexit(tu_runtime_dir_remove);
+	return 0;
 }
 
 struct tu_rng {
