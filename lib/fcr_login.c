@@ -14,7 +14,7 @@ fcr_login_kind_name(enum fcr_login_kind k)
 		[FCR_LOGIN_NONE] = "none", [FCR_LOGIN_FLOGI] = "flogi",
 		[FCR_LOGIN_FDISC] = "fdisc", [FCR_LOGIN_PLOGI] = "plogi",
 		[FCR_LOGIN_LOGO] = "logo", [FCR_LOGIN_ACC] = "ls_acc",
-		[FCR_LOGIN_RJT] = "ls_rjt",
+		[FCR_LOGIN_RJT] = "ls_rjt", [FCR_LOGIN_CVL] = "clear_virtual_links",
 	};
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
@@ -103,6 +103,41 @@ fip_desc_kind(uint8_t dt)
 	       dt == FCR_FIP_DT_FDISC ? FCR_LOGIN_FDISC : FCR_LOGIN_LOGO;
 }
 
+/* Clear Virtual Links (FC-BB-5): after the FCF's MAC and name, a Vx_Port
+ * identification descriptor per VN_Port cleared. */
+static enum fcr_reason
+fip_cvl(const uint8_t *h, uint32_t avail, struct fcr_login *out)
+{
+	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len, left;
+
+	if (dlen > avail - FCR_FIP_HLEN)
+		return FCR_R_BAD_PAYLOAD;
+	out->via_fip = 1;
+	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen; off += len) {
+		const uint8_t *d = h + off;
+
+		left = FCR_FIP_HLEN + dlen - off;
+		if (left < 2)
+			return FCR_R_TRUNC_PAYLOAD;
+		len = (uint32_t)d[1] * 4;
+		if (len == 0 || len > left)
+			return FCR_R_BAD_PAYLOAD;
+		if (d[0] != FCR_FIP_DT_VN_ID)
+			continue;
+		if (len < FCR_FIP_VN_ID_LEN)
+			return FCR_R_TRUNC_PAYLOAD;
+		if (out->nb_cvl == FCR_CVL_MAX)
+			continue;
+		memcpy(out->cvl[out->nb_cvl].mac, d + 2, 6);
+		out->cvl[out->nb_cvl].fcid = fcr_get_be24(d + 9);
+		out->cvl[out->nb_cvl].wwpn = fcr_get_be64(d + 12);
+		out->nb_cvl++;
+	}
+	if (out->nb_cvl > 0)
+		out->kind = FCR_LOGIN_CVL;
+	return FCR_R_OK;
+}
+
 static enum fcr_reason
 fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 {
@@ -118,6 +153,8 @@ fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 		return FCR_R_BAD_VERSION;
 	op = fcr_get_be16(h + 2);
 	sub = h[5];
+	if (op == FCR_FIP_OP_CTRL && sub == FCR_FIP_SC_CVL)
+		return fip_cvl(h, avail, out);
 	if (op != FCR_FIP_OP_LS || (sub != FCR_FIP_SC_REQ && sub != FCR_FIP_SC_REP))
 		return FCR_R_OK; /* discovery, keep-alive, VLAN: nothing to learn */
 	dlen = (uint32_t)fcr_get_be16(h + 6) * 4;

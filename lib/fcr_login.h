@@ -2,7 +2,7 @@
 /*
  * Recognise the frames where a WWPN meets an FCID: ELS FLOGI, FDISC, PLOGI
  * and LOGO and their replies, carried in FCoE or inside FIP link-service
- * frames. Stateless: an LS_ACC in an FCoE frame does not say which request it
+ * frames, and the FCF's FIP Clear Virtual Links. Stateless: an LS_ACC in an FCoE frame does not say which request it
  * answers, so the caller pairs it with its request by exchange (OX_ID). A FIP
  * reply does say, through its descriptor type.
  */
@@ -21,7 +21,13 @@ enum fcr_login_kind {
 	FCR_LOGIN_LOGO,
 	FCR_LOGIN_ACC,      /* LS_ACC */
 	FCR_LOGIN_RJT,      /* LS_RJT */
+	FCR_LOGIN_CVL,      /* FIP Clear Virtual Links: the VN_Ports in cvl[] */
 };
+
+/* VN_Ports one Clear Virtual Links frame clears that are read (a frame
+ * naming more clears the first ones; the rest log in again when they find
+ * their links gone). */
+#define FCR_CVL_MAX 3
 
 struct fcr_login {
 	uint8_t kind;       /* enum fcr_login_kind */
@@ -40,6 +46,12 @@ struct fcr_login {
 	uint8_t mac[6];     /* FIP: requested MAC (request) or granted MAC (reply) */
 	uint8_t eth_dst[6];
 	uint8_t eth_src[6];
+	uint8_t nb_cvl;     /* CVL: VN_Ports named (at most FCR_CVL_MAX) */
+	struct {
+		uint64_t wwpn;
+		uint32_t fcid;
+		uint8_t mac[6];
+	} cvl[FCR_CVL_MAX];
 };
 
 /* Name for logs: "flogi", "ls_acc", ... */

@@ -123,11 +123,39 @@ snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 	const uint8_t *b = rte_pktmbuf_read(m, 0, n, buf);
 	struct fcr_login l;
 
+	unsigned int j, k = 0;
+
 	if (b == NULL || fcr_login_parse(b, n, &l) != FCR_R_OK)
 		return 0;
 	/* a tag the NIC stripped is not in the bytes: the frame's VLAN is */
 	l.vlan = f->vlan;
-	return login_event(p, &l, NULL, in_port, frame, st, ev, now);
+	if (l.kind != FCR_LOGIN_CVL)
+		return login_event(p, &l, NULL, in_port, frame, st, ev, now);
+	/* an event per VN_Port cleared; the frame waits for the last */
+	for (j = 0; j < l.nb_cvl; j++) {
+		struct fcr_login one = l;
+
+		one.port_id = l.cvl[j].fcid;
+		one.wwpn = l.cvl[j].wwpn;
+		one.has_wwpn = 1;
+		memcpy(one.mac, l.cvl[j].mac, 6);
+		one.has_mac = 1;
+		k += login_event(p, &one, NULL, in_port, frame, st, &ev[k], now);
+	}
+	return k;
+}
+
+_Static_assert(FCR_CVL_MAX <= 3, "a frame's events fit FCR_PIPELINE_EVENTS_MAX");
+
+/* A login frame dropped after all: its event goes on, with nothing held. */
+static void
+unhold(struct fcr_event *ev, unsigned int nev, uint16_t frame)
+{
+	unsigned int j;
+
+	for (j = 0; j < nev; j++)
+		if (ev[j].type == FCR_EV_LOGIN && ev[j].seq == frame)
+			ev[j].seq = UINT32_MAX;
 }
 
 /* Edge port: keep the frames k[0..n) whose (VLAN, S_ID) logged in through
@@ -161,17 +189,6 @@ edge_check(const struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **pkt
 		j++;
 	}
 	return j;
-}
-
-/* A login frame dropped after all: its event goes on, with nothing held. */
-static void
-unhold(struct fcr_event *ev, unsigned int nev, uint16_t frame)
-{
-	unsigned int j;
-
-	for (j = 0; j < nev; j++)
-		if (ev[j].type == FCR_EV_LOGIN && ev[j].seq == frame)
-			ev[j].seq = UINT32_MAX;
 }
 
 unsigned int
@@ -220,9 +237,9 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 			if (to >= p->nb_ports) {
 				out[i] = FCR_OUT_DROP;
 				st->drop[FCR_R_NO_PASSTHROUGH]++;
-				/* nothing to hold: the event still tells the writer */
+				/* nothing to hold: the events still tell the writer */
 				if (held)
-					ev[nev - 1].seq = UINT32_MAX;
+					unhold(ev, nev, i);
 			} else {
 				out[i] = (uint16_t)(to | (held ? FCR_OUT_HOLD : 0));
 				st->passthrough++;

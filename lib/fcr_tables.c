@@ -328,7 +328,8 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 }
 
 /* The fabric accepted a logout of wwpn at fcid, asked through req_port: a
- * learned binding goes, if the port that logged in asked. */
+ * learned binding goes, if the port that logged in asked (FCR_VN_ANY_PORT:
+ * the FCF itself ended it, Clear Virtual Links). */
 static void
 logout(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
        unsigned int req_port)
@@ -339,7 +340,7 @@ logout(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 	if (n == FCR_NAME_NONE || t->names->names[n].fcid != (fcid & FCR_FCID_MASK))
 		return;
 	vn_port = (unsigned int)(t->names->names[n].vn >> 48) & 0xFF;
-	if (vn_port != FCR_VN_ANY_PORT && vn_port != req_port)
+	if (vn_port != FCR_VN_ANY_PORT && req_port != FCR_VN_ANY_PORT && vn_port != req_port)
 		return;
 	if (t->names->names[n].origin == FCR_BIND_STATIC) {
 		note_static_kept(t, vlan, wwpn, FCR_FCID_NONE, fcid, 0);
@@ -347,6 +348,19 @@ logout(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 	}
 	if (unbind(t, n) == 0)
 		t->st.logouts++;
+}
+
+/* A station on an edge port posing as the fabric. */
+static void
+untrusted(struct fcr_tables *t, const struct fcr_event *ev)
+{
+	struct fcr_note note = {
+		.kind = FCR_NOTE_UNTRUSTED, .vlan = ev->vlan, .port = ev->port,
+		.fcid = ev->kind == FCR_LOGIN_CVL ? ev->port_id : ev->d_id,
+	};
+
+	t->st.logins_untrusted++;
+	fcr_notify(&t->notify, &note);
 }
 
 /* The MAC the fabric granted: a FIP reply's MAC descriptor, else FPMA. */
@@ -365,9 +379,10 @@ granted_vn(const struct fcr_tables *t, const struct fcr_event *ev)
  * The trust model (FC-BB-5 Annex D, a FIP snooping bridge's): a request
  * (FLOGI, FDISC, LOGO to the fabric) from any port waits for its reply; only
  * the fabric's reply, arriving on a fabric port, binds or unbinds, and only
- * the port that asked. A reply on an edge port is a station pretending to be
- * the fabric: ignored and counted. PLOGI, N_Port LOGO and their replies
- * never reach here: they teach nothing.
+ * the port that asked; or the FCF's Clear Virtual Links unbind. A reply or
+ * a CVL on an edge port is a station pretending to be the fabric: ignored
+ * and counted. PLOGI, N_Port LOGO and their replies never reach here: they
+ * teach nothing.
  */
 static void
 login_event(struct fcr_tables *t, const struct fcr_event *ev)
@@ -406,18 +421,20 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		p->fcid = ev->port_id & FCR_FCID_MASK;
 		p->port = ev->port;
 		break;
+	case FCR_LOGIN_CVL:
+		/* the FCF ends a VN_Port's virtual link: it has left */
+		if (!from_fabric(t, ev)) {
+			untrusted(t, ev);
+			break;
+		}
+		logout(t, ev->vlan, ev->wwpn, ev->port_id, FCR_VN_ANY_PORT);
+		break;
 	case FCR_LOGIN_ACC:
 	case FCR_LOGIN_RJT:
 		if (!is_fabric_reply(ev))
 			break;
 		if (!from_fabric(t, ev)) {
-			struct fcr_note note = {
-				.kind = FCR_NOTE_UNTRUSTED, .vlan = ev->vlan, .port = ev->port,
-				.fcid = ev->d_id,
-			};
-
-			t->st.logins_untrusted++;
-			fcr_notify(&t->notify, &note);
+			untrusted(t, ev);
 			break;
 		}
 		if (pending_take(t, &k, &got) < 0 || got.kind == PEND_ACCEPT) {

@@ -36,9 +36,9 @@ struct fcr_tables_params {
 	X(logins_seen, "fabric login frames reported by workers") \
 	X(bindings_learned, "bindings learned or changed by a fabric login") \
 	X(bindings_evicted, "bindings that lost their FCID to another port") \
-	X(logouts, "bindings removed by a fabric logout") \
+	X(logouts, "bindings removed by a fabric logout or Clear Virtual Links") \
 	X(acc_unmatched, "fabric login accepts with no request seen") \
-	X(logins_untrusted, "fabric login replies that arrived on an edge port: ignored") \
+	X(logins_untrusted, "fabric login replies and Clear Virtual Links that arrived on an edge port: ignored") \
 	X(logins_static_kept, "fabric logins that would have changed a static binding: kept") \
 	X(pending_overflow, "fabric login requests forgotten: too many at once") \
 	X(flows_expired, "plain flow entries removed after --flow-idle with no frame")

@@ -84,3 +84,18 @@ def parse(b):
     ox_id = struct.unpack_from(">H", b, fc_off + 16)[0]
     return dict(dst=b[0:6], src=b[6:12], r_ctl=r_ctl, d_id=d_id, s_id=s_id, type=type_,
                 ox_id=ox_id, payload=fc[24:])
+
+
+ET_FIP = 0x8914
+
+
+def fip_cvl(src, fcf_mac, vn_ports, switch_name=0x1000000000000001):
+    """FIP Clear Virtual Links (FC-BB-5) to ALL-ENode-MACs: the FCF's MAC and
+    name, then a Vx_Port identification per (mac, fcid, wwpn) cleared."""
+    d = bytes([2, 2]) + fcf_mac
+    d += bytes([4, 3, 0, 0]) + switch_name.to_bytes(8, "big")
+    for vmac, fcid, wwpn in vn_ports:
+        d += bytes([11, 5]) + vmac + b"\0" + fcid.to_bytes(3, "big") + wwpn.to_bytes(8, "big")
+    h = struct.pack(">BBHBBHH", 0x10, 0, 0x0003, 0, 0x02, len(d) // 4, 0)
+    frame = mac("01:10:18:01:00:02") + src + struct.pack(">H", ET_FIP) + h + d
+    return frame + b"\0" * max(0, 60 - len(frame))

@@ -822,7 +822,9 @@ check_els_login(const struct fcr_frame *f, const uint8_t *pl, uint32_t avail,
 static void
 check_login_ranges(const struct fcr_login *l)
 {
-	FZ_CHECK(l->kind <= FCR_LOGIN_RJT, "kind %u", l->kind);
+	FZ_CHECK(l->kind <= FCR_LOGIN_CVL, "kind %u", l->kind);
+	FZ_CHECK(l->nb_cvl <= FCR_CVL_MAX && (l->kind == FCR_LOGIN_CVL) == (l->nb_cvl > 0),
+		 "%u VN_Ports cleared", l->nb_cvl);
 	FZ_CHECK(l->answers <= FCR_LOGIN_RJT, "answers %u", l->answers);
 	FZ_CHECK(l->via_fip <= 1 && l->has_wwpn <= 1 && l->has_mac <= 1, "flags");
 	FZ_CHECK(l->s_id <= FCR_FCID_MASK && l->d_id <= FCR_FCID_MASK &&
@@ -1444,6 +1446,13 @@ check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *
 static void
 check_login_event(const struct fcr_event *ev, const struct fcr_login *l)
 {
+	if (l->kind == FCR_LOGIN_CVL) {
+		/* an event per VN_Port cleared; the first one is checked */
+		FZ_CHECK(ev->kind == FCR_LOGIN_CVL && ev->via_fip &&
+			 ev->port_id == l->cvl[0].fcid && ev->wwpn == l->cvl[0].wwpn &&
+			 ev->vlan == l->vlan, "clear virtual links event");
+		return;
+	}
 	FZ_CHECK(ev->kind == l->kind && ev->answers == l->answers &&
 		 ev->via_fip == l->via_fip && ev->has_wwpn == l->has_wwpn &&
 		 ev->has_mac == l->has_mac, "login event kind/flags");
@@ -1568,7 +1577,7 @@ fuzz_pipeline_bursts(void **state)
 		for (i = 0; i < n; i++) {
 			if (!e[i].login)
 				continue;
-			want_logins++;
+			want_logins += e[i].l.kind == FCR_LOGIN_CVL ? e[i].l.nb_cvl : 1;
 			if (out[i] == FCR_OUT_DROP)
 				continue;
 			for (k = 0; k < j && ev[k].seq != i; k++)

@@ -1007,8 +1007,72 @@ test_kind_names(void **state)
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_LOGO), "logo");
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_ACC), "ls_acc");
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_RJT), "ls_rjt");
-	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)7), "?");
+	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_CVL), "clear_virtual_links");
+	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)8), "?");
 	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)-1), "?");
+}
+
+/* Clear Virtual Links: the FCF's MAC and name, then one Vx_Port
+ * identification per VN_Port cleared (FC-BB-5); read up to FCR_CVL_MAX. */
+static size_t
+cvl_frame(uint8_t *b, unsigned int nb_vn)
+{
+	size_t off = 0;
+	unsigned int i, words = 2 + 3 + 5 * nb_vn;
+
+	memset(b, 0, 256);
+	memcpy(b, "\x01\x10\x18\x01\x00\x02", 6);          /* ALL-ENode-MACs */
+	memcpy(b + 6, "\x0e\xfc\x00\xff\xff\xfe", 6);      /* the FCF */
+	b[12] = 0x89, b[13] = 0x14;
+	off = 14;
+	b[off] = 0x10;                                      /* version 1 */
+	b[off + 2] = 0, b[off + 3] = FCR_FIP_OP_CTRL;
+	b[off + 5] = FCR_FIP_SC_CVL;
+	b[off + 6] = 0, b[off + 7] = (uint8_t)words;
+	off += FCR_FIP_HLEN;
+	b[off] = FCR_FIP_DT_MAC, b[off + 1] = 2;
+	memcpy(b + off + 2, "\x0e\xfc\x00\xff\xff\xfe", 6);
+	off += 8;
+	b[off] = 4, b[off + 1] = 3;                         /* switch name */
+	off += 12;
+	for (i = 0; i < nb_vn; i++) {
+		b[off] = FCR_FIP_DT_VN_ID, b[off + 1] = 5;
+		memcpy(b + off + 2, "\x0e\xfc\x00\x81\x00", 5);
+		b[off + 7] = (uint8_t)(2 + i);
+		fcr_put_be24(b + off + 9, 0x810002 + i);
+		fcr_put_be64(b + off + 12, 0x2f00000000000002ull + i);
+		off += 20;
+	}
+	return off;
+}
+
+static void
+test_fip_clear_virtual_links_names_the_vn_ports(void **state)
+{
+	uint8_t b[256];
+	struct fcr_login l;
+	size_t n;
+
+	(void)state;
+	n = cvl_frame(b, 2);
+	assert_int_equal(fcr_login_parse(b, (uint32_t)n, &l), FCR_R_OK);
+	assert_int_equal(l.kind, FCR_LOGIN_CVL);
+	assert_true(l.via_fip);
+	assert_int_equal(l.nb_cvl, 2);
+	assert_int_equal(l.cvl[0].fcid, 0x810002);
+	assert_true(l.cvl[1].wwpn == 0x2f00000000000003ull);
+	assert_int_equal(l.cvl[1].mac[5], 3);
+	/* more than it reads: the first FCR_CVL_MAX */
+	n = cvl_frame(b, FCR_CVL_MAX + 2);
+	assert_int_equal(fcr_login_parse(b, (uint32_t)n, &l), FCR_R_OK);
+	assert_int_equal(l.nb_cvl, FCR_CVL_MAX);
+	/* cut inside a descriptor: refused, nothing read past the frame */
+	n = cvl_frame(b, 1);
+	assert_int_equal(fcr_login_parse(b, (uint32_t)n - 4, &l), FCR_R_BAD_PAYLOAD);
+	/* a CVL naming nobody clears nothing */
+	n = cvl_frame(b, 0);
+	assert_int_equal(fcr_login_parse(b, (uint32_t)n, &l), FCR_R_OK);
+	assert_int_equal(l.kind, FCR_LOGIN_NONE);
 }
 
 int
@@ -1040,6 +1104,7 @@ main(void)
 		cmocka_unit_test(test_fip_every_truncation_never_reads_past_the_frame),
 		cmocka_unit_test(test_fcoe_login_every_truncation_never_reads_past_the_frame),
 		cmocka_unit_test(test_kind_names),
+		cmocka_unit_test(test_fip_clear_virtual_links_names_the_vn_ports),
 	};
 
 	fcr_crc_init();

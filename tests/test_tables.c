@@ -755,6 +755,36 @@ a_fabric_reply_on_an_edge_port_teaches_nothing(void **state)
 	fcr_tables_free(t);
 }
 
+/* The FCF clears a VN_Port's virtual link: it has left the fabric. From an
+ * edge port, the same frame is a station posing as the FCF: ignored. */
+static void
+the_fcfs_clear_virtual_links_unbinds(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_event ev;
+
+	(void)state;
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = FCR_EV_LOGIN;
+	ev.kind = FCR_LOGIN_CVL;
+	ev.via_fip = 1;
+	ev.vlan = VLAN;
+	ev.has_wwpn = 1;
+	ev.wwpn = VT;
+	ev.port_id = FVT;
+	ev.port = EDGE_PORT;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(t->st.logins_untrusted, 1);
+	assert_int_equal(t->names->names[fcr_name_get(t->names, VLAN, VT, 0)].fcid, FVT);
+	ev.port = FABRIC_PORT;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(fcr_name_get(t->names, VLAN, VT, 0), FCR_NAME_NONE);
+	assert_int_equal(t->st.logouts, 1);
+	fcr_tables_free(t);
+}
+
 /* The operator's word stands: a login never moves a static binding, never
  * takes its FCID, and a fabric logout does not remove it. */
 static void
@@ -1292,6 +1322,7 @@ main(void)
 		cmocka_unit_test(fip_fdisc_reply_binds_and_plogi_teaches_nothing),
 		cmocka_unit_test(a_fabric_reply_on_an_edge_port_teaches_nothing),
 		cmocka_unit_test(a_login_never_overrides_a_static_binding),
+		cmocka_unit_test(the_fcfs_clear_virtual_links_unbinds),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),

@@ -21,6 +21,8 @@ D_ID = VT, none the target's port.
     it goes active and its host's frames reach its VT;
   * the VT logging out for real: the redirect waits, H's frames are
     dropped and counted (not_ready), none reaches T; back, they reach the VT;
+  * Clear Virtual Links of the VT from a station posing as the FCF (ignored),
+    then from the FCF (the VT unbound, H's frames dropped until it is back);
   * data racing the login: the tables' writer slowed down (20 ms before
     each burst of events), H sends its data the moment it has its FLOGI
     accept: every frame reaches the VT, before_rule 0.
@@ -195,6 +197,28 @@ def attacks(t):
     t.check(ok, "the VT back, the redirect is active again", out)
     flow.vt = st["VT"]
     flow.all_reach_vt("the VT back")
+
+    t.section("Clear Virtual Links: from a station posing as the FCF, then from the FCF")
+    vt = st["VT"]
+    cvl = ff.fip_cvl(fl.FCF_MAC, fl.FCF_MAC, [(vt.mac, vt.fcid, VT)])
+    un = lab.stat("logins_untrusted")
+    now = bindings(lab)
+    lab.ports[fl.SN].send(cvl)
+    t.check(lab.wait_stat("logins_untrusted", un + 1) == un + 1,
+            "a CVL of the VT from the service node's port: ignored (logins_untrusted)")
+    t.check(bindings(lab) == now, "the bindings are unchanged", "\n".join(bindings(lab)))
+    flow.all_reach_vt("after the forged CVL")
+    lo = lab.stat("logouts")
+    lab.ports[fl.FABRIC].send(cvl)
+    t.check(lab.wait_stat("logouts", lo + 1) == lo + 1, "the FCF's CVL of the VT: unbound")
+    ok, _, out = lab.node.poll("redirect list", lambda o: "(waiting for vt" in o, 10)
+    t.check(ok, "H's redirect waits for its VT", out)
+    flow.all_dropped("while the VT's link is cleared", 4, lab.stat("redirect_not_ready"))
+    st["VT"] = lab.login(2, VT, F["VT"])
+    ok, _, out = lab.node.poll("redirect list", lambda o: o.count(" active before_rule") == 2, 10)
+    t.check(ok, "the VT logged in again, the redirect is active", out)
+    flow.vt = st["VT"]
+    flow.all_reach_vt("the VT back after its CVL")
     state, br, nr = lab.redirect_counts(H)
     t.check(br == 0, "no frame of H's redirect went directly (before_rule %s)" % br)
     lab.close()
