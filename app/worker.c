@@ -220,6 +220,11 @@ fcr_worker_main(void *arg)
 		rte_rcu_qsbr_thread_offline(fcr_fwd.qsbr, w->id);
 		w->paused = 1;
 	}
+	/* quitting without a stop: login frames still waiting are dropped */
+	while (w->held_head != w->held_tail) {
+		rte_pktmbuf_free(w->held[w->held_head++ % FCR_HELD_MAX].m);
+		w->st.pl.drop[FCR_R_LOGIN_HELD_FULL]++;
+	}
 	rte_rcu_qsbr_thread_unregister(fcr_fwd.qsbr, w->id);
 	return 0;
 }
