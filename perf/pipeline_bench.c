@@ -199,6 +199,10 @@ route_model_init(void)
 	add_route_spec(PLAIN_D_DOMAIN);
 }
 
+/* --edge: frames arrive on an edge port of the trust model (port 1 faces the
+ * fabric): each burst's S_IDs are checked against the VN_Port table */
+static int edge;
+
 static int
 world_create(struct world *w, uint32_t nflows, int sock)
 {
@@ -206,7 +210,7 @@ world_create(struct world *w, uint32_t nflows, int sock)
 	struct fcr_tables_params tp = {
 		.max_flows = nflows + 4, /* the redirects' spare: lib/fcr_redirect.c */
 		.max_routes = 4096,
-		.max_names = RTE_MAX(nredir * 4, 64u),
+		.max_names = RTE_MAX(nredir * 4 + 2048, 64u),
 		.max_redirects = RTE_MAX(nredir, 16u),
 		.nb_workers = NWORKERS,
 		.qsbr = NULL,
@@ -279,6 +283,13 @@ world_create(struct world *w, uint32_t nflows, int sock)
 		fcr_event_flow(&ev, fcr_flow_key(VLAN, s, d));
 		fcr_tables_event(w->t, &ev);
 		*fs = (struct flow_spec){ s, d, s, d, FCR_LEG_PLAIN };
+		/* --edge: the initiators are VN_Ports the check lets through */
+		if (edge && i < side &&
+		    fcr_tables_binding_add(w->t, VLAN, 0x2200000000000000ull | i, s,
+					   FCR_BIND_STATIC) < 0) {
+			fprintf(stderr, "FAIL: binding of initiator %u\n", i);
+			return -1;
+		}
 	}
 	if (w->t->flows->count != nflows ||
 	    w->t->redirects->nb_active != nredir ||
@@ -935,7 +946,9 @@ usage(FILE *f, const char *prog)
 		"both stay busy\n"
 		"  --no-breakdown  skip the per-step breakdown\n"
 		"  --max-flows N   skip flow counts above N (1000, 1000000)\n"
-		"  --no-thp        tables and mbufs on the EAL heap's 4 KB pages\n",
+		"  --no-thp        tables and mbufs on the EAL heap's 4 KB pages\n"
+		"  --edge          frames arrive on an edge port (--fabric-ports 1): each\n"
+		"                  burst's S_IDs checked against the VN_Port table\n",
 		prog, BENCH_MAX_RUNS, MAX_PASSES, BURST);
 }
 
@@ -951,6 +964,7 @@ main(int argc, char **argv)
 		{ "no-breakdown", no_argument, NULL, 'B' },
 		{ "max-flows", required_argument, NULL, 'm' },
 		{ "no-thp", no_argument, NULL, 'T' },
+		{ "edge", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1009,6 +1023,9 @@ main(int argc, char **argv)
 		case 'T':
 			thp = 0;
 			break;
+		case 'E':
+			edge = 1;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			return 0;
@@ -1054,6 +1071,7 @@ main(int argc, char **argv)
 				.nb_ports = NB_PORTS,
 				.fc_map = FC_MAP,
 				.worker = i,
+				.fabric_mask = edge ? 1u << 1 : 0,
 			};
 		for (sz = 0; sz < NSIZES; sz++) {
 			for (i = 0; i < NWORKERS; i++)
