@@ -309,9 +309,14 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		struct rte_ether_hdr *eth;
 
 		if (unlikely(leg[i] == FCR_LEG_BLOCKED)) {
+			const struct fcr_redirect_table *rd = p->tables->redirects;
+			uint32_t o = ft->owner[idx[i]];
+
 			/* fail closed: the pair never talks directly */
 			out[pos[i]] = FCR_OUT_DROP;
 			st->drop[FCR_R_REDIRECT_NOT_READY]++;
+			if (o < rd->capacity)
+				rd->not_ready[p->worker][o]++;
 			if (hold[i])
 				unhold(ev, nev, pos[i]);
 			continue;

@@ -79,6 +79,13 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 		rt->free_idx[i] = capacity - 1 - i;
 	rt->nb_free = capacity;
 	rt->capacity = capacity;
+	rt->nb_workers = flows->nb_workers;
+	for (i = 0; i < rt->nb_workers; i++) {
+		rt->not_ready[i] = rte_zmalloc_socket(NULL, sizeof(uint64_t) * capacity,
+						      RTE_CACHE_LINE_SIZE, socket);
+		if (rt->not_ready[i] == NULL)
+			goto nomem;
+	}
 	rt->flows = flows;
 	rt->names = names;
 	return rt;
@@ -92,9 +99,13 @@ fail:
 void
 fcr_redirect_table_free(struct fcr_redirect_table *rt)
 {
+	uint32_t i;
+
 	if (rt == NULL)
 		return;
 	rte_hash_free(rt->by_key);
+	for (i = 0; i < FCR_MAX_WORKERS; i++)
+		rte_free(rt->not_ready[i]);
 	rte_free(rt->r);
 	rte_free(rt->free_idx);
 	rte_free(rt);
@@ -117,30 +128,21 @@ rule_keys(const struct fcr_redirect *r, const uint32_t *f, uint64_t key[4],
 	action[3] = fcr_action(t, h, FCR_LEG_VT_TO_HOST);
 }
 
-/* Frames the redirect's blocking entries have dropped since it blocked. */
 static uint64_t
-blocked_frames(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
+not_ready_sum(const struct fcr_redirect_table *rt, uint32_t id)
 {
-	struct fcr_flow_counters c;
 	uint64_t n = 0;
-	int i, idx;
+	uint32_t w;
 
-	for (i = 0; i < r->nb_keys; i++) {
-		idx = fcr_flow_find(rt->flows, r->key[i]);
-		if (idx >= 0 && rt->flows->owner[idx] != FCR_NO_OWNER) {
-			fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
-			n += c.frames;
-		}
-	}
+	for (w = 0; w < rt->nb_workers; w++)
+		n += __atomic_load_n(&rt->not_ready[w][id], __ATOMIC_RELAXED);
 	return n;
 }
 
 uint64_t
 fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id)
 {
-	const struct fcr_redirect *r = &rt->r[id];
-
-	return r->dropped + (r->blocking ? blocked_frames(rt, r) - r->drop_base : 0);
+	return not_ready_sum(rt, id) - rt->r[id].not_ready_base;
 }
 
 /*
@@ -159,8 +161,6 @@ set_entries(struct fcr_redirect_table *rt, uint32_t id, const uint64_t *key,
 	struct fcr_flow_counters c;
 	int i, j, idx, rc = 0;
 
-	if (r->blocking)
-		r->dropped += blocked_frames(rt, r) - r->drop_base;
 	for (i = 0; i < n; i++) {
 		idx = fcr_flow_find(rt->flows, key[i]);
 		if (idx >= 0 && rt->flows->owner[idx] == FCR_NO_OWNER) {
@@ -183,7 +183,6 @@ set_entries(struct fcr_redirect_table *rt, uint32_t id, const uint64_t *key,
 		memcpy(r->key, key, sizeof(key[0]) * (size_t)n);
 	r->nb_keys = (uint8_t)n;
 	r->blocking = (uint8_t)(blocking && n > 0);
-	r->drop_base = r->blocking ? blocked_frames(rt, r) : 0;
 	return rc;
 }
 
@@ -407,6 +406,8 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		r = &rt->r[id];
 		memset(r, 0, sizeof(*r));
 		r->vlan = vlan;
+		/* the workers' counts of this id start over from here */
+		r->not_ready_base = not_ready_sum(rt, (uint32_t)id);
 		/* memset cleared sflags: a new redirect is not known to peers */
 		r->in_use = 1;
 		rt->count++;

@@ -52,8 +52,7 @@ struct fcr_redirect {
 	uint64_t key[4];             /* its flow entries: 4 rules, 2 blocking, or none */
 	uint8_t nb_keys;
 	uint8_t blocking;            /* key[] are blocking entries */
-	uint64_t dropped;            /* frames dropped by blocking entries before */
-	uint64_t drop_base;          /* their counters when they were set */
+	uint64_t not_ready_base;     /* the workers' not_ready counts when added */
 };
 
 struct fcr_redirect_table {
@@ -70,6 +69,10 @@ struct fcr_redirect_table {
 	const struct fcr_notify *notify; /* state changes, when set */
 	int blocked;                 /* some may be in conflict or no_room */
 	uint32_t released;           /* keys given up since the last retry */
+	/* frames each worker dropped on a redirect's blocking entries, by
+	 * redirect id: each written by its worker alone */
+	uint64_t *not_ready[FCR_MAX_WORKERS];
+	uint32_t nb_workers;
 	int retrying;
 };
 
