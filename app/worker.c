@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The worker loop, l2fwd-style: receive a burst, let the pipeline decide and
- * rewrite (lib/fcr_pipeline.c), hand frames to per-port TX buffers that
+ * rewrite (lib/forward/fcr_pipeline.c), hand frames to per-port TX buffers that
  * drain on a TSC timer so a trickle is not held back, pass events to the
  * table writer's ring. Nothing here locks, allocates or makes a system call
  * per frame; a full ring or TX queue is counted, never waited on. Fabric

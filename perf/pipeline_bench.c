@@ -208,7 +208,7 @@ world_create(struct world *w, uint32_t nflows, int sock)
 {
 	uint32_t nredir = nflows / 8, nplain = nflows - nredir * 4, i, side;
 	struct fcr_tables_params tp = {
-		.max_flows = nflows + 4, /* the redirects' spare: lib/fcr_redirect.c */
+		.max_flows = nflows + 4, /* the redirects' spare: lib/forward/fcr_redirect.c */
 		.max_routes = 4096,
 		.max_names = RTE_MAX(nredir * 4 + 2048, 64u),
 		.max_redirects = RTE_MAX(nredir, 16u),
@@ -260,7 +260,7 @@ world_create(struct world *w, uint32_t nflows, int sock)
 			fprintf(stderr, "FAIL: redirect %u not active: %d\n", i, rc);
 			return -1;
 		}
-		/* FCOE.md's table, independently of lib/fcr_redirect.c */
+		/* FCOE.md's table, independently of lib/forward/fcr_redirect.c */
 		fs[0] = (struct flow_spec){ f[R_HOST], f[R_TARGET], f[R_HOST],
 					    f[R_VT], FCR_LEG_HOST_TO_TARGET };
 		fs[1] = (struct flow_spec){ f[R_VI], f[R_TARGET], f[R_HOST],

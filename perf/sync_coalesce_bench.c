@@ -3,7 +3,7 @@
  * sync-coalesce-bench: bytes of sync traffic with coalescing against without
  * (DESIGN.md, "Sync between nodes" and "Performance: how we measure").
  *
- * Two sync engines (lib/fcr_sync.c, unchanged) are wired in-process as
+ * Two sync engines (lib/sync/fcr_sync.c, unchanged) are wired in-process as
  * tests/test_sync.c wires them: node A and node B, each with its own tables,
  * joined by a simulated network that delivers every datagram 1 ms after it
  * was sent (no loss, no reordering, no capacity limit: what the engines do,
@@ -781,7 +781,7 @@ main(int argc, char **argv)
 						x->cycles_per_change);
 			}
 
-	printf("Sync traffic: coalescing engine (lib/fcr_sync.c) vs a per-change "
+	printf("Sync traffic: coalescing engine (lib/sync/fcr_sync.c) vs a per-change "
 	       "sender on the same wire encoder\n"
 	       "two engines in-process, simulated network (1 ms, lossless), window "
 	       "%u ms, MTU %u, %lu windows per case;\n"

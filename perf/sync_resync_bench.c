@@ -4,7 +4,7 @@
  * UDP sockets on 127.0.0.1 (DESIGN.md, "Sync between nodes": "a paced bulk
  * resync when a peer joins").
  *
- * Two sync engines (lib/fcr_sync.c, unchanged) in one process, each with
+ * Two sync engines (lib/sync/fcr_sync.c, unchanged) in one process, each with
  * its own tables, its own UDP socket bound on 127.0.0.1 and its own lcore:
  * node A on lcore 1, node B on the main lcore. Each runs the loop the
  * program's writer lcore runs (app/writer.c fcr_writer_main and

@@ -360,7 +360,7 @@ def parse(b):
 
 
 class Login:
-    """What the snooper reads from a login frame (lib/fcr_login.h's model)."""
+    """What the snooper reads from a login frame (lib/frame/fcr_login.h's model)."""
 
     def __init__(self):
         self.kind = None      # flogi fdisc plogi logo acc rjt

@@ -7,7 +7,7 @@
 # (--login-gap) are what tshark sees of EtherType 0x88b5, and each frame's
 # VLAN, S_ID, D_ID, OX_ID and R_CTL are the ones the generator says it wrote
 # (its --list). --malformed writes one frame per parser reason of
-# lib/fcr_reason.h. Same seed, same bytes; bad options are refused.
+# lib/frame/fcr_reason.h. Same seed, same bytes; bad options are refused.
 #
 # usage: fcoe_gen_tshark.sh <path-to-fcoe-gen>
 set -euo pipefail
@@ -202,8 +202,8 @@ else
 fi
 
 echo "== malformed frames"
-echo "  check: one malformed_<reason> frame per reason lib/fcr_reason.h lists from runt to bad_fill, in that order"
-reasons=$(dirname "$0")/../lib/fcr_reason.h
+echo "  check: one malformed_<reason> frame per reason lib/frame/fcr_reason.h lists from runt to bad_fill, in that order"
+reasons=$(dirname "$0")/../lib/frame/fcr_reason.h
 "$GEN" --out "$TMP/m.pcap" --list "$TMP/m.list" --quiet --malformed --exchanges 1 2>/dev/null
 got=$(awk '$2 ~ /^malformed_/ { sub(/^malformed_/, "", $2); print $2 }' "$TMP/m.list" | tr '\n' ' ')
 if [ -r "$reasons" ]; then

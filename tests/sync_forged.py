@@ -5,7 +5,7 @@ sync_forged.py FCREDIRECT
 
 A node whose only peer is this script: its socket is bound to the address
 the node lists as its peer (no fcredirect runs there), and it crafts
-datagrams per lib/fcr_sync_wire.h, sealed as libsodium's crypto_auth
+datagrams per lib/sync/fcr_sync_wire.h, sealed as libsodium's crypto_auth
 (HMAC-SHA-512-256) with the key app/sync_io.c derives from the key file
 (BLAKE2b-256 of its bytes).
 

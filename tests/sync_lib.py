@@ -492,7 +492,7 @@ def wwpn(prefix, i):
 # ---------------------------------------------------------------- wire
 
 class Wire:
-    """Datagrams of lib/fcr_sync_wire.h, sealed as libsodium's crypto_auth
+    """Datagrams of lib/sync/fcr_sync_wire.h, sealed as libsodium's crypto_auth
     does (HMAC-SHA-512 truncated to 32 bytes) with the key app/sync_io.c
     load_key derives (BLAKE2b-256 of the key file's bytes)."""
 

@@ -126,7 +126,7 @@ usage(FILE *f)
 "                      too) carries its FC CRC with every bit flipped; kind\n"
 "                      fcp_data_badcrc\n"
 "  --malformed         after the PLOGI/PRLI phase, one frame of each malformed\n"
-"                      kind a parser names (lib/fcr_reason.h), kinds\n"
+"                      kind a parser names (lib/frame/fcr_reason.h), kinds\n"
 "                      malformed_runt, _trunc_vlan, _vlan_stacked,\n"
 "                      _trunc_fcoe_hdr, _bad_version, _bad_reserved, _bad_sof,\n"
 "                      _trunc_fc_hdr, _no_trailer, _bad_eof, _bad_trailer,\n"

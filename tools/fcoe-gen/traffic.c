@@ -536,7 +536,7 @@ recrc(uint8_t *b, size_t len, size_t fc_off)
 
 /*
  * One frame of each way an FCoE frame can be malformed, in the order of
- * lib/fcr_reason.h: each is a good FCP_CMND-like frame from host 0 to
+ * lib/frame/fcr_reason.h: each is a good FCP_CMND-like frame from host 0 to
  * target 0 with exactly one defect, so a parser names exactly that reason.
  * Frames that need a tag (trunc_vlan, vlan_stacked) have one even when the
  * fabric is untagged.
