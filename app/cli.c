@@ -8,17 +8,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cmdline.h>
-#include <cmdline_parse.h>
-#include <cmdline_parse_string.h>
-#include <cmdline_rdline.h>
-#include <cmdline_socket.h>
 #include <rte_cycles.h>
 
 #include "log.h"
 #include "cli.h"
 #include "commands.h"
+#include "fcr_config.h"
 #include "fwd.h"
+#include "terminal.h"
 #include "writer.h"
 
 volatile int fcr_cli_signal;
@@ -95,28 +92,26 @@ help(void)
 }
 
 /*
- * load config: every line is checked first (syntax, that it is a
- * configuration command, ports that exist, four distinct redirect ports);
- * one bad line and nothing is applied. The writer then applies the file as
- * one step.
+ * load config: every line is parsed and checked first (syntax, that it is
+ * a configuration command, ports that exist, four distinct redirect
+ * ports); one bad line and nothing is applied. The sync lcore then applies
+ * the parsed lines as one step.
  */
 static int
 load_config(const char *path)
 {
-	char line[1024], msg[FCR_CMD_MSG_LEN], *text = NULL, *out = NULL;
-	size_t tlen = 0;
-	unsigned int lineno = 0;
-	struct fcr_cmd c;
-	FILE *f = fopen(path, "r"), *buf;
+	char line[FCR_CMD_LINE_LEN + 1], msg[FCR_CMD_MSG_LEN], *out = NULL;
+	struct fcr_config_line *lines = NULL;
+	unsigned int n = 0, cap = 0, lineno = 0;
+	FILE *f = fopen(path, "r");
 	int rc = 0, r;
 
 	if (f == NULL) {
 		printf("error: load config: cannot open %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	buf = open_memstream(&text, &tlen);
-	while (rc == 0 && buf != NULL && fgets(line, sizeof(line), f) != NULL) {
-		char copy[1024];
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
+		struct fcr_cmd c;
 
 		lineno++;
 		if (strchr(line, '\n') == NULL && !feof(f)) {
@@ -124,72 +119,78 @@ load_config(const char *path)
 			rc = -1;
 			break;
 		}
-		snprintf(copy, sizeof(copy), "%s", line);
-		r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, copy, &c, msg);
+		r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg);
 		if (r < 0) {
 			printf("error: %s:%u: %s\n", path, lineno, msg);
 			rc = -1;
-		} else if (r > 0 && !fcr_cmd_is_config(c.def->id)) {
+		} else if (r > 0 && !(c.def->flags & FCR_CMD_CONFIG)) {
 			printf("error: %s:%u: '%s' is not configuration (route add, binding add, "
 			       "redirect add)\n", path, lineno, c.def->syntax);
 			rc = -1;
-		} else if (r > 0 && (c.def->id == CMD_ROUTE_ADD_MAC ||
-				     c.def->id == CMD_ROUTE_ADD_FPMA) &&
-			   c.arg[1].u32 >= fcr_fwd.nb_ports) {
-			printf("error: %s:%u: port %u does not exist (%u ports)\n", path, lineno,
-			       c.arg[1].u32, fcr_fwd.nb_ports);
+		} else if (r > 0 && fcr_config_check(fcr_fwd.tables, &c, msg) < 0) {
+			printf("error: %s:%u: %s\n", path, lineno, msg);
 			rc = -1;
-		} else if (r > 0 && c.def->id == CMD_REDIR_ADD &&
-			   (c.arg[1].wwpn == c.arg[2].wwpn || c.arg[1].wwpn == c.arg[3].wwpn ||
-			    c.arg[1].wwpn == c.arg[4].wwpn || c.arg[2].wwpn == c.arg[3].wwpn ||
-			    c.arg[2].wwpn == c.arg[4].wwpn || c.arg[3].wwpn == c.arg[4].wwpn)) {
-			printf("error: %s:%u: host, target, vi and vt must be four different "
-			       "ports\n", path, lineno);
-			rc = -1;
+		} else if (r > 0) {
+			if (n == cap) {
+				struct fcr_config_line *g =
+					realloc(lines, (cap ? cap * 2 : 64) * sizeof(*lines));
+
+				if (g == NULL) {
+					printf("error: load config: out of memory\n");
+					rc = -1;
+					break;
+				}
+				lines = g;
+				cap = cap ? cap * 2 : 64;
+			}
+			lines[n].cmd = c;
+			lines[n].lineno = lineno;
+			n++;
 		}
-		fputs(line, buf);
-		if (line[strlen(line) - 1] != '\n')
-			fputc('\n', buf);
 	}
 	fclose(f);
-	if (buf != NULL)
-		fclose(buf);
-	if (buf == NULL || text == NULL) {
-		printf("error: load config: out of memory\n");
-		rc = -1;
-	}
 	if (rc != 0) {
 		printf("error: %s: nothing of the file was applied\n", path);
 	} else {
-		rc = fcr_writer_apply(text, path, &out);
+		rc = fcr_writer_apply(lines, n, path, &out);
 		if (out != NULL) {
 			fputs(out, stdout);
 			free(out);
 		}
 	}
-	free(text);
+	free(lines);
 	return rc;
 }
 
-/* Parse and run one line. 0 (also for blank lines), or -1. */
-static int
-run_line(const char *text, const char *where)
+/* The line as given, less a comment, for the audit trail (fcr.cli at
+ * info). */
+static void
+audit(const char *text)
 {
-	char line[1024], msg[FCR_CMD_MSG_LEN], *out = NULL;
-	struct fcr_cmd c;
-	int r;
+	size_t n = strcspn(text, "#\r\n");
 
-	snprintf(line, sizeof(line), "%s", text);
-	r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg);
-	if (r < 0) {
-		printf("error: %s%s%s\n", where ? where : "", where ? ": " : "", msg);
-		fflush(stdout);
-		return -1;
+	while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+		n--;
+	while (n > 0 && (*text == ' ' || *text == '\t')) {
+		text++;
+		n--;
 	}
-	if (r == 0)
-		return 0;
-	r = 0;
-	switch (c.def->id) {
+	FCR_LOG(INFO, cli, "%.*s", (int)n, text);
+}
+
+int
+fcr_cli_quitting(void)
+{
+	return quit_requested;
+}
+
+int
+fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where)
+{
+	char msg[FCR_CMD_MSG_LEN], *out = NULL;
+	int r = 0;
+
+	switch (c->def->id) {
 	case CMD_HELP:
 		help();
 		break;
@@ -198,23 +199,27 @@ run_line(const char *text, const char *where)
 		break;
 	case CMD_START:
 		fcr_forwarding_start();
-		FCR_LOG(INFO, cli, "start");
 		break;
 	case CMD_STOP:
 		fcr_forwarding_stop();
-		FCR_LOG(INFO, cli, "stop");
 		break;
 	case CMD_SLEEP:
-		wait_ms(c.arg[0].u32);
+		wait_ms(c->arg[0].u32);
 		break;
 	case CMD_WAIT_IDLE:
-		wait_idle(c.arg[0].u32);
+		wait_idle(c->arg[0].u32);
 		break;
 	case CMD_LOAD_CONFIG:
-		r = load_config(c.arg[0].word);
+		r = load_config(fcr_cmd_word(c, 0));
 		break;
 	default:
-		r = fcr_writer_call(text, &out);
+		/* checked at the door: what the grammar cannot check */
+		if (fcr_config_check(fcr_fwd.tables, c, msg) < 0) {
+			printf("error: %s%s%s\n", where ? where : "", where ? ": " : "", msg);
+			r = -1;
+			break;
+		}
+		r = fcr_writer_call(c, &out);
 		if (out != NULL) {
 			if (r < 0 && where != NULL && strncmp(out, "error: ", 7) == 0)
 				printf("error: %s: %s", where, out + 7);
@@ -224,8 +229,29 @@ run_line(const char *text, const char *where)
 		}
 		break;
 	}
+	if (r == 0 && (c->def->flags & FCR_CMD_CHANGES))
+		audit(text);
 	fflush(stdout);
 	return r;
+}
+
+/* Parse and run one line. 0 (also for blank lines), or -1. */
+static int
+run_line(const char *text, const char *where)
+{
+	char msg[FCR_CMD_MSG_LEN];
+	struct fcr_cmd c;
+	int r;
+
+	r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, text, &c, msg);
+	if (r < 0) {
+		printf("error: %s%s%s\n", where ? where : "", where ? ": " : "", msg);
+		fflush(stdout);
+		return -1;
+	}
+	if (r == 0)
+		return 0;
+	return fcr_cli_run(&c, text, where);
 }
 
 static int
@@ -291,95 +317,6 @@ read_input(char *buf, size_t cap, size_t *len)
 	return 0;
 }
 
-/*
- * On a terminal the prompt is DPDK's cmdline library, with tab completion
- * and '?' help. Its instructions are made from the same command table:
- * literal words become fixed tokens, <placeholders> any-word tokens, and
- * the callback hands the rebuilt line to run_line.
- */
-struct words {
-	cmdline_fixed_string_t w[FCR_CMD_MAX_TOKENS];
-};
-
-static void
-cmdline_cb(void *res, struct cmdline *cl, void *data)
-{
-	const struct fcr_cmd_def *d = data;
-	const struct words *r = res;
-	char line[1024] = "";
-	const char *p;
-	size_t n = 1, i;
-
-	for (p = d->syntax; *p; p++)
-		n += *p == ' ';
-	for (i = 0; i < n && i < FCR_CMD_MAX_TOKENS; i++) {
-		strncat(line, r->w[i], sizeof(line) - strlen(line) - 2);
-		strcat(line, " ");
-	}
-	run_line(line, NULL);
-	if (quit_requested)
-		cmdline_quit(cl);
-}
-
-static cmdline_parse_ctx_t *
-cmdline_ctx(void)
-{
-	cmdline_parse_ctx_t *ctx = calloc(fcr_nb_commands + 1, sizeof(*ctx));
-	size_t c;
-
-	if (ctx == NULL)
-		return NULL;
-	for (c = 0; c < fcr_nb_commands; c++) {
-		const struct fcr_cmd_def *d = &fcr_commands[c];
-		char *syn = strdup(d->syntax), *save = NULL, *w, *help;
-		cmdline_parse_inst_t *inst;
-		size_t n = 0;
-
-		inst = calloc(1, sizeof(*inst) + (FCR_CMD_MAX_TOKENS + 1) * sizeof(void *));
-		help = malloc(strlen(d->syntax) + strlen(d->help) + 4);
-		if (syn == NULL || inst == NULL || help == NULL)
-			return NULL;
-		sprintf(help, "%s: %s", d->syntax, d->help);
-		inst->f = cmdline_cb;
-		inst->data = (void *)(uintptr_t)d;
-		inst->help_str = help;
-		for (w = strtok_r(syn, " ", &save); w != NULL && n < FCR_CMD_MAX_TOKENS;
-		     w = strtok_r(NULL, " ", &save), n++) {
-			cmdline_parse_token_string_t *t = calloc(1, sizeof(*t));
-
-			if (t == NULL)
-				return NULL;
-			t->hdr.ops = &cmdline_token_string_ops;
-			t->hdr.offset = (unsigned int)(n * sizeof(cmdline_fixed_string_t));
-			t->string_data.str = w[0] == '<' ? NULL : w;
-			inst->tokens[n] = &t->hdr;
-		}
-		ctx[c] = inst;
-	}
-	return ctx;
-}
-
-static void
-terminal_loop(void)
-{
-	cmdline_parse_ctx_t *ctx = cmdline_ctx();
-	struct cmdline *cl;
-
-	if (ctx == NULL || (cl = cmdline_stdin_new(ctx, "fcredirect> ")) == NULL) {
-		printf("error: cannot start the interactive prompt\n");
-		return;
-	}
-	while (!quit_requested && !fcr_cli_signal) {
-		int st = cmdline_poll(cl);
-
-		if (st < 0 || st == RDLINE_EXITED)
-			break;
-		usleep(2000);
-	}
-	cmdline_stdin_exit(cl);
-	printf("\n");
-}
-
 void *
 fcr_cli_main(void *arg)
 {
@@ -396,7 +333,7 @@ fcr_cli_main(void *arg)
 	if (!quit_requested && !conf->interactive)
 		fcr_forwarding_start();
 	if (tty && !quit_requested)
-		terminal_loop();
+		fcr_terminal_loop();
 	while (!tty && !quit_requested && !fcr_cli_signal) {
 		if (!conf->interactive) {
 			nanosleep(&tick, NULL);

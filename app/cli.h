@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The command line: a command file, then standard input (a prompt on a
- * terminal) or, without -i, forwarding until SIGINT/SIGTERM. It runs start,
- * stop, sleep, wait and quit itself and hands every table command to the
- * writer.
+ * terminal: app/terminal.c) or, without -i, forwarding until SIGINT/SIGTERM.
+ * Every line is parsed here, once; the command line runs start, stop,
+ * sleep, wait, load config and quit itself and hands every other command,
+ * parsed, to the writer.
  */
 #ifndef FCR_APP_CLI_H
 #define FCR_APP_CLI_H
@@ -16,6 +17,14 @@ struct fcr_cli_conf {
 
 /* Thread body; returns when asked to quit (forwarding is then stopped). */
 void *fcr_cli_main(void *conf);
+
+#include "fcr_cmd.h"
+
+/* Run a parsed command (text: the line as typed, for the audit trail;
+ * where: the file and line it came from, or NULL). 0 or -1. */
+int fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where);
+/* Whether `quit` was given. */
+int fcr_cli_quitting(void);
 
 /* Set by the signal handler. */
 extern volatile int fcr_cli_signal;

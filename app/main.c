@@ -22,6 +22,7 @@
 #include <rte_ring_elem.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "fcr_crc.h"
 #include "fcr_tables.h"
 #include "fwd.h"
@@ -216,6 +217,11 @@ main(int argc, char **argv)
 		return 1;
 	}
 	fcr_log_init();
+	if (fcr_commands_init() < 0) {
+		FCR_LOG(ERR, main, "out of memory");
+		rte_eal_cleanup();
+		return 1;
+	}
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)"fcredirect";
@@ -302,6 +308,7 @@ main(int argc, char **argv)
 		.max_names = opt.max_bindings,
 		.max_redirects = opt.max_redirects,
 		.nb_workers = fcr_fwd.nb_workers,
+		.nb_ports = nb_ports,
 		.qsbr = fcr_fwd.qsbr,
 		.socket = (int)rte_socket_id(),
 	};

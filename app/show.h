@@ -36,8 +36,5 @@ uint32_t fcr_top_flows(int vlan, uint32_t top, struct fcr_flow_row *rows,
 		       uint32_t *total);
 void fcr_show_lcores(FILE *out);
 void fcr_show_config(FILE *out);
-void fcr_show_routes(FILE *out);
-void fcr_show_bindings(FILE *out);
-void fcr_show_redirects(FILE *out);
 
 #endif /* FCR_APP_SHOW_H */

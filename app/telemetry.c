@@ -14,6 +14,7 @@
 #include <rte_telemetry.h>
 
 #include "fcr_change.h"
+#include "fcr_kind.h"
 #include "fcr_sync.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
@@ -137,37 +138,64 @@ tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-static int
-tel_redirects(const char *cmd, const char *params, struct rte_tel_data *d)
+/* /fcr/<kind>s (routes, bindings, redirects): the counts, and up to 200
+ * objects with the fields their list line shows. */
+#define TEL_OBJECTS_MAX 200
+
+static void
+tel_fields(struct rte_tel_data *d, const struct fcr_field *f, int n)
 {
-	const struct fcr_redirect_table *rt = fcr_fwd.tables->redirects;
-	unsigned int i, shown = 0;
+	int i;
 
-	(void)cmd;
+	for (i = 0; i < n; i++) {
+		if (f[i].flags & FCR_FIELD_TEXT)
+			continue;
+		if (f[i].flags & FCR_FIELD_NUM)
+			rte_tel_data_add_dict_u64(d, f[i].name, f[i].num);
+		else
+			rte_tel_data_add_dict_string(d, f[i].name, f[i].value);
+	}
+}
+
+static int
+tel_kind(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct fcr_kind *k = NULL;
+	struct fcr_tables *t = fcr_fwd.tables;
+	struct fcr_field f[FCR_FIELDS_MAX];
+	struct fcr_sync_meta m;
+	unsigned int shown = 0;
+	uint32_t i, slots;
+	int j, n, config;
+
 	(void)params;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "count", rt->count);
-	rte_tel_data_add_dict_u64(d, "active", rt->nb_active);
-	for (i = 0; i < rt->capacity && shown < 200; i++) {
-		const struct fcr_redirect *r = &rt->r[i];
-		struct rte_tel_data *x;
-		char w[FCR_WWPN_STRLEN], key[32];
-		int m;
+	for (j = 0; j < FCR_KIND_COUNT; j++) {
+		char name[64];
 
-		if (!r->in_use)
+		snprintf(name, sizeof(name), "/fcr/%ss", fcr_kinds[j]->name);
+		if (strcmp(cmd, name) == 0)
+			k = fcr_kinds[j];
+	}
+	if (k == NULL)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	n = k->counts(t, f);
+	rte_tel_data_add_dict_u64(d, "count", f[0].num);
+	tel_fields(d, f + 1, n - 1);
+	slots = k->slots(t);
+	for (i = 0; i < slots && shown < TEL_OBJECTS_MAX; i++) {
+		struct rte_tel_data *x;
+		char key[32];
+
+		if (!k->slot(t, i, &m))
 			continue;
 		x = rte_tel_data_alloc();
 		if (x == NULL)
 			return -ENOMEM;
 		rte_tel_data_start_dict(x);
-		rte_tel_data_add_dict_int(x, "vlan", r->vlan);
-		for (m = 0; m < FCR_M_COUNT; m++)
-			rte_tel_data_add_dict_string(x, fcr_member_name(m),
-				fcr_wwpn_format(rt->names->names[r->name[m]].wwpn, w));
-		rte_tel_data_add_dict_string(x, "state", fcr_redirect_state_name(r->state));
-		rte_tel_data_add_dict_u64(x, "frames_before_rule", r->frames_before);
-		rte_tel_data_add_dict_u64(x, "frames_not_ready", fcr_redirect_dropped(rt, i));
-		snprintf(key, sizeof(key), "redirect%u", shown++);
+		n = k->fields(t, i, f, &config);
+		tel_fields(x, f, n);
+		snprintf(key, sizeof(key), "%s%u", k->name, shown++);
 		rte_tel_data_add_dict_container(d, key, x, 0);
 	}
 	return 0;
@@ -196,14 +224,22 @@ tel_sync(const char *cmd, const char *params, struct rte_tel_data *d)
 int
 fcr_telemetry_register(void)
 {
-	int rc = 0;
+	int rc = 0, k;
 
 	rc |= rte_telemetry_register_cmd("/fcr/stats", tel_stats,
 		"Frames received, sent and dropped; by kind, by reason, by port");
 	rc |= rte_telemetry_register_cmd("/fcr/flows", tel_flows,
 		"The busiest flows. Parameters: int number of flows (default 20, at most 100)");
-	rc |= rte_telemetry_register_cmd("/fcr/redirects", tel_redirects,
-		"Redirects and their state");
+	for (k = 0; k < FCR_KIND_COUNT; k++) {
+		char cmd[64], help[96];
+
+		if (fcr_kinds[k]->fields == NULL)
+			continue;
+		snprintf(cmd, sizeof(cmd), "/fcr/%ss", fcr_kinds[k]->name);
+		snprintf(help, sizeof(help), "The %ss, as `%s list` shows them (at most %d)",
+			 fcr_kinds[k]->name, fcr_kinds[k]->name, TEL_OBJECTS_MAX);
+		rc |= rte_telemetry_register_cmd(cmd, tel_kind, help);
+	}
 	rc |= rte_telemetry_register_cmd("/fcr/lcores", tel_lcores,
 		"Worker lcores: frames, busy cycles, polls");
 	rc |= rte_telemetry_register_cmd("/fcr/sync", tel_sync,

@@ -12,6 +12,7 @@
 #include <rte_log.h>
 
 #include "commands.h"
+#include "fcr_config.h"
 #include "fcr_text.h"
 #include "fcr_tables.h"
 #include "fwd.h"
@@ -24,11 +25,15 @@
 
 struct fcr_login_latency fcr_login_latency;
 
-/* One command in flight: the command line waits for each, so one slot. */
+/* One command in flight: the command line waits for each, so one slot.
+ * It holds the command parsed: no text is parsed here. */
 enum { MB_EMPTY, MB_POSTED, MB_DONE };
 static struct {
-	char line[1024];
-	const char *text;   /* a configuration to apply whole, or NULL */
+	struct fcr_cmd cmd;
+	const struct fcr_config_line *lines; /* a configuration to apply whole, or NULL */
+	void (*job)(void *arg);               /* a read of the tables, or NULL */
+	void *job_arg;
+	unsigned int nb_lines;
 	const char *where;
 	int rc;
 	char *out;
@@ -120,17 +125,6 @@ drain_sent(void)
 	}
 }
 
-static const char *
-err_text(int rc)
-{
-	switch (rc) {
-	case -ENOSPC: return "table full";
-	case -ENOENT: return "no such entry";
-	case -EINVAL: return "invalid value";
-	default: return strerror(-rc);
-	}
-}
-
 static int
 set_log_level(const char *type, const char *level, FILE *out)
 {
@@ -164,45 +158,14 @@ set_log_level(const char *type, const char *level, FILE *out)
 static int
 save_config(const char *path, FILE *out)
 {
-	const struct fcr_tables *t = fcr_fwd.tables;
-	char a[FCR_FCID_STRLEN], m[FCR_MAC_STRLEN], w[4][FCR_WWPN_STRLEN];
-	uint32_t i;
 	FILE *f = fopen(path, "w");
-	int k;
 
 	if (f == NULL) {
 		fprintf(out, "error: save config: cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	fprintf(f, "# fcredirect configuration: routes, static bindings, redirects\n");
-	for (i = 0; i < t->routes->nb_routes; i++) {
-		const struct fcr_route *r = &t->routes->routes[i];
-		const struct fcr_nexthop *h = &t->routes->nexthop[r->nh];
-
-		if (h->flags & FCR_NH_FPMA)
-			fprintf(f, "route add %s/%u port %u fpma\n", fcr_fcid_format(r->prefix, a),
-				r->bits, h->port);
-		else
-			fprintf(f, "route add %s/%u port %u mac %s\n", fcr_fcid_format(r->prefix, a),
-				r->bits, h->port, fcr_mac_format(h->mac, m));
-	}
-	for (i = 0; i < t->names->capacity; i++) {
-		const struct fcr_name *n = &t->names->names[i];
-
-		if (n->in_use && n->fcid != FCR_FCID_NONE && n->origin == FCR_BIND_STATIC)
-			fprintf(f, "binding add vlan %u wwpn %s fcid %s\n", n->vlan,
-				fcr_wwpn_format(n->wwpn, w[0]), fcr_fcid_format(n->fcid, a));
-	}
-	for (i = 0; i < t->redirects->capacity; i++) {
-		const struct fcr_redirect *r = &t->redirects->r[i];
-
-		if (!r->in_use)
-			continue;
-		for (k = 0; k < FCR_M_COUNT; k++)
-			fcr_wwpn_format(t->names->names[r->name[k]].wwpn, w[k]);
-		fprintf(f, "redirect add vlan %u host %s target %s vi %s vt %s\n", r->vlan,
-			w[0], w[1], w[2], w[3]);
-	}
+	fcr_config_save(fcr_fwd.tables, f);
 	if (fclose(f) != 0) {
 		fprintf(out, "error: save config: writing %s: %s\n", path, strerror(errno));
 		return -1;
@@ -214,10 +177,10 @@ static int
 execute(const struct fcr_cmd *c, FILE *out)
 {
 	const union fcr_cmd_arg *a = c->arg;
-	struct fcr_tables *t = fcr_fwd.tables;
 	uint32_t n;
-	int rc = 0;
 
+	if (c->def->kind != NULL)
+		return fcr_config_run(fcr_fwd.tables, c, out);
 	switch (c->def->id) {
 	case CMD_SHOW_FWD:
 		fcr_show_fwd_stats(out);
@@ -271,54 +234,12 @@ execute(const struct fcr_cmd *c, FILE *out)
 		fcr_show_config(out);
 		break;
 	case CMD_SET_LOG_LEVEL:
-		return set_log_level(a[0].word, a[1].word, out);
+		return set_log_level(fcr_cmd_word(c, 0), fcr_cmd_word(c, 1), out);
 	case CMD_SHOW_LOG:
 		rte_log_dump(out);
 		break;
 	case CMD_SAVE_CONFIG:
-		return save_config(a[0].word, out);
-	case CMD_ROUTE_ADD_MAC:
-	case CMD_ROUTE_ADD_FPMA:
-		if (a[1].u32 >= fcr_fwd.nb_ports) {
-			fprintf(out, "error: port %u does not exist (%u ports)\n",
-				a[1].u32, fcr_fwd.nb_ports);
-			return -1;
-		}
-		rc = fcr_route_add(t->routes, a[0].prefix.fcid, a[0].prefix.bits,
-				   (uint16_t)a[1].u32,
-				   c->def->id == CMD_ROUTE_ADD_MAC ? a[2].mac : NULL);
-		break;
-	case CMD_ROUTE_DEL:
-		rc = fcr_route_del(t->routes, a[0].prefix.fcid, a[0].prefix.bits);
-		break;
-	case CMD_ROUTE_LIST:
-		fcr_show_routes(out);
-		break;
-	case CMD_BIND_ADD:
-		rc = fcr_tables_binding_add(t, (uint16_t)a[0].u32, a[1].wwpn,
-					    a[2].fcid, FCR_BIND_STATIC);
-		break;
-	case CMD_BIND_DEL:
-		rc = fcr_tables_binding_del(t, (uint16_t)a[0].u32, a[1].wwpn);
-		break;
-	case CMD_BIND_LIST:
-		fcr_show_bindings(out);
-		break;
-	case CMD_REDIR_ADD:
-		rc = fcr_redirect_add(t->redirects, (uint16_t)a[0].u32, a[1].wwpn,
-				      a[2].wwpn, a[3].wwpn, a[4].wwpn);
-		if (rc == -EINVAL) {
-			fprintf(out, "error: host, target, vi and vt must be four different ports\n");
-			return -1;
-		}
-		break;
-	case CMD_REDIR_DEL:
-		rc = fcr_redirect_del(t->redirects, (uint16_t)a[0].u32, a[1].wwpn,
-				      a[2].wwpn);
-		break;
-	case CMD_REDIR_LIST:
-		fcr_show_redirects(out);
-		break;
+		return save_config(fcr_cmd_word(c, 0), out);
 	case CMD_SHOW_SYNC:
 		fcr_show_sync_stats(out);
 		break;
@@ -341,177 +262,12 @@ execute(const struct fcr_cmd *c, FILE *out)
 		fprintf(out, "error: '%s' is not a table command\n", c->def->syntax);
 		return -1;
 	}
-	if (rc < 0) {
-		fprintf(out, "error: %s: %s\n", c->def->syntax, err_text(rc));
-		return -1;
-	}
 	return 0;
-}
-
-/* What a configuration line replaced, to put back if a later line fails. */
-struct undo {
-	int id;
-	int existed;
-	union fcr_cmd_arg a[FCR_CMD_MAX_ARGS];
-	uint16_t port;       /* route: old next hop */
-	uint8_t fpma;
-	uint8_t mac[6];
-	uint32_t fcid;       /* binding: old FCID and origin */
-	uint8_t origin;
-	uint64_t vi, vt;     /* redirect: old VI and VT */
-};
-
-static void
-note_undo(const struct fcr_cmd *c, struct undo *u)
-{
-	const struct fcr_tables *t = fcr_fwd.tables;
-	int i;
-
-	memset(u, 0, sizeof(*u));
-	u->id = c->def->id;
-	memcpy(u->a, c->arg, sizeof(u->a));
-	switch (u->id) {
-	case CMD_ROUTE_ADD_MAC:
-	case CMD_ROUTE_ADD_FPMA:
-		i = fcr_route_find(t->routes, c->arg[0].prefix.fcid, c->arg[0].prefix.bits);
-		if (i >= 0) {
-			const struct fcr_nexthop *h = &t->routes->nexthop[t->routes->routes[i].nh];
-
-			u->existed = 1;
-			u->port = h->port;
-			u->fpma = (h->flags & FCR_NH_FPMA) != 0;
-			memcpy(u->mac, h->mac, 6);
-		}
-		break;
-	case CMD_BIND_ADD: {
-		uint32_t n = fcr_name_get(t->names, (uint16_t)c->arg[0].u32, c->arg[1].wwpn, 0);
-
-		if (n != FCR_NAME_NONE && t->names->names[n].fcid != FCR_FCID_NONE) {
-			u->existed = 1;
-			u->fcid = t->names->names[n].fcid;
-			u->origin = t->names->names[n].origin;
-		}
-		break;
-	}
-	case CMD_REDIR_ADD:
-		i = fcr_redirect_find(t->redirects, (uint16_t)c->arg[0].u32, c->arg[1].wwpn,
-				      c->arg[2].wwpn);
-		if (i >= 0) {
-			const struct fcr_redirect *r = &t->redirects->r[i];
-
-			u->existed = 1;
-			u->vi = t->names->names[r->name[FCR_M_VI]].wwpn;
-			u->vt = t->names->names[r->name[FCR_M_VT]].wwpn;
-		}
-		break;
-	}
-}
-
-static void
-undo(const struct undo *u)
-{
-	struct fcr_tables *t = fcr_fwd.tables;
-	const union fcr_cmd_arg *a = u->a;
-
-	switch (u->id) {
-	case CMD_ROUTE_ADD_MAC:
-	case CMD_ROUTE_ADD_FPMA:
-		if (u->existed)
-			fcr_route_add(t->routes, a[0].prefix.fcid, a[0].prefix.bits, u->port,
-				      u->fpma ? NULL : u->mac);
-		else
-			fcr_route_del(t->routes, a[0].prefix.fcid, a[0].prefix.bits);
-		break;
-	case CMD_BIND_ADD:
-		if (u->existed)
-			fcr_tables_binding_add(t, (uint16_t)a[0].u32, a[1].wwpn, u->fcid,
-					       u->origin);
-		else
-			fcr_tables_binding_del(t, (uint16_t)a[0].u32, a[1].wwpn);
-		break;
-	case CMD_REDIR_ADD:
-		if (u->existed)
-			fcr_redirect_add(t->redirects, (uint16_t)a[0].u32, a[1].wwpn, a[2].wwpn,
-					 u->vi, u->vt);
-		else
-			fcr_redirect_del(t->redirects, (uint16_t)a[0].u32, a[1].wwpn, a[2].wwpn);
-		break;
-	}
-}
-
-static int
-apply_text(const char *text, const char *where, FILE *out)
-{
-	char line[1024], msg[FCR_CMD_MSG_LEN];
-	struct undo *log = NULL;
-	unsigned int n = 0, cap = 0, lineno = 0;
-	const char *p = text;
-	struct fcr_cmd c;
-	int rc = 0;
-
-	while (*p && rc == 0) {
-		size_t len = strcspn(p, "\n");
-		FILE *quiet;
-
-		lineno++;
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
-		if (fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg) <= 0)
-			continue; /* checked already: blank or comment */
-		if (n == cap) {
-			struct undo *g = realloc(log, (cap ? cap * 2 : 256) * sizeof(*log));
-
-			if (g == NULL) {
-				fprintf(out, "error: %s: out of memory\n", where);
-				rc = -1;
-				break;
-			}
-			log = g;
-			cap = cap ? cap * 2 : 256;
-		}
-		note_undo(&c, &log[n]);
-		quiet = fopen("/dev/null", "w");
-		rc = execute(&c, quiet ? quiet : out);
-		if (quiet)
-			fclose(quiet);
-		if (rc == 0)
-			n++;
-		else
-			fprintf(out, "error: %s:%u: %s could not be applied (a table is full?)\n",
-				where, lineno, c.def->syntax);
-	}
-	if (rc != 0) {
-		while (n > 0)
-			undo(&log[--n]);
-		fprintf(out, "error: %s: nothing of the file was applied\n", where);
-	} else {
-		FCR_LOG(INFO, cli, "%s: %u configuration lines applied", where, n);
-	}
-	free(log);
-	return rc;
-}
-
-/* Commands the audit trail (fcr.cli at info) records. */
-static int
-changes_something(int id)
-{
-	switch (id) {
-	case CMD_ROUTE_ADD_MAC: case CMD_ROUTE_ADD_FPMA: case CMD_ROUTE_DEL:
-	case CMD_BIND_ADD: case CMD_BIND_DEL: case CMD_REDIR_ADD: case CMD_REDIR_DEL:
-	case CMD_SET_SYNC_WINDOW: case CMD_SYNC_PEER_ADD: case CMD_CLEAR_PORT_STATS:
-	case CMD_CLEAR_FWD:
-	case CMD_SET_LOG_LEVEL:
-		return 1;
-	default:
-		return 0;
-	}
 }
 
 static void
 serve_mailbox(void)
 {
-	char msg[FCR_CMD_MSG_LEN], said[sizeof(mailbox.line)];
-	struct fcr_cmd c;
 	size_t len = 0;
 	FILE *out;
 
@@ -523,49 +279,63 @@ serve_mailbox(void)
 	out = open_memstream(&mailbox.out, &len);
 	if (out == NULL) {
 		mailbox.rc = -1;
-	} else if (mailbox.text != NULL) {
-		mailbox.rc = apply_text(mailbox.text, mailbox.where, out);
-	} else if (snprintf(said, sizeof(said), "%s", mailbox.line) < 0 ||
-		   fcr_cmd_parse(fcr_commands, fcr_nb_commands, mailbox.line, &c,
-				 msg) <= 0) {
-		fprintf(out, "error: %s\n", msg);
-		mailbox.rc = -1;
+	} else if (mailbox.job != NULL) {
+		mailbox.job(mailbox.job_arg);
+		mailbox.rc = 0;
+	} else if (mailbox.lines != NULL) {
+		mailbox.rc = fcr_config_apply(fcr_fwd.tables, mailbox.lines, mailbox.nb_lines,
+					      mailbox.where, out);
+		if (mailbox.rc == 0)
+			FCR_LOG(INFO, cli, "%s: %u configuration lines applied", mailbox.where,
+				mailbox.nb_lines);
 	} else {
-		mailbox.rc = execute(&c, out);
-		if (mailbox.rc == 0 && changes_something(c.def->id)) {
-			/* the line as given (the parser cut it up), less a comment */
-			size_t n = strcspn(said, "#");
-
-			while (n > 0 && (said[n - 1] == ' ' || said[n - 1] == '\t'))
-				n--;
-			FCR_LOG(INFO, cli, "%.*s", (int)n, said);
-		}
+		mailbox.rc = execute(&mailbox.cmd, out);
 	}
 	if (out != NULL)
 		fclose(out);
 	__atomic_store_n(&mailbox.state, MB_DONE, __ATOMIC_RELEASE);
 }
 
-int
-fcr_writer_apply(const char *text, const char *where, char **output)
+static int
+post_and_wait(char **output)
 {
-	mailbox.text = text;
-	mailbox.where = where;
-	return fcr_writer_call("", output);
-}
-
-int
-fcr_writer_call(const char *line, char **output)
-{
-	snprintf(mailbox.line, sizeof(mailbox.line), "%s", line);
 	__atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&mailbox.state, __ATOMIC_ACQUIRE) != MB_DONE)
 		usleep(20);
 	*output = mailbox.out;
 	mailbox.out = NULL;
-	mailbox.text = NULL;
+	mailbox.lines = NULL;
+	mailbox.job = NULL;
 	__atomic_store_n(&mailbox.state, MB_EMPTY, __ATOMIC_RELEASE);
 	return mailbox.rc;
+}
+
+int
+fcr_writer_apply(const struct fcr_config_line *lines, unsigned int n, const char *where,
+		 char **output)
+{
+	mailbox.lines = lines;
+	mailbox.nb_lines = n;
+	mailbox.where = where;
+	return post_and_wait(output);
+}
+
+void
+fcr_writer_run(void (*job)(void *arg), void *arg)
+{
+	char *out = NULL;
+
+	mailbox.job = job;
+	mailbox.job_arg = arg;
+	post_and_wait(&out);
+	free(out);
+}
+
+int
+fcr_writer_call(const struct fcr_cmd *c, char **output)
+{
+	mailbox.cmd = *c;
+	return post_and_wait(output);
 }
 
 void

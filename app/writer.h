@@ -10,6 +10,9 @@
 
 #include <stdint.h>
 
+#include "fcr_cmd.h"
+#include "fcr_config.h"
+
 /* Time from a worker snooping a login to the writer having applied it. */
 struct fcr_login_latency {
 	uint64_t count;
@@ -23,16 +26,22 @@ int fcr_writer_main(void *arg);
 void fcr_writer_exit(void);
 
 /*
- * Run one command line in the writer and wait for it. Returns 0 or -1 (the
- * message is in the output); *output is malloc'd text to print (or NULL).
+ * Run one parsed command in the writer and wait for it. Returns 0 or -1
+ * (the message is in the output); *output is malloc'd text to print (or
+ * NULL).
  */
-int fcr_writer_call(const char *line, char **output);
+int fcr_writer_call(const struct fcr_cmd *c, char **output);
+
+/* Run job(arg) on the writer's lcore (a read of the tables that must not
+ * race their changes) and wait for it. */
+void fcr_writer_run(void (*job)(void *arg), void *arg);
 
 /*
- * Apply a checked configuration (route/binding/redirect add lines, one per
- * line; `where` names the file for messages) as one step: if a line fails,
- * what the earlier lines changed is undone. 0 or -1; *output as above.
+ * Apply a checked configuration (`where` names the file for messages) as
+ * one step: if a line fails, what the earlier lines changed is undone. 0
+ * or -1; *output as above.
  */
-int fcr_writer_apply(const char *text, const char *where, char **output);
+int fcr_writer_apply(const struct fcr_config_line *lines, unsigned int n,
+		     const char *where, char **output);
 
 #endif /* FCR_APP_WRITER_H */

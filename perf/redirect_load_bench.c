@@ -15,8 +15,9 @@
  *             "redirect add vlan ... host ... target ... vi ... vt ..."),
  *             parsed by fcr_cmd_parse against the program's own command
  *             table (app/commands.c, compiled into this benchmark, so a
- *             line is matched the way the program matches it) and executed
- *             with the calls app/writer.c makes for them. The lines are
+ *             line is matched the way the program matches it) and run by
+ *             the handler the program runs them with (fcr_config_run,
+ *             lib/control/fcr_config.c). The lines are
  *             formatted before the clock starts; reading them from a file
  *             is not counted.
  * The reference is the same load at a tenth of the size, in the same run:
@@ -47,6 +48,7 @@
 #include "bench_util.h"
 #include "commands.h"
 #include "fcr_cmd.h"
+#include "fcr_config.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 
@@ -139,24 +141,6 @@ lines_format(struct lines *l, uint32_t nredir)
 	}
 }
 
-/* What app/writer.c does for the two commands a load uses. */
-static int
-execute(struct fcr_tables *t, const struct fcr_cmd *c)
-{
-	const union fcr_cmd_arg *a = c->arg;
-
-	switch (c->def->id) {
-	case CMD_BIND_ADD:
-		return fcr_tables_binding_add(t, (uint16_t)a[0].u32, a[1].wwpn,
-					      a[2].fcid, FCR_BIND_STATIC);
-	case CMD_REDIR_ADD:
-		return fcr_redirect_add(t->redirects, (uint16_t)a[0].u32, a[1].wwpn,
-					a[2].wwpn, a[3].wwpn, a[4].wwpn);
-	default:
-		return -EINVAL;
-	}
-}
-
 /* ------------------------------------------------------------------ */
 
 static struct rte_rcu_qsbr *qsbr;
@@ -218,7 +202,7 @@ load(struct fcr_tables *t, enum mode mode, uint32_t nredir, struct lines *l,
 				for (r = 0; r < 5; r++, line++)
 					fail += fcr_cmd_parse(fcr_commands, NB_CMDS,
 						l->buf + l->off[line], &c, msg) != 1 ||
-						execute(t, &c) < 0;
+						fcr_config_run(t, &c, stderr) < 0;
 		}
 		t1 = rte_rdtsc_precise();
 		slice[s] = t1 - t0;
@@ -302,7 +286,7 @@ main(int argc, char **argv)
 		usage(stderr, argv[0]);
 		return 2;
 	}
-	if (bench_eal_init("redirect-load-bench", 1024, "0") < 0)
+	if (bench_eal_init("redirect-load-bench", 1024, "0") < 0 || fcr_commands_init() < 0)
 		return 2;
 	hz = (double)rte_get_tsc_hz();
 	load0 = bench_loadavg();

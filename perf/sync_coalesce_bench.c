@@ -72,6 +72,7 @@
 
 #include "bench_util.h"
 #include "fcr_change.h"
+#include "fcr_kind_flow.h"
 #include "fcr_sync.h"
 #include "fcr_sync_wire.h"
 #include "fcr_tables.h"
@@ -302,24 +303,22 @@ ref_send(struct ref *r)
 }
 
 /* Flow idx of t just changed: its record now. Same fields as the engine's
- * flow_rec() for a flow this node forwards. */
+ * flow kind's record (lib/kind/fcr_kind_flow.c) for a flow this node forwards. */
 static void
 ref_change(struct ref *r, const struct fcr_flow_table *ft, uint32_t idx)
 {
 	struct fcr_flow_counters c;
+	struct fcr_flow_val *v;
 	struct fcr_rec rec;
 	size_t n;
 
 	fcr_flow_counters_sum(ft, idx, &c);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = FCR_REC_FLOW;
-	rec.key = ft->key[idx];
-	rec.version = (++r->clock << 16) | r->node;
-	rec.state = 1;
-	rec.frames = c.frames;
-	rec.bytes = c.bytes;
-	rec.first_age_ms = c.frames && now >= c.first_tsc ? now - c.first_tsc : 0;
-	rec.last_age_ms = c.frames && now >= c.last_tsc ? now - c.last_tsc : 0;
+	rec = fcr_flow_rec(ft->key[idx], FCR_FLOW_REC_ACTIVE, (++r->clock << 16) | r->node);
+	v = fcr_flow_val(&rec);
+	v->frames = c.frames;
+	v->bytes = c.bytes;
+	v->first_age_ms = c.frames && now >= c.first_tsc ? now - c.first_tsc : 0;
+	v->last_age_ms = c.frames && now >= c.last_tsc ? now - c.last_tsc : 0;
 	n = fcr_rec_put(r->body + r->body_len, MTU - FCR_SYNC_OVERHEAD - r->body_len,
 			&rec);
 	if (n == 0) {
@@ -345,7 +344,7 @@ change(struct fcr_tables *t, struct ref *r, uint32_t i, uint32_t seq)
 
 	fcr_flow_count(&t->flows->counters[0][idx], 64 + (i * 7 + seq * 13) % 2048,
 		       now);
-	fcr_change_mark(t->log, &t->log->flows, &t->flows->sflags[idx], idx);
+	fcr_change_mark(t->log, FCR_KIND_FLOW, &t->flows->sflags[idx], idx);
 	ref_change(r, t->flows, idx);
 }
 

@@ -284,7 +284,8 @@ def run(tmp):
     else:
         m.q("route add 0x010000/8 port 0 fpma")
         t = subprocess.run([TELEMETRY, "-f", PREFIX + "b"], input="/fcr/stats\n/fcr/lcores\n"
-                           "/fcr/redirects\n/fcr/flows\n/fcr/sync\n/fcr/flows,5\n/\n",
+                           "/fcr/redirects\n/fcr/flows\n/fcr/sync\n/fcr/flows,5\n"
+                           "/fcr/routes\n/fcr/bindings\n/\n",
                            capture_output=True, text=True, timeout=30)
         replies = {}
         for line in t.stdout.splitlines():
@@ -306,6 +307,14 @@ def run(tmp):
         check(red.get("count") == 1 and red.get("redirect0", {}).get("host") ==
               "21:00:00:00:00:00:00:01", "/fcr/redirects: the redirect and its state",
               json.dumps(red))
+        check(red.get("redirect0", {}).get("before_rule") == 0 and
+              "not_ready" in red.get("redirect0", {}),
+              "/fcr/redirects: its counters by the names `redirect list` uses", json.dumps(red))
+        for kind in ("routes", "bindings"):
+            got = replies.get("/fcr/" + kind, {})
+            check(isinstance(got.get("count"), int) and got["count"] >= 1 and
+                  kind[:-1] + "0" in got,
+                  "/fcr/%s: the count and the %s" % (kind, kind), json.dumps(got))
         check("/fcr/flows" in replies, "/fcr/flows answers")
         check(replies.get("/fcr/sync", {}).get("enabled") == 0, "/fcr/sync: off here")
         keys = []

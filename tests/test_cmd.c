@@ -14,24 +14,21 @@
 enum { C_START, C_SHOW_FWD, C_ROUTE_MAC, C_ROUTE_FPMA, C_BIND, C_REDIR, C_SLEEP, C_LOAD };
 
 static const struct fcr_cmd_def defs[] = {
-	{ C_START, "start", "" },
-	{ C_SHOW_FWD, "show fwd stats", "" },
-	{ C_ROUTE_MAC, "route add <prefix> port <port> mac <mac>", "" },
-	{ C_ROUTE_FPMA, "route add <prefix> port <port> fpma", "" },
-	{ C_BIND, "binding add vlan <vlan> wwpn <wwpn> fcid <fcid>", "" },
-	{ C_REDIR, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", "" },
-	{ C_SLEEP, "sleep <ms>", "" },
-	{ C_LOAD, "load config <file>", "" },
+	{ .id = C_START, .syntax = "start", .help = "" },
+	{ .id = C_SHOW_FWD, .syntax = "show fwd stats", .help = "" },
+	{ .id = C_ROUTE_MAC, .syntax = "route add <prefix> port <port> mac <mac>", .help = "" },
+	{ .id = C_ROUTE_FPMA, .syntax = "route add <prefix> port <port> fpma", .help = "" },
+	{ .id = C_BIND, .syntax = "binding add vlan <vlan> wwpn <wwpn> fcid <fcid>", .help = "" },
+	{ .id = C_REDIR, .syntax = "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", .help = "" },
+	{ .id = C_SLEEP, .syntax = "sleep <ms>", .help = "" },
+	{ .id = C_LOAD, .syntax = "load config <file>", .help = "" },
 };
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
 
 static int
 parse(const char *text, struct fcr_cmd *c, char *msg)
 {
-	static char line[512];
-
-	strcpy(line, text);
-	return fcr_cmd_parse(defs, NDEFS, line, c, msg);
+	return fcr_cmd_parse(defs, NDEFS, text, c, msg);
 }
 
 static void
@@ -97,7 +94,44 @@ typed_arguments_are_parsed(void **state)
 	assert_int_equal(parse("binding add vlan 0 wwpn 21:00:00:24:ff:3a:5b:01 fcid 0x1", &c, msg), 1);
 	assert_int_equal(c.arg[2].fcid, 1);
 	assert_int_equal(parse("load config /tmp/x.cmds", &c, msg), 1);
-	assert_string_equal(c.arg[0].word, "/tmp/x.cmds");
+	assert_string_equal(fcr_cmd_word(&c, 0), "/tmp/x.cmds");
+}
+
+/* A parsed command goes to another thread: it holds its words itself, not
+ * pointers into the line, which is gone by then. */
+static void
+a_parsed_command_holds_its_words(void **state)
+{
+	char line[64], msg[FCR_CMD_MSG_LEN];
+	struct fcr_cmd c, copy;
+
+	(void)state;
+	strcpy(line, "load config /tmp/x.cmds");
+	assert_int_equal(fcr_cmd_parse(defs, NDEFS, line, &c, msg), 1);
+	memset(line, 'x', sizeof(line) - 1);
+	copy = c;
+	memset(&c, 0, sizeof(c));
+	assert_string_equal(fcr_cmd_word(&copy, 0), "/tmp/x.cmds");
+	assert_int_equal(copy.def->id, C_LOAD);
+}
+
+/* What the terminal checks each word with. */
+static void
+one_argument_is_checked_alone(void **state)
+{
+	union fcr_cmd_arg a;
+	const char *why;
+
+	(void)state;
+
+	assert_int_equal(fcr_cmd_arg_parse("<port>", 6, "3", &a, &why), 0);
+	assert_int_equal(a.u32, 3);
+	assert_int_equal(fcr_cmd_arg_parse("<port>", 6, "all", &a, &why), -1);
+	assert_non_null(strstr(why, "port"));
+	assert_int_equal(fcr_cmd_arg_parse("<vlan>", 6, "4096", &a, &why), -1);
+	assert_int_equal(fcr_cmd_arg_parse("<wwpn>", 6, "21:00:00:24:ff:3a:5b:01", &a, &why), 0);
+	assert_true(a.wwpn == 0x21000024ff3a5b01ull);
+	assert_int_equal(fcr_cmd_arg_parse("<word>", 6, "anything", &a, &why), 0);
 }
 
 static void
@@ -173,6 +207,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(literal_commands_match_with_any_spacing),
+		cmocka_unit_test(a_parsed_command_holds_its_words),
+		cmocka_unit_test(one_argument_is_checked_alone),
 		cmocka_unit_test(blank_lines_and_comments_are_not_commands),
 		cmocka_unit_test(route_alternatives_pick_the_right_form),
 		cmocka_unit_test(typed_arguments_are_parsed),

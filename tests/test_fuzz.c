@@ -29,6 +29,11 @@
 #include <rte_mbuf.h>
 
 #include "fcr_change.h"
+#include "fcr_kind.h"
+#include "fcr_kind_binding.h"
+#include "fcr_kind_flow.h"
+#include "fcr_kind_redirect.h"
+#include "fcr_kind_route.h"
 #include "fcr_login.h"
 #include "fcr_pipeline.h"
 #include "fcr_sync.h"
@@ -1670,7 +1675,7 @@ sz_send(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len)
 		 "sent a datagram that does not open (%s)", fcr_sync_drop_name(why));
 	FZ_CHECK(h.boot == SZ_ENGINE_BOOT, "boot");
 	while ((rc = fcr_rec_next(p, len - FCR_SYNC_TAG_LEN, &off, &rec)) > 0)
-		FZ_CHECK(rec.type >= FCR_REC_FLOW && rec.type <= FCR_REC_REDIRECT_DEL,
+		FZ_CHECK(fcr_kind_of_rec(rec.type) != NULL,
 			 "sent record of type %u", rec.type);
 	FZ_CHECK(rc == 0, "sent malformed records");
 	sz_out++;
@@ -1704,10 +1709,14 @@ static void
 sz_record(struct tu_rng *r, uint64_t *clock, struct fcr_rec *rec)
 {
 	static const uint8_t bits[] = { 8, 16, 24 };
+	uint8_t type = (uint8_t)(1 + tu_below(r, 8)), mac[6];
+	struct fcr_flow_val *fv;
+	uint64_t w[4];
+	uint16_t vlan;
 	unsigned int i;
 
 	memset(rec, 0, sizeof(*rec));
-	rec->type = (uint8_t)(1 + tu_below(r, 8));
+	rec->type = type;
 	switch (tu_below(r, 20)) {
 	case 0:
 		rec->version = 0;
@@ -1723,36 +1732,40 @@ sz_record(struct tu_rng *r, uint64_t *clock, struct fcr_rec *rec)
 		rec->version = (++*clock << 16) | SZ_PEER_NODE;
 		break;
 	}
-	rec->vlan = sz_vlan(r);
-	for (i = 0; i < 4; i++)
-		rec->wwpn[i] = sz_wwpn(r);
+	vlan = sz_vlan(r);
 	switch (rec->type) {
 	case FCR_REC_FLOW:
 	case FCR_REC_FLOW_DEL:
-		rec->key = tu_below(r, 4) ? fcr_flow_key(rec->vlan, sz_fcid(r), sz_fcid(r))
-					  : rand_u64_interesting(r);
-		rec->state = (uint8_t)tu_below(r, 4);
-		rec->frames = rand_u64_interesting(r);
-		rec->bytes = rand_u64_interesting(r);
-		rec->first_age_ms = rand_u64_interesting(r);
-		rec->last_age_ms = tu_below(r, 1000);
+		*rec = fcr_flow_rec(tu_below(r, 4) ? fcr_flow_key(vlan, sz_fcid(r), sz_fcid(r))
+						   : rand_u64_interesting(r),
+				    (uint8_t)tu_below(r, 4), rec->version);
+		fv = fcr_flow_val(rec);
+		fv->frames = rand_u64_interesting(r);
+		fv->bytes = rand_u64_interesting(r);
+		fv->first_age_ms = rand_u64_interesting(r);
+		fv->last_age_ms = tu_below(r, 1000);
 		break;
 	case FCR_REC_BINDING:
 	case FCR_REC_BINDING_DEL:
-		rec->fcid = sz_fcid(r);
-		rec->origin = (uint8_t)tu_below(r, 4);
+		*rec = fcr_binding_rec(vlan, sz_wwpn(r), sz_fcid(r), (uint8_t)tu_below(r, 4),
+				       rec->version);
 		break;
 	case FCR_REC_ROUTE:
 	case FCR_REC_ROUTE_DEL:
-		rec->fcid = sz_fcid(r);
-		rec->bits = tu_below(r, 5) ? bits[tu_below(r, 3)] : (uint8_t)tu_rand32(r);
-		rec->port = (uint16_t)(tu_below(r, 5) ? tu_below(r, 4) : tu_rand32(r));
-		rec->flags = (uint8_t)tu_rand32(r);
-		tu_fill_random(r, rec->mac, 6);
+		tu_fill_random(r, mac, 6);
+		*rec = fcr_route_rec(sz_fcid(r), tu_below(r, 5) ? bits[tu_below(r, 3)]
+							       : (uint8_t)tu_rand32(r),
+				     (uint16_t)(tu_below(r, 5) ? tu_below(r, 4) : tu_rand32(r)),
+				     mac, rec->version);
+		fcr_route_val(rec)->flags = (uint8_t)tu_rand32(r);
 		break;
 	default:
+		for (i = 0; i < 4; i++)
+			w[i] = sz_wwpn(r);
+		*rec = fcr_redirect_rec(vlan, w[0], w[1], w[2], w[3], rec->version);
 		break;
 	}
+	rec->type = type; /* a deletion keeps the state fields: they go unread */
 }
 
 /* A cheap digest of everything a record can change. */

@@ -18,9 +18,22 @@
 #include <rte_eal.h>
 
 #include "fcr_change.h"
+#include "fcr_kind_binding.h"
+#include "fcr_kind_flow.h"
+#include "fcr_kind_redirect.h"
+#include "fcr_kind_route.h"
 #include "fcr_sync.h"
 #include "fcr_tables.h"
 #include "test_util.h"
+
+/* The deletion of the object r names. */
+static struct fcr_rec
+as_del(struct fcr_rec r)
+{
+	r.type++;
+	memset(&r.val, 0, sizeof(r.val));
+	return r;
+}
 
 #define MAXQ 200000
 #define NODES 3
@@ -284,7 +297,7 @@ many_changes_to_one_flow_in_a_window_cost_one_record(void **state)
 	for (i = 0; i < 1000; i++) {
 		fcr_flow_count(&a->flows->counters[0][idx], 100, now);
 		/* what the rescan does on activity changes */
-		fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[idx], (uint32_t)idx);
+		fcr_change_mark(a->log, FCR_KIND_FLOW, &a->flows->sflags[idx], (uint32_t)idx);
 	}
 	assert_int_equal(a->log->coalesced, 1000);
 	run(60, 2);
@@ -338,7 +351,7 @@ changes_during_an_unfinished_flush_wait_for_the_next_window(void **state)
 	/* every flow changes, and the window ends at the next tick */
 	for (i = 0; i < NB_BIG; i++) {
 		fcr_flow_count(&a->flows->counters[0][idx[i]], 100, now);
-		fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[idx[i]],
+		fcr_change_mark(a->log, FCR_KIND_FLOW, &a->flows->sflags[idx[i]],
 				(uint32_t)idx[i]);
 	}
 	fcr_sync_set_window(nodes[0].s, 50);
@@ -350,7 +363,7 @@ changes_during_an_unfinished_flush_wait_for_the_next_window(void **state)
 	/* every flow changes again while the flush is paced out */
 	for (i = 0; i < NB_BIG; i++) {
 		fcr_flow_count(&a->flows->counters[0][idx[i]], 100, now);
-		fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[idx[i]],
+		fcr_change_mark(a->log, FCR_KIND_FLOW, &a->flows->sflags[idx[i]],
 				(uint32_t)idx[i]);
 	}
 	run(30, 2);
@@ -466,7 +479,7 @@ a_deletion_then_recreation_during_a_paced_batch_leaves_the_flow_at_the_peer(void
 		assert_true(fcr_flow_set(a->flows, fcr_flow_key(71, 0x300000 | i, 0x600000),
 					 0, FCR_NO_OWNER) >= 0);
 	/* F changes too, last in the list */
-	fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[fidx], (uint32_t)fidx);
+	fcr_change_mark(a->log, FCR_KIND_FLOW, &a->flows->sflags[fidx], (uint32_t)fidx);
 	fcr_sync_set_window(nodes[0].s, 50);
 	run(1, 2);
 	/* the batch stopped before F */
@@ -549,7 +562,7 @@ a_resync_carries_the_changes_to_flows_it_has_not_reached(void **state)
 		if ((uint32_t)idx[i] < 3 * NB_BIG / 4)
 			continue;
 		fcr_flow_count(&a->flows->counters[0][idx[i]], 100, now);
-		fcr_change_mark(a->log, &a->log->flows, &a->flows->sflags[idx[i]],
+		fcr_change_mark(a->log, FCR_KIND_FLOW, &a->flows->sflags[idx[i]],
 				(uint32_t)idx[i]);
 	}
 	fcr_sync_set_window(nodes[0].s, 50);
@@ -747,9 +760,7 @@ records_of_unknown_types_are_counted_unknown_and_skipped(void **state)
 {
 	struct fcr_tables *b = nodes[1].t;
 	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[1].s);
-	struct fcr_rec bind = { .type = FCR_REC_BINDING, .vlan = 10, .wwpn = { H(9) },
-				.fcid = 0x010099, .origin = 1,
-				.version = 1ull << 40 | 77 };
+	struct fcr_rec bind = fcr_binding_rec(10, H(9), 0x010099, 1, 1ull << 40 | 77);
 	uint8_t recs[64];
 	size_t len = 0;
 
@@ -786,23 +797,19 @@ records_with_keys_no_frame_can_have_are_refused(void **state)
 	struct fcr_tables *b = nodes[1].t;
 	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[1].s);
 	uint64_t v = 1ull << 40 | 77;
+	uint8_t mac[6] = { 0 };
 	struct fcr_rec bad[] = {
-		{ .type = FCR_REC_FLOW, .key = UINT64_MAX, .version = v, .state = 1 },
-		{ .type = FCR_REC_FLOW, .key = 0xF000000000010203ull, .version = v,
-		  .state = 1 },
-		{ .type = FCR_REC_FLOW_DEL, .key = UINT64_MAX, .version = v },
-		{ .type = FCR_REC_BINDING, .vlan = 4096 + 10, .wwpn = { H(1) },
-		  .fcid = 0x010001, .origin = 1, .version = v },
-		{ .type = FCR_REC_BINDING_DEL, .vlan = 0xFFFF, .wwpn = { H(1) },
-		  .version = v },
-		{ .type = FCR_REC_REDIRECT, .vlan = 4096 + 10,
-		  .wwpn = { H(1), T(1), VI(1), VT(1) }, .version = v },
-		{ .type = FCR_REC_ROUTE, .fcid = 0x010000, .bits = 0, .port = 1,
-		  .version = v },
-		{ .type = FCR_REC_ROUTE_DEL, .fcid = 0x010000, .bits = 25, .version = v },
+		fcr_flow_rec(UINT64_MAX, FCR_FLOW_REC_ACTIVE, v),
+		fcr_flow_rec(0xF000000000010203ull, FCR_FLOW_REC_ACTIVE, v),
+		as_del(fcr_flow_rec(UINT64_MAX, 0, v)),
+		fcr_binding_rec(4096 + 10, H(1), 0x010001, 1, v),
+		as_del(fcr_binding_rec(0xFFFF, H(1), 0, 0, v)),
+		fcr_redirect_rec(4096 + 10, H(1), T(1), VI(1), VT(1), v),
+		fcr_route_rec(0x010000, 0, 1, mac, v),
+		as_del(fcr_route_rec(0x010000, 25, 0, mac, v)),
 	};
-	struct fcr_rec good = { .type = FCR_REC_FLOW, .state = 1, .version = v,
-				.key = fcr_flow_key(10, 0x010001, 0x410001) };
+	struct fcr_rec good = fcr_flow_rec(fcr_flow_key(10, 0x010001, 0x410001),
+					   FCR_FLOW_REC_ACTIVE, v);
 	uint8_t recs[1024];
 	size_t len;
 	uint32_t it = 0, listed = 0;
@@ -820,7 +827,7 @@ records_with_keys_no_frame_can_have_are_refused(void **state)
 		listed++;
 	assert_int_equal(b->flows->count, 1);
 	assert_int_equal(listed, 1);
-	assert_true(fcr_flow_find(b->flows, good.key) >= 0);
+	assert_true(fcr_flow_find(b->flows, good.key.k1) >= 0);
 	assert_int_equal(b->names->nb_bound, 0);
 	assert_int_equal(b->redirects->count, 0);
 	assert_int_equal(b->routes->nb_routes, 0);
@@ -835,8 +842,7 @@ versions_far_ahead_of_the_clock_are_refused(void **state)
 	const struct fcr_sync_stats *st = fcr_sync_stats(nodes[1].s);
 	struct timespec ts;
 	uint64_t wall;
-	struct fcr_rec r = { .type = FCR_REC_BINDING, .vlan = 10, .wwpn = { H(1) },
-			     .fcid = 0x010001, .origin = 1 };
+	struct fcr_rec r = fcr_binding_rec(10, H(1), 0x010001, 1, 0);
 	uint8_t recs[256];
 	size_t len;
 	uint32_t n;
@@ -873,23 +879,16 @@ wire_records_round_trip(void **state)
 
 	(void)state;
 	memset(in, 0, sizeof(in));
-	in[0] = (struct fcr_rec){ .type = FCR_REC_FLOW, .key = 0x00640101000241FFull,
-				  .version = 1ull << 40, .state = 2, .frames = 123456789,
-				  .bytes = 1ull << 50, .first_age_ms = 1, .last_age_ms = 0 };
-	in[1] = (struct fcr_rec){ .type = FCR_REC_FLOW_DEL, .key = 7, .version = 9 };
-	in[2] = (struct fcr_rec){ .type = FCR_REC_BINDING, .vlan = 4095, .wwpn = { H(1) },
-				  .fcid = 0xFFFFFE, .origin = 2, .version = 3 };
-	in[3] = (struct fcr_rec){ .type = FCR_REC_BINDING_DEL, .vlan = 1, .wwpn = { T(2) },
-				  .version = 4 };
-	in[4] = (struct fcr_rec){ .type = FCR_REC_ROUTE, .fcid = 0x810000, .bits = 8,
-				  .port = 3, .flags = 0, .mac = { 1, 2, 3, 4, 5, 6 },
-				  .version = 5 };
-	in[5] = (struct fcr_rec){ .type = FCR_REC_ROUTE_DEL, .fcid = 0x10000, .bits = 16,
-				  .version = 6 };
-	in[6] = (struct fcr_rec){ .type = FCR_REC_REDIRECT, .vlan = 10,
-				  .wwpn = { H(1), T(1), VI(1), VT(1) }, .version = UINT64_MAX };
-	in[7] = (struct fcr_rec){ .type = FCR_REC_REDIRECT_DEL, .vlan = 10,
-				  .wwpn = { H(1), T(1) }, .version = 8 };
+	in[0] = fcr_flow_rec(0x00640101000241FFull, FCR_FLOW_REC_IDLE, 1ull << 40);
+	*fcr_flow_val(&in[0]) = (struct fcr_flow_val){ .state = FCR_FLOW_REC_IDLE,
+		.frames = 123456789, .bytes = 1ull << 50, .first_age_ms = 1 };
+	in[1] = as_del(fcr_flow_rec(7, 0, 9));
+	in[2] = fcr_binding_rec(4095, H(1), 0xFFFFFE, 2, 3);
+	in[3] = as_del(fcr_binding_rec(1, T(2), 0, 0, 4));
+	in[4] = fcr_route_rec(0x810000, 8, 3, (const uint8_t[6]){ 1, 2, 3, 4, 5, 6 }, 5);
+	in[5] = as_del(fcr_route_rec(0x10000, 16, 0, NULL, 6));
+	in[6] = fcr_redirect_rec(10, H(1), T(1), VI(1), VT(1), UINT64_MAX);
+	in[7] = as_del(fcr_redirect_rec(10, H(1), T(1), 0, 0, 8));
 	for (i = 0; i < 8; i++) {
 		n = fcr_rec_put(buf + len, sizeof(buf) - len, &in[i]);
 		assert_true(n > 2);

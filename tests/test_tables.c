@@ -1037,9 +1037,8 @@ assert_tables_equal(const struct fcr_tables *a, const struct fcr_tables *b)
 	assert_int_equal(la->changes, lb->changes);
 	assert_int_equal(la->coalesced, lb->coalesced);
 	assert_int_equal(la->cancelled, lb->cancelled);
-	assert_dirty_equal(&la->flows, &lb->flows);
-	assert_dirty_equal(&la->names, &lb->names);
-	assert_dirty_equal(&la->redirects, &lb->redirects);
+	for (i = 0; i < FCR_KIND_COUNT; i++)
+		assert_dirty_equal(&la->dirty[i], &lb->dirty[i]);
 	assert_int_equal(la->nb_tomb, lb->nb_tomb);
 	assert_memory_equal(la->tomb, lb->tomb, sizeof(la->tomb[0]) * la->nb_tomb);
 }
@@ -1183,7 +1182,7 @@ events_in_bursts_match_events_one_by_one(uint32_t max_flows, uint64_t seed)
 		assert_tables_equal(one, bulk);
 		if (round % 50 == 49) {
 			/* a sync batch went out: the dirty lists start again */
-			one->log->flows.n = bulk->log->flows.n = 0;
+			one->log->dirty[FCR_KIND_FLOW].n = bulk->log->dirty[FCR_KIND_FLOW].n = 0;
 			for (i = 0; i < one->flows->capacity; i++) {
 				one->flows->sflags[i] = bulk->flows->sflags[i] =
 					one->flows->sflags[i] & ~FCR_SF_DIRTY;

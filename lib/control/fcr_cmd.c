@@ -61,10 +61,12 @@ fcr_addr_parse(const char *s, uint32_t *ip, uint16_t *port)
 	return 0;
 }
 
+int fcr_cmd_add_word(struct fcr_cmd *c, int i, const char *w);
+
 /* Parse one token as placeholder `ph` (e.g. "<vlan>"). 0 or -1 with why. */
 static int
 parse_arg(const char *ph, size_t phlen, const char *tok, union fcr_cmd_arg *a,
-	  const char **why)
+	  const char **why, struct fcr_cmd *out)
 {
 #define IS(name) (phlen == sizeof(name) - 1 && memcmp(ph, name, phlen) == 0)
 	if (IS("<fcid>"))
@@ -105,8 +107,11 @@ parse_arg(const char *ph, size_t phlen, const char *tok, union fcr_cmd_arg *a,
 		a->prefix.bits = (uint8_t)bits;
 		return 0;
 	}
-	a->word = tok; /* <word>, <file>, <type>, ... */
-	return 0;
+	/* <word>, <file>, <type>, ...: copied, so the command holds its words */
+	*why = "too long";
+	if (out == NULL)
+		return 0;
+	return fcr_cmd_add_word(out, (int)(a - out->arg), tok);
 #undef IS
 }
 
@@ -139,7 +144,7 @@ match(const struct fcr_cmd_def *d, char **tok, int n, struct fcr_cmd *out,
 		}
 		if (w[0] == '<') {
 			if (nargs == FCR_CMD_MAX_ARGS ||
-			    parse_arg(w, wl, tok[i], &out->arg[nargs], &why) < 0) {
+			    parse_arg(w, wl, tok[i], &out->arg[nargs], &why, out) < 0) {
 				snprintf(msg, FCR_CMD_MSG_LEN,
 					 "bad %.*s '%s': %s (usage: %s)", (int)wl, w,
 					 tok[i], why ? why : "invalid", d->syntax);
@@ -166,13 +171,21 @@ match(const struct fcr_cmd_def *d, char **tok, int n, struct fcr_cmd *out,
 }
 
 int
-fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, char *line,
+fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, const char *text,
 	      struct fcr_cmd *out, char msg[FCR_CMD_MSG_LEN])
 {
-	char *tok[FCR_CMD_MAX_TOKENS];
+	char *tok[FCR_CMD_MAX_TOKENS], line[FCR_CMD_LINE_LEN];
 	char best_msg[FCR_CMD_MSG_LEN] = "";
-	int n = tokenize(line, tok, FCR_CMD_MAX_TOKENS), best = 0, r;
+	int n, best = 0, r;
 	size_t i;
+
+	if (strlen(text) >= sizeof(line)) {
+		snprintf(msg, FCR_CMD_MSG_LEN, "line longer than %zu characters",
+			 sizeof(line) - 1);
+		return -1;
+	}
+	strcpy(line, text);
+	n = tokenize(line, tok, FCR_CMD_MAX_TOKENS);
 
 	if (n < 0) {
 		snprintf(msg, FCR_CMD_MSG_LEN, "too many words (at most %d)",
@@ -208,4 +221,40 @@ fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, char *line,
 		snprintf(msg, FCR_CMD_MSG_LEN, "unknown command '%s': try 'help'",
 			 tok[0]);
 	return -1;
+}
+
+int
+fcr_cmd_arg_parse(const char *ph, size_t phlen, const char *tok, union fcr_cmd_arg *a,
+		  const char **why)
+{
+	*why = NULL;
+	return parse_arg(ph, phlen, tok, a, why, NULL);
+}
+
+int
+fcr_cmd_add_word(struct fcr_cmd *c, int i, const char *w)
+{
+	size_t len = strlen(w) + 1;
+
+	if (c->text_used + len > sizeof(c->text))
+		return -1;
+	memcpy(c->text + c->text_used, w, len);
+	c->arg[i].word = c->text_used;
+	c->text_used = (uint16_t)(c->text_used + len);
+	return 0;
+}
+
+int
+fcr_cmd_placeholder_is_word(const char *ph, size_t len)
+{
+	static const char *const typed[] = {
+		"<fcid>", "<wwpn>", "<mac>", "<vlan>", "<port>", "<addr>", "<n>", "<ms>",
+		"<prefix>",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(typed) / sizeof(typed[0]); i++)
+		if (len == strlen(typed[i]) && memcmp(ph, typed[i], len) == 0)
+			return 0;
+	return 1;
 }

@@ -2,9 +2,11 @@
 /*
  * Command grammar: each command is a syntax string of literal words and
  * typed <placeholders>, e.g. "route add <prefix> port <port> fpma". A line
- * is matched against the table; the result is the command's id and its typed
- * arguments, or a message saying what is wrong. Pure: the program binds ids
- * to handlers, and the same table feeds `help`.
+ * is matched against the table; the result is a typed command (which
+ * definition, its arguments) that holds no pointer into the line, so it
+ * can be handed to another thread, or a message saying what is wrong. Pure:
+ * the program binds definitions to handlers, and the same table feeds
+ * `help` and the terminal's completion.
  *
  * Placeholders and what they accept:
  *   <fcid>    0x010203 or 01.02.03          <prefix> <fcid>/<bits>, bits 1..24
@@ -22,12 +24,23 @@
 #define FCR_CMD_MAX_ARGS 8
 #define FCR_CMD_MAX_TOKENS 24
 #define FCR_CMD_MSG_LEN 256
+#define FCR_CMD_TEXT_LEN 512  /* the <word> arguments of one command */
+#define FCR_CMD_LINE_LEN 1024
+
+struct fcr_kind;
+
+/* Flags of a command */
+#define FCR_CMD_LOCAL 0x01   /* runs on the command-line thread, not the sync lcore */
+#define FCR_CMD_CONFIG 0x02  /* may be a line of a configuration file */
+#define FCR_CMD_CHANGES 0x04 /* changes something: the audit trail records it */
 
 struct fcr_cmd_def {
-	int id;
+	int id;             /* the program's; for a kind's command, FCR_OP_* */
 	const char *syntax;
 	const char *help;
 	const char *group;  /* heading in `help`; NULL: the previous one's */
+	unsigned int flags;
+	const struct fcr_kind *kind; /* a kind's command (lib/kind/), or NULL */
 };
 
 union fcr_cmd_arg {
@@ -43,18 +56,26 @@ union fcr_cmd_arg {
 		uint32_t ip;   /* host order */
 		uint16_t port;
 	} addr;
-	const char *word; /* points into the caller's line buffer */
+	uint16_t word;    /* offset of the word in fcr_cmd.text */
 };
 
 struct fcr_cmd {
 	const struct fcr_cmd_def *def;
 	int nb_args;
 	union fcr_cmd_arg arg[FCR_CMD_MAX_ARGS];
+	uint16_t text_used;
+	char text[FCR_CMD_TEXT_LEN];
 };
 
+/* The <word> argument i. */
+static inline const char *
+fcr_cmd_word(const struct fcr_cmd *c, int i)
+{
+	return c->text + c->arg[i].word;
+}
+
 /*
- * Parse `line` (modified in place: tokens are NUL-terminated there, so
- * <word> arguments stay valid while the line does). Returns
+ * Parse `line` (at most FCR_CMD_LINE_LEN - 1 characters). Returns
  *   1  a command matched: *out filled
  *   0  blank line or comment (# ...)
  *  -1  no match: msg explains (unknown command, or which argument is wrong
@@ -63,7 +84,30 @@ struct fcr_cmd {
 /* "a.b.c.d:port" -> host-order address and port. 0 or -1. */
 int fcr_addr_parse(const char *s, uint32_t *ip, uint16_t *port);
 
-int fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, char *line,
+int fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, const char *line,
 		  struct fcr_cmd *out, char msg[FCR_CMD_MSG_LEN]);
+
+/*
+ * One placeholder's argument, for the terminal, which matches a word at a
+ * time: 0 when `tok` is what `ph` (e.g. "<vlan>", its length phlen)
+ * accepts, *a set (not for a <word>: see fcr_cmd_add_word), else -1 and
+ * *why.
+ */
+int fcr_cmd_arg_parse(const char *ph, size_t phlen, const char *tok,
+		      union fcr_cmd_arg *a, const char **why);
+
+/* Put word w in c as its argument i. 0, or -1 when c has no room left. */
+int fcr_cmd_add_word(struct fcr_cmd *c, int i, const char *w);
+
+/* Whether placeholder ph (its length len) is a <word>: any one token, kept
+ * as text in the command. */
+int fcr_cmd_placeholder_is_word(const char *ph, size_t len);
+
+/* Whether a syntax word is a placeholder ("<vlan>"). */
+static inline int
+fcr_cmd_is_placeholder(const char *w)
+{
+	return w[0] == '<';
+}
 
 #endif /* FCR_CMD_H */

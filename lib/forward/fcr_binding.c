@@ -162,8 +162,8 @@ name_unbind(struct fcr_binding_table *bt, uint32_t n, int note)
 	nm->origin = FCR_BIND_NONE;
 	bt->nb_bound--;
 	if (bt->log != NULL && note) {
-		struct fcr_rec tomb = { .type = FCR_REC_BINDING_DEL,
-					.vlan = nm->vlan, .wwpn = { nm->wwpn } };
+		struct fcr_key tomb = { .kind = FCR_KIND_BINDING, .vlan = nm->vlan,
+					.k1 = nm->wwpn };
 
 		fcr_change_deleted(bt->log, &nm->sflags, &tomb);
 	}
@@ -187,7 +187,7 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 	*evicted = FCR_NAME_NONE;
 	if (nm->fcid == fcid) {
 		if (nm->origin != origin && bt->log != NULL)
-			fcr_change_mark(bt->log, &bt->log->names, &nm->sflags, n);
+			fcr_change_mark(bt->log, FCR_KIND_BINDING, &nm->sflags, n);
 		nm->origin = (uint8_t)origin;
 		if (nm->vn != vn) {
 			/* an existing key's data changes atomically for readers */
@@ -215,7 +215,7 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 	nm->origin = (uint8_t)origin;
 	bt->nb_bound++;
 	if (bt->log != NULL)
-		fcr_change_mark(bt->log, &bt->log->names, &nm->sflags, n);
+		fcr_change_mark(bt->log, FCR_KIND_BINDING, &nm->sflags, n);
 	return 1;
 }
 

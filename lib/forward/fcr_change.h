@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fcr_sync_wire.h"
+#include "fcr_key.h"
 
 /* Per-object sync flags. */
 #define FCR_SF_DIRTY 0x01 /* changed since last sent */
@@ -28,11 +28,10 @@ struct fcr_dirty_list {
 
 struct fcr_change_log {
 	int muted;                       /* applying a peer's update */
-	struct fcr_dirty_list flows;
-	struct fcr_dirty_list names;
-	struct fcr_dirty_list redirects;
-	int routes_dirty;                /* routes are few: a flag, then a scan */
-	struct fcr_rec *tomb;            /* deletions still to send */
+	/* by kind; a kind with a list of capacity 0 (routes: few, and
+	 * their places move) is always scanned whole */
+	struct fcr_dirty_list dirty[FCR_KIND_COUNT];
+	struct fcr_key *tomb;            /* deletions still to send */
 	uint32_t nb_tomb;
 	uint32_t cap_tomb;
 	uint64_t changes;                /* local changes noted */
@@ -41,11 +40,13 @@ struct fcr_change_log {
 	uint64_t tomb_overflow;          /* deletions that found the list full */
 };
 
-/* Note a change to object idx; its flags byte is *flags. */
+/* Note a change to object idx of a kind; its flags byte is *flags. */
 static inline void
-fcr_change_mark(struct fcr_change_log *log, struct fcr_dirty_list *l,
+fcr_change_mark(struct fcr_change_log *log, enum fcr_kind_id kind,
 		uint8_t *flags, uint32_t idx)
 {
+	struct fcr_dirty_list *l;
+
 	if (log == NULL || log->muted)
 		return;
 	log->changes++;
@@ -54,6 +55,7 @@ fcr_change_mark(struct fcr_change_log *log, struct fcr_dirty_list *l,
 		return;
 	}
 	*flags |= FCR_SF_DIRTY;
+	l = &log->dirty[kind];
 	/* An object deleted while pending leaves a stale entry that the batch
 	 * skips; when those fill the list the batch scans the table. */
 	if (l->n == l->cap)
@@ -65,7 +67,7 @@ fcr_change_mark(struct fcr_change_log *log, struct fcr_dirty_list *l,
 /* Note a deletion: a tombstone only if peers know the object. */
 static inline void
 fcr_change_deleted(struct fcr_change_log *log, uint8_t *flags,
-		   const struct fcr_rec *tomb)
+		   const struct fcr_key *tomb)
 {
 	uint8_t f = *flags;
 

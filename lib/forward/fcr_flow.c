@@ -397,7 +397,7 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 		ft->sflags[idx] = 0;
 		ft->version[idx] = 0;
 		memset(&ft->remote[idx], 0, sizeof(ft->remote[idx]));
-		fcr_change_mark(ft->log, &ft->log->flows, &ft->sflags[idx], idx);
+		fcr_change_mark(ft->log, FCR_KIND_FLOW, &ft->sflags[idx], idx);
 	}
 	return (int)idx;
 }
@@ -419,7 +419,7 @@ del_entry(struct fcr_flow_table *ft, uint64_t key, int tell_peers)
 	 * even while its slot waits for the workers' quiescence */
 	__atomic_store_n(&ft->key[found], KEY_FREE, __ATOMIC_RELAXED);
 	if (ft->log != NULL && tell_peers) {
-		struct fcr_rec tomb = { .type = FCR_REC_FLOW_DEL, .key = key };
+		struct fcr_key tomb = { .kind = FCR_KIND_FLOW, .k1 = key };
 
 		fcr_change_deleted(ft->log, &ft->sflags[found], &tomb);
 	} else if (ft->log != NULL) {

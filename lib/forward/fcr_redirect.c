@@ -418,7 +418,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		return -ENOSPC;
 	install_noted(rt, (uint32_t)id, r->state);
 	if (rt->log != NULL)
-		fcr_change_mark(rt->log, &rt->log->redirects, &r->sflags, (uint32_t)id);
+		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, (uint32_t)id);
 	return id;
 }
 
@@ -439,8 +439,8 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	r->in_use = 0; /* not retried below */
 	retry_released(rt);
 	if (rt->log != NULL) {
-		struct fcr_rec tomb = { .type = FCR_REC_REDIRECT_DEL, .vlan = vlan,
-					.wwpn = { host, target } };
+		struct fcr_key tomb = { .kind = FCR_KIND_REDIRECT, .vlan = vlan,
+					.k1 = host, .k2 = target };
 
 		fcr_change_deleted(rt->log, &r->sflags, &tomb);
 	}

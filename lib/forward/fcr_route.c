@@ -168,13 +168,7 @@ fcr_route_add(struct fcr_route_table *rt, uint32_t fcid, unsigned int bits,
 		rt->routes[r].bits = (uint8_t)bits;
 		rt->routes[r].nh = (uint32_t)nh;
 	}
-	if (rt->log != NULL && !rt->log->muted) {
-		rt->log->changes++;
-		if (rt->routes[r].sflags & FCR_SF_DIRTY)
-			rt->log->coalesced++;
-		rt->routes[r].sflags |= FCR_SF_DIRTY;
-		rt->log->routes_dirty = 1;
-	}
+	fcr_change_mark(rt->log, FCR_KIND_ROUTE, &rt->routes[r].sflags, (uint32_t)r);
 	return 0;
 }
 
@@ -193,8 +187,7 @@ fcr_route_del(struct fcr_route_table *rt, uint32_t fcid, unsigned int bits)
 	rte_lpm_delete(rt->lpm, prefix << 8, (uint8_t)bits);
 	nh = rt->routes[r].nh;
 	if (rt->log != NULL) {
-		struct fcr_rec tomb = { .type = FCR_REC_ROUTE_DEL, .fcid = prefix,
-					.bits = (uint8_t)bits };
+		struct fcr_key tomb = { .kind = FCR_KIND_ROUTE, .k1 = prefix, .k2 = bits };
 
 		fcr_change_deleted(rt->log, &rt->routes[r].sflags, &tomb);
 	}

@@ -79,17 +79,18 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	}
 	t->redirects->notify = &t->notify;
 	t->fc_map = FCR_FC_MAP_DEFAULT;
+	t->nb_ports = p->nb_ports;
 	return t;
 }
 
 int
 fcr_dirty_list_init(struct fcr_dirty_list *l, uint32_t cap, int socket)
 {
-	l->idx = rte_malloc_socket(NULL, sizeof(uint32_t) * cap, 0, socket);
+	l->idx = cap ? rte_malloc_socket(NULL, sizeof(uint32_t) * cap, 0, socket) : NULL;
 	l->cap = cap;
 	l->n = 0;
 	l->overflow = 0;
-	return l->idx == NULL ? -ENOMEM : 0;
+	return cap && l->idx == NULL ? -ENOMEM : 0;
 }
 
 void
@@ -109,12 +110,14 @@ fcr_tables_attach_log(struct fcr_tables *t, int socket)
 		return -ENOMEM;
 	t->log = log;
 	log->cap_tomb = 65536;
-	log->tomb = rte_malloc_socket(NULL, sizeof(struct fcr_rec) * log->cap_tomb,
+	log->tomb = rte_malloc_socket(NULL, sizeof(log->tomb[0]) * log->cap_tomb,
 				      0, socket);
 	if (log->tomb == NULL ||
-	    fcr_dirty_list_init(&log->flows, t->flows->capacity, socket) < 0 ||
-	    fcr_dirty_list_init(&log->names, t->names->capacity, socket) < 0 ||
-	    fcr_dirty_list_init(&log->redirects, t->redirects->capacity, socket) < 0 ||
+	    fcr_dirty_list_init(&log->dirty[FCR_KIND_ROUTE], 0, socket) < 0 ||
+	    fcr_dirty_list_init(&log->dirty[FCR_KIND_BINDING], t->names->capacity, socket) < 0 ||
+	    fcr_dirty_list_init(&log->dirty[FCR_KIND_REDIRECT], t->redirects->capacity,
+				socket) < 0 ||
+	    fcr_dirty_list_init(&log->dirty[FCR_KIND_FLOW], t->flows->capacity, socket) < 0 ||
 	    fcr_flow_table_attach_log(t->flows, log, socket) < 0)
 		return -ENOMEM;
 	t->names->log = log;
@@ -129,9 +132,10 @@ fcr_tables_free(struct fcr_tables *t)
 	if (t == NULL)
 		return;
 	if (t->log != NULL) {
-		fcr_dirty_list_free(&t->log->flows);
-		fcr_dirty_list_free(&t->log->names);
-		fcr_dirty_list_free(&t->log->redirects);
+		int k;
+
+		for (k = 0; k < FCR_KIND_COUNT; k++)
+			fcr_dirty_list_free(&t->log->dirty[k]);
 		rte_free(t->log->tomb);
 		rte_free(t->log);
 	}

@@ -25,6 +25,7 @@ struct fcr_tables_params {
 	uint32_t max_names;      /* (VLAN, WWPN) pairs */
 	uint32_t max_redirects;
 	uint32_t nb_workers;
+	uint16_t nb_ports;       /* routes name ports below it; 0: any */
 	struct rte_rcu_qsbr *qsbr;
 	int socket;
 };
@@ -64,6 +65,7 @@ struct fcr_tables {
 	 * are learned only from the fabric's replies arriving on these ports;
 	 * 0: none, nothing is learned (static bindings only). */
 	uint32_t fabric_mask;
+	uint16_t nb_ports;        /* routes name ports below it; 0: any */
 	uint32_t fc_map;          /* FPMA MACs of VN_Ports logged in over FCoE */
 	struct fcr_writer_stats st;
 	struct fcr_notify notify;  /* bindings and redirects changing state */

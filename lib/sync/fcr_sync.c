@@ -12,6 +12,7 @@
 #include <rte_malloc.h>
 
 #include "fcr_change.h"
+#include "fcr_kind.h"
 #include "fcr_sync.h"
 #include "fcr_tables.h"
 
@@ -27,7 +28,11 @@ struct inflight {
 };
 
 enum { BULK_NONE, BULK_START, BULK_STREAM, BULK_END };
-enum { STAGE_DEAD, STAGE_ROUTES, STAGE_NAMES, STAGE_REDIRECTS, STAGE_FLOWS, STAGE_DONE };
+/* A bulk resync sends the deletion markers, then each kind in turn
+ * (stage 1 + its id). */
+#define STAGE_DEAD 0
+#define STAGE_KIND(k) (1 + (k))
+#define STAGE_DONE STAGE_KIND(FCR_KIND_COUNT)
 
 struct peer {
 	struct fcr_sync_addr addr;
@@ -67,17 +72,8 @@ struct peer {
  */
 #define NB_DEAD 65536
 
-struct dead_key {
-	uint8_t cls;       /* record type of the live form */
-	uint8_t zero;
-	uint16_t vlan;
-	uint32_t zero2;
-	uint64_t k1;
-	uint64_t k2;
-};
-
 struct dead {
-	struct dead_key key;
+	struct fcr_key key;
 	uint64_t version;
 	uint8_t used;
 };
@@ -86,7 +82,7 @@ struct dead {
 
 struct fcr_sync {
 	struct fcr_sync_params p;
-	struct rte_hash *dead_hash;  /* dead_key -> index in dead[] */
+	struct rte_hash *dead_hash;  /* fcr_key -> index in dead[] */
 	struct dead *dead;           /* [NB_DEAD], a ring */
 	uint32_t dead_pos;
 	struct fcr_tables *t;
@@ -105,8 +101,8 @@ struct fcr_sync {
 	 * again while a flush is paced out goes once per window, not once
 	 * per change. */
 	struct {
-		uint32_t tomb, names, redirects, flows;
-		int routes;
+		uint32_t tomb;
+		uint32_t dirty[FCR_KIND_COUNT];
 	} due;
 	int ready;
 	uint32_t rescan_pos;
@@ -133,46 +129,13 @@ struct fcr_sync {
 
 /* --------------------------------------------------- deletion markers */
 
-static void
-dead_key_of(const struct fcr_rec *r, struct dead_key *k)
-{
-	memset(k, 0, sizeof(*k));
-	switch (r->type) {
-	case FCR_REC_FLOW:
-	case FCR_REC_FLOW_DEL:
-		k->cls = FCR_REC_FLOW;
-		k->k1 = r->key;
-		break;
-	case FCR_REC_BINDING:
-	case FCR_REC_BINDING_DEL:
-		k->cls = FCR_REC_BINDING;
-		k->vlan = r->vlan;
-		k->k1 = r->wwpn[0];
-		break;
-	case FCR_REC_ROUTE:
-	case FCR_REC_ROUTE_DEL:
-		k->cls = FCR_REC_ROUTE;
-		k->k1 = r->fcid;
-		k->k2 = r->bits;
-		break;
-	default:
-		k->cls = FCR_REC_REDIRECT;
-		k->vlan = r->vlan;
-		k->k1 = r->wwpn[0];
-		k->k2 = r->wwpn[1];
-		break;
-	}
-}
-
 /* Version of the deletion of the object r names, or 0. */
 static uint64_t
 dead_version(const struct fcr_sync *s, const struct fcr_rec *r)
 {
-	struct dead_key k;
 	void *data;
 
-	dead_key_of(r, &k);
-	if (rte_hash_lookup_data(s->dead_hash, &k, &data) < 0)
+	if (rte_hash_lookup_data(s->dead_hash, &r->key, &data) < 0)
 		return 0;
 	return s->dead[(uintptr_t)data].version;
 }
@@ -180,13 +143,12 @@ dead_version(const struct fcr_sync *s, const struct fcr_rec *r)
 static void
 dead_note(struct fcr_sync *s, const struct fcr_rec *r)
 {
-	struct dead_key k;
+	const struct fcr_key *k = &r->key;
 	struct dead *d;
 	void *data;
 	uint32_t i;
 
-	dead_key_of(r, &k);
-	if (rte_hash_lookup_data(s->dead_hash, &k, &data) >= 0) {
+	if (rte_hash_lookup_data(s->dead_hash, k, &data) >= 0) {
 		d = &s->dead[(uintptr_t)data];
 		if (r->version > d->version)
 			d->version = r->version;
@@ -196,38 +158,20 @@ dead_note(struct fcr_sync *s, const struct fcr_rec *r)
 	d = &s->dead[i];
 	if (d->used)
 		rte_hash_del_key(s->dead_hash, &d->key); /* the oldest goes */
-	d->key = k;
+	d->key = *k;
 	d->version = r->version;
 	d->used = 1;
-	rte_hash_add_key_data(s->dead_hash, &k, (void *)(uintptr_t)i);
+	rte_hash_add_key_data(s->dead_hash, k, (void *)(uintptr_t)i);
 }
 
+/* The deletion record of an object */
 static void
-dead_rec(const struct dead *d, struct fcr_rec *r)
+del_rec(const struct fcr_key *k, uint64_t version, struct fcr_rec *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->version = d->version;
-	r->vlan = d->key.vlan;
-	switch (d->key.cls) {
-	case FCR_REC_FLOW:
-		r->type = FCR_REC_FLOW_DEL;
-		r->key = d->key.k1;
-		break;
-	case FCR_REC_BINDING:
-		r->type = FCR_REC_BINDING_DEL;
-		r->wwpn[0] = d->key.k1;
-		break;
-	case FCR_REC_ROUTE:
-		r->type = FCR_REC_ROUTE_DEL;
-		r->fcid = (uint32_t)d->key.k1;
-		r->bits = (uint8_t)d->key.k2;
-		break;
-	default:
-		r->type = FCR_REC_REDIRECT_DEL;
-		r->wwpn[0] = d->key.k1;
-		r->wwpn[1] = d->key.k2;
-		break;
-	}
+	r->type = (uint8_t)(fcr_kinds[k->kind]->rec_type + 1);
+	r->key = *k;
+	r->version = version;
 }
 
 /* --------------------------------------------------------- versions */
@@ -258,82 +202,11 @@ see_version(struct fcr_sync *s, uint64_t v)
 
 /* ------------------------------------------- objects <-> records */
 
-static uint64_t
-tsc_age_ms(const struct fcr_sync *s, uint64_t now_tsc, uint64_t then_tsc)
+static struct fcr_rec_ctx
+rec_ctx(const struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 {
-	if (then_tsc == 0 || then_tsc > now_tsc || s->p.tsc_hz == 0)
-		return 0;
-	return (now_tsc - then_tsc) * 1000 / s->p.tsc_hz;
-}
-
-static void
-flow_rec(struct fcr_sync *s, uint32_t idx, uint64_t now_ms, uint64_t now_tsc,
-	 struct fcr_rec *r)
-{
-	const struct fcr_flow_table *ft = s->t->flows;
-	const struct fcr_flow_remote *rm = &ft->remote[idx];
-	struct fcr_flow_counters c;
-	uint64_t now_s = now_ms / 1000;
-
-	fcr_flow_counters_sum(ft, idx, &c);
-	memset(r, 0, sizeof(*r));
-	r->type = FCR_REC_FLOW;
-	r->key = ft->key[idx];
-	r->version = ft->version[idx];
-	r->state = (ft->sflags[idx] & FCR_SF_IDLE) ? 2 : 1;
-	/* what a peer told us plus what we forwarded since */
-	r->frames = rm->frames + c.frames;
-	r->bytes = rm->bytes + c.bytes;
-	if (rm->frames && rm->first_s)
-		r->first_age_ms = (now_s > rm->first_s ? now_s - rm->first_s : 0) * 1000;
-	else
-		r->first_age_ms = tsc_age_ms(s, now_tsc, c.first_tsc);
-	if (c.frames)
-		r->last_age_ms = tsc_age_ms(s, now_tsc, c.last_tsc);
-	else if (rm->last_s)
-		r->last_age_ms = (now_s > rm->last_s ? now_s - rm->last_s : 0) * 1000;
-}
-
-static void
-name_rec(const struct fcr_name *n, struct fcr_rec *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->type = FCR_REC_BINDING;
-	r->vlan = n->vlan;
-	r->wwpn[0] = n->wwpn;
-	r->fcid = n->fcid;
-	r->origin = n->origin;
-	r->version = n->version;
-}
-
-static void
-route_rec(const struct fcr_route_table *rt, const struct fcr_route *ro,
-	  struct fcr_rec *r)
-{
-	const struct fcr_nexthop *h = &rt->nexthop[ro->nh];
-
-	memset(r, 0, sizeof(*r));
-	r->type = FCR_REC_ROUTE;
-	r->fcid = ro->prefix;
-	r->bits = ro->bits;
-	r->port = h->port;
-	r->flags = (h->flags & FCR_NH_FPMA) ? 1 : 0;
-	memcpy(r->mac, h->mac, 6);
-	r->version = ro->version;
-}
-
-static void
-redirect_rec(const struct fcr_redirect_table *rd, const struct fcr_redirect *x,
-	     struct fcr_rec *r)
-{
-	int m;
-
-	memset(r, 0, sizeof(*r));
-	r->type = FCR_REC_REDIRECT;
-	r->vlan = x->vlan;
-	for (m = 0; m < FCR_M_COUNT; m++)
-		r->wwpn[m] = rd->names->names[x->name[m]].wwpn;
-	r->version = x->version;
+	return (struct fcr_rec_ctx){ .now_ms = now_ms, .now_tsc = now_tsc,
+				     .tsc_hz = s->p.tsc_hz };
 }
 
 /* The current state of the object a record names: 1, or 0 when gone.
@@ -342,38 +215,17 @@ static int
 current_rec(struct fcr_sync *s, struct fcr_rec *r, uint64_t now_ms,
 	    uint64_t now_tsc)
 {
-	struct fcr_tables *t = s->t;
-	uint32_t n;
+	const struct fcr_kind *k = fcr_kind_of_rec(r->type);
+	struct fcr_rec_ctx c = rec_ctx(s, now_ms, now_tsc);
 	int i;
 
-	switch (r->type) {
-	case FCR_REC_FLOW:
-		i = fcr_flow_find(t->flows, r->key);
-		if (i < 0)
-			return 0;
-		flow_rec(s, (uint32_t)i, now_ms, now_tsc, r);
+	if (k == NULL || fcr_rec_is_del(k, r))
 		return 1;
-	case FCR_REC_BINDING:
-		n = fcr_name_get(t->names, r->vlan, r->wwpn[0], 0);
-		if (n == FCR_NAME_NONE || t->names->names[n].fcid == FCR_FCID_NONE)
-			return 0;
-		name_rec(&t->names->names[n], r);
-		return 1;
-	case FCR_REC_ROUTE:
-		i = fcr_route_find(t->routes, r->fcid, r->bits);
-		if (i < 0)
-			return 0;
-		route_rec(t->routes, &t->routes->routes[i], r);
-		return 1;
-	case FCR_REC_REDIRECT:
-		i = fcr_redirect_find(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1]);
-		if (i < 0)
-			return 0;
-		redirect_rec(t->redirects, &t->redirects->r[i], r);
-		return 1;
-	default:
-		return 1;
-	}
+	i = k->find(s->t, &r->key);
+	if (i < 0)
+		return 0;
+	k->rec(s->t, (uint32_t)i, &c, r);
+	return 1;
 }
 
 /* ----------------------------------------------------------- sending */
@@ -577,11 +429,13 @@ static uint64_t
 pending(const struct fcr_sync *s)
 {
 	const struct fcr_change_log *log = s->log;
+	uint64_t n = log->nb_tomb;
+	int k;
 
-	return (uint64_t)log->nb_tomb + log->names.n + log->redirects.n +
-	       log->flows.n + (log->routes_dirty ? 1 : 0) +
-	       (uint64_t)(log->names.overflow | log->redirects.overflow |
-			  log->flows.overflow);
+	/* an overflowed list (routes': always) counts one for the scan */
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		n += log->dirty[k].n + (uint64_t)(log->dirty[k].overflow != 0);
+	return n;
 }
 
 /* Entries of a dirty list the flush goes over: those due, or the whole
@@ -621,11 +475,44 @@ due_at_window_end(struct fcr_sync *s)
 {
 	const struct fcr_change_log *log = s->log;
 
+	int k;
+
 	s->due.tomb = log->nb_tomb;
-	s->due.routes = log->routes_dirty;
-	s->due.names = log->names.n;
-	s->due.redirects = log->redirects.n;
-	s->due.flows = log->flows.n;
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		s->due.dirty[k] = log->dirty[k].n;
+}
+
+/* The objects of kind k the flush owes, each with its state as of now, as
+ * far as the budget allows. 0 when every one went, else -1. */
+static int
+flush_kind(struct fcr_sync *s, int k, const struct fcr_rec_ctx *c, unsigned int *budget)
+{
+	const struct fcr_kind *kind = fcr_kinds[k];
+	struct fcr_dirty_list *l = &s->log->dirty[k];
+	uint32_t i, idx, lim = list_lim(l, s->due.dirty[k], kind->slots(s->t));
+	struct fcr_sync_meta m;
+	struct fcr_rec r;
+	uint64_t v;
+
+	for (i = 0; i < lim; i++) {
+		idx = l->overflow ? i : l->idx[i];
+		if (!kind->slot(s->t, idx, &m)) {
+			*m.sflags &= (uint8_t)~FCR_SF_DIRTY; /* gone: its deletion went */
+			continue;
+		}
+		if (!(*m.sflags & FCR_SF_DIRTY))
+			continue;
+		v = *m.version;
+		*m.version = next_version(s, v);
+		kind->rec(s->t, idx, c, &r);
+		if (take(s, &r, kind->paced ? (uint64_t)STAGE_KIND(k) << 32 | idx : AT_ANY,
+			 budget, c->now_ms) < 0) {
+			*m.version = v;
+			break;
+		}
+		*m.sflags = (uint8_t)((*m.sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
+	}
+	return list_advance(l, &s->due.dirty[k], i, lim) ? 0 : -1;
 }
 
 /* What was pending when the window ended, each object with its state as of
@@ -633,12 +520,13 @@ due_at_window_end(struct fcr_sync *s)
 static int
 flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 {
+	struct fcr_rec_ctx c = rec_ctx(s, now_ms, now_tsc);
 	struct fcr_change_log *log = s->log;
-	struct fcr_tables *t = s->t;
 	unsigned int budget = flush_budget(s);
 	struct fcr_rec r;
-	uint32_t i, idx, lim;
+	uint32_t i, lim;
 	uint64_t tomb_floor;
+	int k;
 
 	if (budget == 0)
 		return 0;
@@ -649,7 +537,7 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 	 * was re-created since would outrank it at the peers */
 	lim = log->nb_tomb;
 	for (i = 0; i < lim; i++) {
-		r = log->tomb[i];
+		del_rec(&log->tomb[i], 0, &r);
 		/* above whatever this node gave the object before, in this
 		 * millisecond too */
 		r.version = next_version(s, RTE_MAX(dead_version(s, &r),
@@ -666,86 +554,9 @@ flush(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 		s->clock++;
 	if (i < lim)
 		goto out;
-	/* routes are few: those changed since the window ended go too */
-	if (s->due.routes && log->routes_dirty) {
-		for (i = 0; i < t->routes->nb_routes; i++) {
-			struct fcr_route *ro = &t->routes->routes[i];
-			uint64_t v = ro->version;
-
-			if (!(ro->sflags & FCR_SF_DIRTY))
-				continue;
-			ro->version = next_version(s, v);
-			route_rec(t->routes, ro, &r);
-			if (take(s, &r, AT_ANY, &budget, now_ms) < 0) {
-				ro->version = v;
-				goto out;
-			}
-			ro->sflags = (uint8_t)((ro->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
-		}
-		log->routes_dirty = 0;
-	}
-	s->due.routes = 0;
-	lim = list_lim(&log->names, s->due.names, t->names->capacity);
-	for (i = 0; i < lim; i++) {
-		struct fcr_name *n;
-		uint64_t v;
-
-		idx = log->names.overflow ? i : log->names.idx[i];
-		n = &t->names->names[idx];
-		if (!(n->sflags & FCR_SF_DIRTY))
-			continue;
-		if (n->in_use && n->fcid != FCR_FCID_NONE) {
-			v = n->version;
-			n->version = next_version(s, v);
-			name_rec(n, &r);
-			if (take(s, &r, AT_ANY, &budget, now_ms) < 0) {
-				n->version = v;
-				break;
-			}
-		}
-		n->sflags = (uint8_t)((n->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
-	}
-	if (!list_advance(&log->names, &s->due.names, i, lim))
-		goto out;
-	lim = list_lim(&log->redirects, s->due.redirects, t->redirects->capacity);
-	for (i = 0; i < lim; i++) {
-		struct fcr_redirect *x;
-		uint64_t v;
-
-		idx = log->redirects.overflow ? i : log->redirects.idx[i];
-		x = &t->redirects->r[idx];
-		if (!(x->sflags & FCR_SF_DIRTY) || !x->in_use)
-			continue;
-		v = x->version;
-		x->version = next_version(s, v);
-		redirect_rec(t->redirects, x, &r);
-		if (take(s, &r, AT_ANY, &budget, now_ms) < 0) {
-			x->version = v;
-			break;
-		}
-		x->sflags = (uint8_t)((x->sflags & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
-	}
-	if (!list_advance(&log->redirects, &s->due.redirects, i, lim))
-		goto out;
-	lim = list_lim(&log->flows, s->due.flows, t->flows->capacity);
-	for (i = 0; i < lim; i++) {
-		struct fcr_flow_table *ft = t->flows;
-		uint64_t v;
-
-		idx = log->flows.overflow ? i : log->flows.idx[i];
-		if (!(ft->sflags[idx] & FCR_SF_DIRTY))
-			continue;
-		v = ft->version[idx];
-		ft->version[idx] = next_version(s, v);
-		flow_rec(s, idx, now_ms, now_tsc, &r);
-		if (take(s, &r, (uint64_t)STAGE_FLOWS << 32 | idx, &budget, now_ms) < 0) {
-			ft->version[idx] = v;
-			break;
-		}
-		ft->sflags[idx] = (uint8_t)((ft->sflags[idx] & ~FCR_SF_DIRTY) | FCR_SF_KNOWN);
-	}
-	if (!list_advance(&log->flows, &s->due.flows, i, lim))
-		goto out;
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		if (flush_kind(s, k, &c, &budget) < 0)
+			goto out;
 	batch_send_all(s, now_ms);
 	/* what was noted since the window ended goes with the next one */
 	s->first_dirty_ms = pending(s) > 0 ? now_ms : 0;
@@ -804,61 +615,33 @@ static int
 bulk_next(struct fcr_sync *s, struct peer *pe, struct fcr_rec *r, uint64_t now_ms,
 	  uint64_t now_tsc)
 {
-	struct fcr_tables *t = s->t;
+	struct fcr_rec_ctx c = rec_ctx(s, now_ms, now_tsc);
+	struct fcr_sync_meta m;
 
-	for (;;) {
+	while (pe->bulk_stage < STAGE_DONE) {
 		uint32_t i = pe->bulk_pos++;
+		const struct fcr_kind *k;
 
-		switch (pe->bulk_stage) {
-		case STAGE_DEAD:
+		if (pe->bulk_stage == STAGE_DEAD) {
 			if (i < NB_DEAD) {
 				if (!s->dead[i].used)
 					continue;
-				dead_rec(&s->dead[i], r);
+				del_rec(&s->dead[i].key, s->dead[i].version, r);
 				return 1;
 			}
-			break;
-		case STAGE_ROUTES:
-			if (i < t->routes->nb_routes) {
-				route_rec(t->routes, &t->routes->routes[i], r);
+		} else {
+			k = fcr_kinds[pe->bulk_stage - STAGE_KIND(0)];
+			if (i < k->slots(s->t)) {
+				if (!k->slot(s->t, i, &m))
+					continue;
+				k->rec(s->t, i, &c, r);
 				return 1;
 			}
-			break;
-		case STAGE_NAMES:
-			if (i < t->names->capacity) {
-				const struct fcr_name *n = &t->names->names[i];
-
-				if (n->in_use && n->fcid != FCR_FCID_NONE) {
-					name_rec(n, r);
-					return 1;
-				}
-				continue;
-			}
-			break;
-		case STAGE_REDIRECTS:
-			if (i < t->redirects->capacity) {
-				if (t->redirects->r[i].in_use) {
-					redirect_rec(t->redirects, &t->redirects->r[i], r);
-					return 1;
-				}
-				continue;
-			}
-			break;
-		case STAGE_FLOWS:
-			if (i < t->flows->capacity) {
-				if (t->flows->key[i] != UINT64_MAX) {
-					flow_rec(s, i, now_ms, now_tsc, r);
-					return 1;
-				}
-				continue;
-			}
-			break;
-		default:
-			return 0;
 		}
 		pe->bulk_stage++;
 		pe->bulk_pos = 0;
 	}
+	return 0;
 }
 
 /* Paced by acknowledgements: at most half the window in flight. */
@@ -1033,42 +816,22 @@ note_for_ack(struct peer *pe, uint32_t seq)
 	pe->ack_due = 1;
 }
 
-/* Keys no frame and no command can make: a flow key with its top nibble
- * set (UINT64_MAX marks a free slot of the flow table), a VLAN above 4095
- * (flow keys keep 12 bits: it would stand for another VLAN's flows), a
- * route prefix length out of 1..24. */
-static int
-rec_key_valid(const struct fcr_rec *r)
-{
-	switch (r->type) {
-	case FCR_REC_FLOW:
-	case FCR_REC_FLOW_DEL:
-		return r->key >> 60 == 0;
-	case FCR_REC_ROUTE:
-	case FCR_REC_ROUTE_DEL:
-		return r->bits >= 1 && r->bits <= 24;
-	default:
-		return r->vlan <= 0x0FFF;
-	}
-}
-
 /* A record is stale when the object holds a newer version, or has a local
  * change not sent yet: that change will go out with a version of now,
  * newer than anything seen so far. */
 static void
 apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 {
-	struct fcr_tables *t = s->t;
-	uint64_t *held = NULL;
-	uint32_t n;
-	int i, rc = 0;
+	const struct fcr_kind *k = fcr_kind_of_rec(r->type);
+	struct fcr_rec_ctx c = rec_ctx(s, now_ms, 0);
 
 	/* skipped before the deletion markers: it has no key or version */
-	if (r->type < FCR_REC_FLOW || r->type > FCR_REC_REDIRECT_DEL) {
+	if (k == NULL) {
 		s->st.records_unknown++;
 		return;
 	}
-	if (!rec_key_valid(r)) {
+	/* keys no frame and no command can make */
+	if (!k->key_valid(&r->key)) {
 		s->st.records_refused++;
 		return;
 	}
@@ -1083,128 +846,24 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 		return;
 	}
 	see_version(s, r->version);
-	switch (r->type) {
-	case FCR_REC_FLOW_DEL:
-	case FCR_REC_BINDING_DEL:
-	case FCR_REC_ROUTE_DEL:
-	case FCR_REC_REDIRECT_DEL:
+	if (fcr_rec_is_del(k, r)) {
 		dead_note(s, r);
-		break;
-	default:
+	} else if (r->version <= dead_version(s, r)) {
 		/* deleted since, by a change newer than this update */
-		if (r->version <= dead_version(s, r)) {
-			s->st.records_stale++;
-			return;
-		}
-		break;
+		s->st.records_stale++;
+		return;
 	}
-	switch (r->type) {
-	case FCR_REC_FLOW:
-	case FCR_REC_FLOW_DEL:
-		i = fcr_flow_find(t->flows, r->key);
-		if (i < 0 && r->type == FCR_REC_FLOW)
-			i = fcr_flow_set(t->flows, r->key,
-					 fcr_action(fcr_flow_key_sid(r->key),
-						    fcr_flow_key_did(r->key),
-						    FCR_LEG_PLAIN), FCR_NO_OWNER);
-		if (i < 0) {
-			rc = r->type == FCR_REC_FLOW ? -1 : 0;
-			break;
-		}
-		if (r->version <= t->flows->version[i] ||
-		    (t->flows->sflags[i] & FCR_SF_DIRTY)) {
-			s->st.records_stale++;
-			return;
-		}
-		if (r->type == FCR_REC_FLOW_DEL) {
-			/* rules are derived here from the redirects: only a
-			 * plain entry goes */
-			if (t->flows->owner[i] == FCR_NO_OWNER)
-				fcr_flow_del(t->flows, r->key);
-			break;
-		}
-		t->flows->version[i] = r->version;
-		t->flows->sflags[i] = (uint8_t)((t->flows->sflags[i] & ~FCR_SF_IDLE) |
-						FCR_SF_KNOWN |
-						(r->state == 2 ? FCR_SF_IDLE : 0));
-		t->flows->remote[i].frames = r->frames;
-		t->flows->remote[i].bytes = r->bytes;
-		t->flows->remote[i].first_s = (uint32_t)((now_ms - RTE_MIN(now_ms, r->first_age_ms)) / 1000);
-		t->flows->remote[i].last_s = (uint32_t)((now_ms - RTE_MIN(now_ms, r->last_age_ms)) / 1000);
-		break;
-	case FCR_REC_BINDING:
-	case FCR_REC_BINDING_DEL:
-		n = fcr_name_get(t->names, r->vlan, r->wwpn[0], r->type == FCR_REC_BINDING);
-		if (n == FCR_NAME_NONE) {
-			rc = r->type == FCR_REC_BINDING ? -1 : 0;
-			break;
-		}
-		held = &t->names->names[n].version;
-		if (r->version <= *held ||
-		    (t->names->names[n].sflags & FCR_SF_DIRTY)) {
-			s->st.records_stale++;
-			fcr_name_maybe_free(t->names, n);
-			return;
-		}
-		if (r->type == FCR_REC_BINDING)
-			rc = fcr_tables_binding_add(t, r->vlan, r->wwpn[0], r->fcid,
-						    r->origin == 2 ? FCR_BIND_LEARNED
-								   : FCR_BIND_STATIC);
-		else
-			fcr_tables_binding_del(t, r->vlan, r->wwpn[0]);
-		n = fcr_name_get(t->names, r->vlan, r->wwpn[0], 0);
-		if (n != FCR_NAME_NONE) {
-			t->names->names[n].version = r->version;
-			t->names->names[n].sflags |= FCR_SF_KNOWN;
-			t->names->names[n].sflags &= (uint8_t)~FCR_SF_DIRTY;
-		}
-		break;
-	case FCR_REC_ROUTE:
-	case FCR_REC_ROUTE_DEL:
-		i = fcr_route_find(t->routes, r->fcid, r->bits);
-		if (i >= 0 && (r->version <= t->routes->routes[i].version ||
-			       (t->routes->routes[i].sflags & FCR_SF_DIRTY))) {
-			s->st.records_stale++;
-			return;
-		}
-		if (r->type == FCR_REC_ROUTE_DEL) {
-			if (i >= 0)
-				fcr_route_del(t->routes, r->fcid, r->bits);
-			break;
-		}
-		rc = fcr_route_add(t->routes, r->fcid, r->bits, r->port,
-				   (r->flags & 1) ? NULL : r->mac);
-		i = fcr_route_find(t->routes, r->fcid, r->bits);
-		if (i >= 0) {
-			t->routes->routes[i].version = r->version;
-			t->routes->routes[i].sflags = FCR_SF_KNOWN;
-		}
-		break;
-	case FCR_REC_REDIRECT:
-	case FCR_REC_REDIRECT_DEL:
-		i = fcr_redirect_find(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1]);
-		if (i >= 0 && (r->version <= t->redirects->r[i].version ||
-			       (t->redirects->r[i].sflags & FCR_SF_DIRTY))) {
-			s->st.records_stale++;
-			return;
-		}
-		if (r->type == FCR_REC_REDIRECT_DEL) {
-			if (i >= 0)
-				fcr_redirect_del(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1]);
-			break;
-		}
-		rc = fcr_redirect_add(t->redirects, r->vlan, r->wwpn[0], r->wwpn[1],
-				      r->wwpn[2], r->wwpn[3]);
-		if (rc >= 0) {
-			t->redirects->r[rc].version = r->version;
-			t->redirects->r[rc].sflags = FCR_SF_KNOWN;
-		}
-		break;
-	}
-	if (rc < 0)
-		s->st.records_refused++;
-	else
+	switch (k->apply(s->t, r, &c)) {
+	case FCR_APPLY_DONE:
 		s->st.records_applied++;
+		break;
+	case FCR_APPLY_STALE:
+		s->st.records_stale++;
+		break;
+	case FCR_APPLY_REFUSED:
+		s->st.records_refused++;
+		break;
+	}
 }
 
 void
@@ -1351,7 +1010,7 @@ rescan(struct fcr_sync *s, uint64_t now_tsc)
 			continue; /* idle still, or no frame since the last pass */
 		ft->sflags[idx] = (uint8_t)(idle ? ft->sflags[idx] | FCR_SF_IDLE
 					   : ft->sflags[idx] & ~FCR_SF_IDLE);
-		fcr_change_mark(s->log, &s->log->flows, &ft->sflags[idx], idx);
+		fcr_change_mark(s->log, FCR_KIND_FLOW, &ft->sflags[idx], idx);
 	}
 }
 
@@ -1472,7 +1131,7 @@ fcr_sync_create(const struct fcr_sync_params *p, struct fcr_tables *t,
 	{
 		char name[RTE_HASH_NAMESIZE];
 		struct rte_hash_parameters hp = {
-			.name = name, .entries = NB_DEAD, .key_len = sizeof(struct dead_key),
+			.name = name, .entries = NB_DEAD, .key_len = sizeof(struct fcr_key),
 			.hash_func = rte_hash_crc, .socket_id = SOCKET_ID_ANY,
 			.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
 		};

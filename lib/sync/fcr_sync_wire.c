@@ -4,6 +4,7 @@
 #include <sodium.h>
 
 #include "fcr_fcoe.h"
+#include "fcr_kind.h"
 #include "fcr_sync_wire.h"
 
 const char *
@@ -73,62 +74,13 @@ fcr_sync_hdr_put(uint8_t *p, const struct fcr_sync_hdr *h)
 size_t
 fcr_rec_put(uint8_t *p, size_t cap, const struct fcr_rec *r)
 {
-	uint8_t b[255 + 16];
-	size_t n = 0;
-	int i;
+	const struct fcr_kind *k = fcr_kind_of_rec(r->type);
+	uint8_t b[FCR_SYNC_MAX_RECORD];
+	size_t n;
 
-	switch (r->type) {
-	case FCR_REC_FLOW:
-		fcr_put_be64(b, r->key);
-		n = 8;
-		n += fcr_varint_put(b + n, r->version);
-		b[n++] = r->state;
-		n += fcr_varint_put(b + n, r->frames);
-		n += fcr_varint_put(b + n, r->bytes);
-		n += fcr_varint_put(b + n, r->first_age_ms);
-		n += fcr_varint_put(b + n, r->last_age_ms);
-		break;
-	case FCR_REC_FLOW_DEL:
-		fcr_put_be64(b, r->key);
-		n = 8;
-		n += fcr_varint_put(b + n, r->version);
-		break;
-	case FCR_REC_BINDING:
-	case FCR_REC_BINDING_DEL:
-		fcr_put_be16(b, r->vlan);
-		fcr_put_be64(b + 2, r->wwpn[0]);
-		n = 10;
-		if (r->type == FCR_REC_BINDING) {
-			fcr_put_be24(b + n, r->fcid);
-			b[n + 3] = r->origin;
-			n += 4;
-		}
-		n += fcr_varint_put(b + n, r->version);
-		break;
-	case FCR_REC_ROUTE:
-	case FCR_REC_ROUTE_DEL:
-		fcr_put_be24(b, r->fcid);
-		b[3] = r->bits;
-		n = 4;
-		if (r->type == FCR_REC_ROUTE) {
-			fcr_put_be16(b + 4, r->port);
-			b[6] = r->flags;
-			memcpy(b + 7, r->mac, 6);
-			n = 13;
-		}
-		n += fcr_varint_put(b + n, r->version);
-		break;
-	case FCR_REC_REDIRECT:
-	case FCR_REC_REDIRECT_DEL:
-		fcr_put_be16(b, r->vlan);
-		n = 2;
-		for (i = 0; i < (r->type == FCR_REC_REDIRECT ? 4 : 2); i++, n += 8)
-			fcr_put_be64(b + n, r->wwpn[i]);
-		n += fcr_varint_put(b + n, r->version);
-		break;
-	default:
+	if (k == NULL)
 		return 0;
-	}
+	n = k->put(b, r);
 	if (n + 2 > cap)
 		return 0;
 	p[0] = r->type;
@@ -186,8 +138,8 @@ fcr_sync_open(const uint8_t *p, size_t len, size_t max_len,
 int
 fcr_rec_next(const uint8_t *p, size_t end, size_t *off, struct fcr_rec *r)
 {
-	size_t o, body_end;
-	int i;
+	const struct fcr_kind *k;
+	size_t body_end;
 
 	if (*off == end)
 		return 0;
@@ -198,71 +150,10 @@ fcr_rec_next(const uint8_t *p, size_t end, size_t *off, struct fcr_rec *r)
 	body_end = *off + 2 + p[*off + 1];
 	if (body_end > end)
 		return -1;
-	o = *off + 2;
-#define NEED(n) do { if (o + (n) > body_end) return -1; } while (0)
-#define VARINT(v) do { if (fcr_varint_get(p, body_end, &o, &(v)) < 0) return -1; } while (0)
-	switch (r->type) {
-	case FCR_REC_FLOW:
-	case FCR_REC_FLOW_DEL:
-		NEED(8);
-		r->key = fcr_get_be64(p + o);
-		o += 8;
-		VARINT(r->version);
-		if (r->type == FCR_REC_FLOW_DEL)
-			break;
-		NEED(1);
-		r->state = p[o++];
-		VARINT(r->frames);
-		VARINT(r->bytes);
-		VARINT(r->first_age_ms);
-		VARINT(r->last_age_ms);
-		break;
-	case FCR_REC_BINDING:
-	case FCR_REC_BINDING_DEL:
-		NEED(10);
-		r->vlan = fcr_get_be16(p + o);
-		r->wwpn[0] = fcr_get_be64(p + o + 2);
-		o += 10;
-		if (r->type == FCR_REC_BINDING) {
-			NEED(4);
-			r->fcid = fcr_get_be24(p + o);
-			r->origin = p[o + 3];
-			o += 4;
-		}
-		VARINT(r->version);
-		break;
-	case FCR_REC_ROUTE:
-	case FCR_REC_ROUTE_DEL:
-		NEED(4);
-		r->fcid = fcr_get_be24(p + o);
-		r->bits = p[o + 3];
-		o += 4;
-		if (r->type == FCR_REC_ROUTE) {
-			NEED(9);
-			r->port = fcr_get_be16(p + o);
-			r->flags = p[o + 2];
-			memcpy(r->mac, p + o + 3, 6);
-			o += 9;
-		}
-		VARINT(r->version);
-		break;
-	case FCR_REC_REDIRECT:
-	case FCR_REC_REDIRECT_DEL:
-		NEED(2);
-		r->vlan = fcr_get_be16(p + o);
-		o += 2;
-		for (i = 0; i < (r->type == FCR_REC_REDIRECT ? 4 : 2); i++) {
-			NEED(8);
-			r->wwpn[i] = fcr_get_be64(p + o);
-			o += 8;
-		}
-		VARINT(r->version);
-		break;
-	default:
-		break; /* unknown: skipped whole */
-	}
-#undef NEED
-#undef VARINT
+	k = fcr_kind_of_rec(r->type);
+	/* unknown: skipped whole */
+	if (k != NULL && k->get(p, *off + 2, body_end, r) < 0)
+		return -1;
 	*off = body_end;
 	return 1;
 }

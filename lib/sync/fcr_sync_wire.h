@@ -28,22 +28,12 @@
  *   end-32 32 authentication tag: HMAC-SHA-512-256 (libsodium crypto_auth)
  *            of every byte before it, keyed by the shared secret
  *
- * Record: 1-byte type, 1-byte body length, body. Unknown types are skipped;
- * records naming what no frame can carry (a flow key with bits 60-63 set, a
- * VLAN above 4095, a prefix length outside 1..24) are refused.
- *   1 FLOW        key u64 (VLAN<<48 | S_ID<<24 | D_ID), version varint,
- *                 state u8 (1 active, 2 idle), frames varint, bytes varint,
- *                 ms since first frame varint, ms since last frame varint
- *   2 FLOW_DEL    key u64, version varint
- *   3 BINDING     VLAN u16, WWPN u64, FCID u24, origin u8 (1 static,
- *                 2 learned), version varint
- *   4 BINDING_DEL VLAN u16, WWPN u64, version varint
- *   5 ROUTE       prefix u24, bits u8, port u16, flags u8 (bit 0 fpma),
- *                 next-hop MAC 6 bytes, version varint
- *   6 ROUTE_DEL   prefix u24, bits u8, version varint
- *   7 REDIRECT    VLAN u16, host u64, target u64, VI u64, VT u64,
- *                 version varint
- *   8 REDIRECT_DEL VLAN u16, host u64, target u64, version varint
+ * Record: 1-byte type, 1-byte body length, body. Each kind of object has
+ * two types, its state and its deletion, and says what their bodies hold
+ * (lib/kind/fcr_kind_<kind>.c): 1-2 flow, 3-4 binding, 5-6 route,
+ * 7-8 redirect. Unknown types are skipped; records naming what no frame can
+ * carry (a flow key with bits 60-63 set, a VLAN above 4095, a prefix length
+ * outside 1..24) are refused.
  *
  * A version is (hybrid logical clock << 16) | node id of the change's
  * origin, the clock being milliseconds since 2024-01-01 UTC, never behind a
@@ -56,6 +46,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "fcr_key.h"
 
 #define FCR_SYNC_MAGIC "FCRS"
 #define FCR_SYNC_VERSION 1
@@ -76,17 +68,6 @@ enum fcr_sync_type {
 #define FCR_SYNC_F_READY 0x01
 #define FCR_SYNC_F_WANT_BULK 0x02
 
-enum fcr_rec_type {
-	FCR_REC_FLOW = 1,
-	FCR_REC_FLOW_DEL,
-	FCR_REC_BINDING,
-	FCR_REC_BINDING_DEL,
-	FCR_REC_ROUTE,
-	FCR_REC_ROUTE_DEL,
-	FCR_REC_REDIRECT,
-	FCR_REC_REDIRECT_DEL,
-};
-
 struct fcr_sync_hdr {
 	uint8_t type;
 	uint8_t flags;
@@ -99,21 +80,16 @@ struct fcr_sync_hdr {
 	uint32_t peer_boot32;
 };
 
-/* One decoded record; which fields are meaningful depends on type. */
+/* One decoded record: which object (its key), its version and, unless it
+ * is a deletion, its state, laid out by its kind (lib/kind/). */
 struct fcr_rec {
 	uint8_t type;
-	uint8_t state;      /* FLOW */
-	uint8_t origin;     /* BINDING */
-	uint8_t bits;       /* ROUTE */
-	uint8_t flags;      /* ROUTE */
-	uint8_t mac[6];     /* ROUTE */
-	uint16_t vlan;
-	uint16_t port;      /* ROUTE */
-	uint32_t fcid;      /* BINDING; ROUTE prefix */
-	uint64_t key;       /* FLOW */
 	uint64_t version;
-	uint64_t frames, bytes, first_age_ms, last_age_ms; /* FLOW */
-	uint64_t wwpn[4];   /* BINDING: [0]; REDIRECT: host, target, vi, vt */
+	struct fcr_key key;
+	union {
+		uint64_t u64[5];
+		uint8_t b[40];
+	} val;
 };
 
 /* Why a datagram was refused; each is a counter in `show sync stats`. */

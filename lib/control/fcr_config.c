@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fcr_config.h"
+#include "fcr_kind.h"
+#include "fcr_tables.h"
+
+static const char *
+err_text(int rc)
+{
+	switch (rc) {
+	case -ENOSPC: return "table full";
+	case -ENOENT: return "no such entry";
+	case -EINVAL: return "invalid value";
+	default: return strerror(-rc);
+	}
+}
+
+int
+fcr_config_check(const struct fcr_tables *t, const struct fcr_cmd *c,
+		 char msg[FCR_CMD_MSG_LEN])
+{
+	const struct fcr_kind *k = c->def->kind;
+	struct fcr_rec r;
+
+	if (k == NULL || c->def->id == FCR_OP_LIST)
+		return 0;
+	k->cmd_rec(c, &r);
+	return k->check(t, &r, msg);
+}
+
+/* An object, or the counts under a list, as a line of text. */
+static void
+print_fields(FILE *out, const struct fcr_field *f, int n, unsigned int only)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (only && !(f[i].flags & only))
+			continue;
+		if (!(f[i].flags & FCR_FIELD_BARE))
+			fprintf(out, " %s", f[i].name);
+		if (f[i].flags & FCR_FIELD_NUM)
+			fprintf(out, " %" PRIu64, f[i].num);
+		else
+			fprintf(out, " %s", f[i].value);
+	}
+}
+
+void
+fcr_config_list(struct fcr_tables *t, const struct fcr_kind *k, FILE *out)
+{
+	struct fcr_field f[FCR_FIELDS_MAX];
+	uint32_t i, slots = k->slots(t);
+	struct fcr_sync_meta m;
+	int n, config;
+
+	for (i = 0; i < slots; i++) {
+		if (!k->slot(t, i, &m))
+			continue;
+		n = k->fields(t, i, f, &config);
+		fputs(k->name, out);
+		print_fields(out, f, n, 0);
+		fputc('\n', out);
+	}
+	/* "3 routes", "2 redirects, 1 active" */
+	n = k->counts(t, f);
+	for (i = 0; i < (uint32_t)n; i++)
+		fprintf(out, "%s%" PRIu64 " %s", i ? ", " : "", f[i].num, f[i].name);
+	fputc('\n', out);
+}
+
+void
+fcr_config_save(struct fcr_tables *t, FILE *f)
+{
+	struct fcr_field fl[FCR_FIELDS_MAX];
+	struct fcr_sync_meta m;
+	int k, n, config;
+	uint32_t i;
+
+	for (k = 0; k < FCR_KIND_COUNT; k++) {
+		const struct fcr_kind *kind = fcr_kinds[k];
+
+		if (kind->cmds == NULL)
+			continue;
+		for (i = 0; i < kind->slots(t); i++) {
+			if (!kind->slot(t, i, &m))
+				continue;
+			n = kind->fields(t, i, fl, &config);
+			if (!config)
+				continue;
+			fprintf(f, "%s add", kind->name);
+			print_fields(f, fl, n, FCR_FIELD_CONFIG);
+			fputc('\n', f);
+		}
+	}
+}
+
+/* Add or delete what c says; 0, or -1 said on out. */
+static int
+change(struct fcr_tables *t, const struct fcr_cmd *c, FILE *out)
+{
+	const struct fcr_kind *k = c->def->kind;
+	char msg[FCR_CMD_MSG_LEN];
+	struct fcr_rec r;
+	int rc;
+
+	k->cmd_rec(c, &r);
+	if (k->check(t, &r, msg) < 0) {
+		fprintf(out, "error: %s\n", msg);
+		return -1;
+	}
+	rc = k->set(t, &r);
+	if (rc < 0) {
+		fprintf(out, "error: %s: %s\n", c->def->syntax, err_text(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int
+fcr_config_run(struct fcr_tables *t, const struct fcr_cmd *c, FILE *out)
+{
+	if (c->def->id == FCR_OP_LIST) {
+		fcr_config_list(t, c->def->kind, out);
+		return 0;
+	}
+	return change(t, c, out);
+}
+
+/* What a line changes, as it was: the object's record, or its deletion
+ * when there was none. */
+static void
+before(struct fcr_tables *t, const struct fcr_cmd *c, struct fcr_rec *old)
+{
+	const struct fcr_kind *k = c->def->kind;
+	struct fcr_rec_ctx ctx = { 0 };
+	struct fcr_rec r;
+	int i;
+
+	k->cmd_rec(c, &r);
+	i = k->find(t, &r.key);
+	if (i >= 0) {
+		k->rec(t, (uint32_t)i, &ctx, old);
+	} else {
+		*old = r;
+		old->type = (uint8_t)(k->rec_type + 1);
+	}
+}
+
+int
+fcr_config_apply(struct fcr_tables *t, const struct fcr_config_line *lines,
+		 unsigned int n, const char *where, FILE *out)
+{
+	struct fcr_rec *undo = calloc(n ? n : 1, sizeof(*undo));
+	FILE *quiet;
+	unsigned int i;
+	int rc = 0;
+
+	if (undo == NULL) {
+		fprintf(out, "error: %s: out of memory\n", where);
+		return -1;
+	}
+	quiet = fopen("/dev/null", "w");
+	for (i = 0; i < n; i++) {
+		const struct fcr_cmd *c = &lines[i].cmd;
+
+		before(t, c, &undo[i]);
+		if (change(t, c, quiet ? quiet : out) < 0) {
+			fprintf(out, "error: %s:%u: %s could not be applied (a table is full?)\n",
+				where, lines[i].lineno, c->def->syntax);
+			rc = -1;
+			break;
+		}
+	}
+	if (quiet)
+		fclose(quiet);
+	if (rc != 0) {
+		while (i > 0) {
+			i--;
+			lines[i].cmd.def->kind->set(t, &undo[i]);
+		}
+		fprintf(out, "error: %s: nothing of the file was applied\n", where);
+	}
+	free(undo);
+	return rc;
+}

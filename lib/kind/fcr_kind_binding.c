@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Bindings, as a kind of object (fcr_kind.h). On the wire:
+ *   3 BINDING      VLAN u16, WWPN u64, FCID u24, origin u8 (1 static,
+ *                  2 learned), version varint
+ *   4 BINDING_DEL  VLAN u16, WWPN u64, version varint
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "fcr_fcoe.h"
+#include "fcr_kind.h"
+#include "fcr_kind_binding.h"
+#include "fcr_tables.h"
+#include "fcr_text.h"
+
+extern const struct fcr_kind fcr_kind_binding;
+
+static const struct fcr_cmd_def cmds[] = {
+	{ FCR_OP_ADD, "binding add vlan <vlan> wwpn <wwpn> fcid <fcid>", "bind a port name to an FCID (static)", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_binding },
+	{ FCR_OP_DEL, "binding del vlan <vlan> wwpn <wwpn>", "remove a binding", NULL, FCR_CMD_CHANGES, &fcr_kind_binding },
+	{ FCR_OP_LIST, "binding list", "list bound port names (static or learned)", NULL, 0, &fcr_kind_binding },
+};
+
+static int
+key_valid(const struct fcr_key *k)
+{
+	return k->vlan <= 0x0FFF;
+}
+
+static size_t
+put(uint8_t *b, const struct fcr_rec *r)
+{
+	const struct fcr_binding_val *v = (const struct fcr_binding_val *)r->val.b;
+	size_t n = 10;
+
+	fcr_put_be16(b, r->key.vlan);
+	fcr_put_be64(b + 2, r->key.k1);
+	if (r->type == FCR_REC_BINDING) {
+		fcr_put_be24(b + n, v->fcid);
+		b[n + 3] = v->origin;
+		n += 4;
+	}
+	return n + fcr_varint_put(b + n, r->version);
+}
+
+static int
+get(const uint8_t *p, size_t o, size_t end, struct fcr_rec *r)
+{
+	struct fcr_binding_val *v = fcr_binding_val(r);
+
+	FCR_BODY_NEED(o, 10, end);
+	r->key.kind = FCR_KIND_BINDING;
+	r->key.vlan = fcr_get_be16(p + o);
+	r->key.k1 = fcr_get_be64(p + o + 2);
+	o += 10;
+	if (r->type == FCR_REC_BINDING) {
+		FCR_BODY_NEED(o, 4, end);
+		v->fcid = fcr_get_be24(p + o);
+		v->origin = p[o + 3];
+		o += 4;
+	}
+	FCR_BODY_VARINT(p, o, end, r->version);
+	return 0;
+}
+
+static uint32_t
+slots(const struct fcr_tables *t)
+{
+	return t->names->capacity;
+}
+
+/* A slot is a binding when its name has an FCID (a name a redirect
+ * mentions may have none yet). */
+static int
+slot(struct fcr_tables *t, uint32_t idx, struct fcr_sync_meta *m)
+{
+	struct fcr_name *n = &t->names->names[idx];
+
+	m->version = &n->version;
+	m->sflags = &n->sflags;
+	return n->in_use && n->fcid != FCR_FCID_NONE;
+}
+
+static void
+rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_rec *r)
+{
+	const struct fcr_name *n = &t->names->names[idx];
+
+	(void)c;
+	*r = fcr_binding_rec(n->vlan, n->wwpn, n->fcid, n->origin, n->version);
+}
+
+static int
+find(struct fcr_tables *t, const struct fcr_key *k)
+{
+	uint32_t n = fcr_name_get(t->names, k->vlan, k->k1, 0);
+
+	if (n == FCR_NAME_NONE || t->names->names[n].fcid == FCR_FCID_NONE)
+		return -1;
+	return (int)n;
+}
+
+static int
+check(const struct fcr_tables *t, const struct fcr_rec *r, char why[FCR_CMD_MSG_LEN])
+{
+	(void)t;
+	(void)r;
+	(void)why;
+	return 0;
+}
+
+/* A binding a command or a peer makes: static, or learned by a peer (then
+ * its frames are allowed from its FPMA MAC on any port). */
+static int
+set(struct fcr_tables *t, const struct fcr_rec *r)
+{
+	const struct fcr_binding_val *v = (const struct fcr_binding_val *)r->val.b;
+
+	if (r->type == FCR_REC_BINDING_DEL)
+		return fcr_tables_binding_del(t, r->key.vlan, r->key.k1);
+	return fcr_tables_binding_add(t, r->key.vlan, r->key.k1, v->fcid,
+				      v->origin == FCR_BIND_LEARNED ? FCR_BIND_LEARNED
+								    : FCR_BIND_STATIC);
+}
+
+/* add: <vlan> <wwpn> <fcid>; del: <vlan> <wwpn> */
+static void
+cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
+{
+	const union fcr_cmd_arg *a = c->arg;
+
+	*r = fcr_binding_rec((uint16_t)a[0].u32, a[1].wwpn, a[2].fcid, FCR_BIND_STATIC, 0);
+	if (c->def->id == FCR_OP_DEL)
+		r->type = FCR_REC_BINDING_DEL;
+}
+
+static int
+fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
+{
+	const struct fcr_name *n = &t->names->names[idx];
+
+	*config = n->origin == FCR_BIND_STATIC;
+	f[0] = (struct fcr_field){ .name = "vlan", .flags = FCR_FIELD_CONFIG | FCR_FIELD_NUM,
+				   .num = n->vlan };
+	f[1] = (struct fcr_field){ .name = "wwpn", .flags = FCR_FIELD_CONFIG };
+	fcr_wwpn_format(n->wwpn, f[1].value);
+	f[2] = (struct fcr_field){ .name = "fcid", .flags = FCR_FIELD_CONFIG };
+	fcr_fcid_format(n->fcid, f[2].value);
+	f[3] = (struct fcr_field){ .name = "origin", .flags = FCR_FIELD_BARE };
+	snprintf(f[3].value, sizeof(f[3].value), "%s", fcr_bind_origin_name(n->origin));
+	return 4;
+}
+
+static int
+counts(const struct fcr_tables *t, struct fcr_field *f)
+{
+	f[0] = (struct fcr_field){ .name = "bindings", .flags = FCR_FIELD_NUM,
+				   .num = t->names->nb_bound };
+	return 1;
+}
+
+static enum fcr_apply_result
+apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c)
+{
+	int live = r->type == FCR_REC_BINDING, rc;
+	struct fcr_sync_meta m;
+	uint32_t n;
+
+	(void)c;
+	n = fcr_name_get(t->names, r->key.vlan, r->key.k1, live);
+	if (n == FCR_NAME_NONE)
+		return live ? FCR_APPLY_REFUSED : FCR_APPLY_DONE;
+	slot(t, n, &m);
+	if (fcr_rec_stale(&m, r->version)) {
+		fcr_name_maybe_free(t->names, n);
+		return FCR_APPLY_STALE;
+	}
+	rc = set(t, r);
+	n = fcr_name_get(t->names, r->key.vlan, r->key.k1, 0);
+	if (n != FCR_NAME_NONE) {
+		t->names->names[n].version = r->version;
+		t->names->names[n].sflags |= FCR_SF_KNOWN;
+		t->names->names[n].sflags &= (uint8_t)~FCR_SF_DIRTY;
+	}
+	return rc < 0 && live ? FCR_APPLY_REFUSED : FCR_APPLY_DONE;
+}
+
+const struct fcr_kind fcr_kind_binding = {
+	.name = "binding",
+	.rec_type = FCR_REC_BINDING,
+	.key_valid = key_valid,
+	.put = put,
+	.get = get,
+	.slots = slots,
+	.slot = slot,
+	.rec = rec,
+	.find = find,
+	.apply = apply,
+	.cmds = cmds,
+	.nb_cmds = sizeof(cmds) / sizeof(cmds[0]),
+	.cmd_rec = cmd_rec,
+	.check = check,
+	.set = set,
+	.fields = fields,
+	.counts = counts,
+};

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Redirects, as a kind of object (fcr_kind.h). On the wire:
+ *   7 REDIRECT      VLAN u16, host u64, target u64, VI u64, VT u64,
+ *                   version varint
+ *   8 REDIRECT_DEL  VLAN u16, host u64, target u64, version varint
+ */
+#include <stdio.h>
+
+#include "fcr_fcoe.h"
+#include "fcr_kind.h"
+#include "fcr_kind_redirect.h"
+#include "fcr_tables.h"
+#include "fcr_text.h"
+
+extern const struct fcr_kind fcr_kind_redirect;
+
+static const struct fcr_cmd_def cmds[] = {
+	{ FCR_OP_ADD, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", "steer host<->target through the service node's VI/VT", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_redirect },
+	{ FCR_OP_DEL, "redirect del vlan <vlan> host <wwpn> target <wwpn>", "remove a redirect (its flows fall back to plain forwarding)", NULL, FCR_CMD_CHANGES, &fcr_kind_redirect },
+	{ FCR_OP_LIST, "redirect list", "list redirects: active, or which port they wait for", NULL, 0, &fcr_kind_redirect },
+};
+
+static int
+key_valid(const struct fcr_key *k)
+{
+	return k->vlan <= 0x0FFF;
+}
+
+static size_t
+put(uint8_t *b, const struct fcr_rec *r)
+{
+	const struct fcr_redirect_val *v = (const struct fcr_redirect_val *)r->val.b;
+	size_t n = 18;
+
+	fcr_put_be16(b, r->key.vlan);
+	fcr_put_be64(b + 2, r->key.k1);
+	fcr_put_be64(b + 10, r->key.k2);
+	if (r->type == FCR_REC_REDIRECT) {
+		fcr_put_be64(b + 18, v->vi);
+		fcr_put_be64(b + 26, v->vt);
+		n = 34;
+	}
+	return n + fcr_varint_put(b + n, r->version);
+}
+
+static int
+get(const uint8_t *p, size_t o, size_t end, struct fcr_rec *r)
+{
+	struct fcr_redirect_val *v = fcr_redirect_val(r);
+
+	FCR_BODY_NEED(o, 18, end);
+	r->key.kind = FCR_KIND_REDIRECT;
+	r->key.vlan = fcr_get_be16(p + o);
+	r->key.k1 = fcr_get_be64(p + o + 2);
+	r->key.k2 = fcr_get_be64(p + o + 10);
+	o += 18;
+	if (r->type == FCR_REC_REDIRECT) {
+		FCR_BODY_NEED(o, 16, end);
+		v->vi = fcr_get_be64(p + o);
+		v->vt = fcr_get_be64(p + o + 8);
+		o += 16;
+	}
+	FCR_BODY_VARINT(p, o, end, r->version);
+	return 0;
+}
+
+static uint32_t
+slots(const struct fcr_tables *t)
+{
+	return t->redirects->capacity;
+}
+
+static int
+slot(struct fcr_tables *t, uint32_t idx, struct fcr_sync_meta *m)
+{
+	struct fcr_redirect *x = &t->redirects->r[idx];
+
+	m->version = &x->version;
+	m->sflags = &x->sflags;
+	return x->in_use;
+}
+
+static void
+rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_rec *r)
+{
+	const struct fcr_redirect *x = &t->redirects->r[idx];
+	const struct fcr_name *n = t->names->names;
+
+	(void)c;
+	*r = fcr_redirect_rec(x->vlan, n[x->name[FCR_M_HOST]].wwpn,
+			      n[x->name[FCR_M_TARGET]].wwpn, n[x->name[FCR_M_VI]].wwpn,
+			      n[x->name[FCR_M_VT]].wwpn, x->version);
+}
+
+static int
+find(struct fcr_tables *t, const struct fcr_key *k)
+{
+	return fcr_redirect_find(t->redirects, k->vlan, k->k1, k->k2);
+}
+
+static int
+check(const struct fcr_tables *t, const struct fcr_rec *r, char why[FCR_CMD_MSG_LEN])
+{
+	const struct fcr_redirect_val *v = (const struct fcr_redirect_val *)r->val.b;
+	uint64_t w[4] = { r->key.k1, r->key.k2, v->vi, v->vt };
+	int i, j;
+
+	(void)t;
+	if (r->type != FCR_REC_REDIRECT)
+		return 0;
+	for (i = 0; i < 4; i++)
+		for (j = i + 1; j < 4; j++)
+			if (w[i] == w[j]) {
+				snprintf(why, FCR_CMD_MSG_LEN,
+					 "host, target, vi and vt must be four different ports");
+				return -1;
+			}
+	return 0;
+}
+
+static int
+set(struct fcr_tables *t, const struct fcr_rec *r)
+{
+	const struct fcr_redirect_val *v = (const struct fcr_redirect_val *)r->val.b;
+	const struct fcr_key *k = &r->key;
+	int rc;
+
+	if (r->type == FCR_REC_REDIRECT_DEL)
+		return fcr_redirect_del(t->redirects, k->vlan, k->k1, k->k2);
+	rc = fcr_redirect_add(t->redirects, k->vlan, k->k1, k->k2, v->vi, v->vt);
+	return rc < 0 ? rc : 0;
+}
+
+/* add: <vlan> <host> <target> <vi> <vt>; del: <vlan> <host> <target> */
+static void
+cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
+{
+	const union fcr_cmd_arg *a = c->arg;
+
+	*r = fcr_redirect_rec((uint16_t)a[0].u32, a[1].wwpn, a[2].wwpn, a[3].wwpn, a[4].wwpn, 0);
+	if (c->def->id == FCR_OP_DEL) {
+		r->type = FCR_REC_REDIRECT_DEL;
+		fcr_redirect_val(r)->vi = fcr_redirect_val(r)->vt = 0;
+	}
+}
+
+static int
+fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
+{
+	const struct fcr_redirect_table *rt = t->redirects;
+	const struct fcr_redirect *x = &rt->r[idx];
+	enum fcr_member miss;
+	int m, n = 0;
+
+	*config = 1;
+	f[n++] = (struct fcr_field){ .name = "vlan", .flags = FCR_FIELD_CONFIG | FCR_FIELD_NUM,
+				     .num = x->vlan };
+	for (m = 0; m < FCR_M_COUNT; m++) {
+		f[n] = (struct fcr_field){ .name = fcr_member_name(m), .flags = FCR_FIELD_CONFIG };
+		fcr_wwpn_format(t->names->names[x->name[m]].wwpn, f[n++].value);
+	}
+	f[n] = (struct fcr_field){ .name = "state", .flags = FCR_FIELD_BARE };
+	snprintf(f[n++].value, FCR_FIELD_LEN, "%s", fcr_redirect_state_name(x->state));
+	miss = fcr_redirect_missing(rt, idx);
+	if (x->state == FCR_RS_WAITING && miss != FCR_M_COUNT) {
+		char w[FCR_WWPN_STRLEN];
+
+		f[n] = (struct fcr_field){ .name = "waiting", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
+		snprintf(f[n++].value, FCR_FIELD_LEN, "(waiting for %.6s %.23s)",
+			 fcr_member_name(miss),
+			 fcr_wwpn_format(t->names->names[x->name[miss]].wwpn, w));
+	}
+	f[n++] = (struct fcr_field){ .name = "before_rule", .flags = FCR_FIELD_NUM,
+				     .num = x->frames_before };
+	f[n++] = (struct fcr_field){ .name = "not_ready", .flags = FCR_FIELD_NUM,
+				     .num = fcr_redirect_dropped(rt, idx) };
+	return n;
+}
+
+static int
+counts(const struct fcr_tables *t, struct fcr_field *f)
+{
+	f[0] = (struct fcr_field){ .name = "redirects", .flags = FCR_FIELD_NUM,
+				   .num = t->redirects->count };
+	f[1] = (struct fcr_field){ .name = "active", .flags = FCR_FIELD_NUM,
+				   .num = t->redirects->nb_active };
+	return 2;
+}
+
+static enum fcr_apply_result
+apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c)
+{
+	const struct fcr_key *k = &r->key;
+	struct fcr_sync_meta m;
+	int i = find(t, k);
+	char why[FCR_CMD_MSG_LEN];
+
+	(void)c;
+	if (i >= 0 && slot(t, (uint32_t)i, &m) && fcr_rec_stale(&m, r->version))
+		return FCR_APPLY_STALE;
+	if (r->type == FCR_REC_REDIRECT_DEL) {
+		set(t, r);
+		return FCR_APPLY_DONE;
+	}
+	if (check(t, r, why) < 0 || set(t, r) < 0)
+		return FCR_APPLY_REFUSED;
+	i = find(t, k);
+	if (i < 0)
+		return FCR_APPLY_REFUSED;
+	t->redirects->r[i].version = r->version;
+	t->redirects->r[i].sflags = FCR_SF_KNOWN;
+	return FCR_APPLY_DONE;
+}
+
+const struct fcr_kind fcr_kind_redirect = {
+	.name = "redirect",
+	.rec_type = FCR_REC_REDIRECT,
+	.key_valid = key_valid,
+	.put = put,
+	.get = get,
+	.slots = slots,
+	.slot = slot,
+	.rec = rec,
+	.find = find,
+	.apply = apply,
+	.cmds = cmds,
+	.nb_cmds = sizeof(cmds) / sizeof(cmds[0]),
+	.cmd_rec = cmd_rec,
+	.check = check,
+	.set = set,
+	.fields = fields,
+	.counts = counts,
+};

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A redirect as replication carries it (lib/kind/fcr_kind_redirect.c). */
+#ifndef FCR_KIND_REDIRECT_H
+#define FCR_KIND_REDIRECT_H
+
+#include <stdint.h>
+
+#include "fcr_sync_wire.h"
+
+#define FCR_REC_REDIRECT 7
+#define FCR_REC_REDIRECT_DEL 8
+
+/* key: vlan, k1 host WWPN, k2 target WWPN */
+struct fcr_redirect_val {
+	uint64_t vi;
+	uint64_t vt;
+};
+
+static inline struct fcr_redirect_val *
+fcr_redirect_val(struct fcr_rec *r)
+{
+	return (struct fcr_redirect_val *)r->val.b;
+}
+
+static inline struct fcr_rec
+fcr_redirect_rec(uint16_t vlan, uint64_t host, uint64_t target, uint64_t vi,
+		 uint64_t vt, uint64_t version)
+{
+	struct fcr_rec r = { .type = FCR_REC_REDIRECT, .version = version,
+			     .key = { .kind = FCR_KIND_REDIRECT, .vlan = vlan,
+				      .k1 = host, .k2 = target } };
+
+	fcr_redirect_val(&r)->vi = vi;
+	fcr_redirect_val(&r)->vt = vt;
+	return r;
+}
+
+#endif /* FCR_KIND_REDIRECT_H */

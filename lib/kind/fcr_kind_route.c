@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Routes, as a kind of object (fcr_kind.h). On the wire:
+ *   5 ROUTE      prefix u24, bits u8, port u16, flags u8 (bit 0 fpma),
+ *                next-hop MAC 6 bytes, version varint
+ *   6 ROUTE_DEL  prefix u24, bits u8, version varint
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fcr_fcoe.h"
+#include "fcr_kind.h"
+#include "fcr_kind_route.h"
+#include "fcr_tables.h"
+#include "fcr_text.h"
+
+extern const struct fcr_kind fcr_kind_route;
+
+static const struct fcr_cmd_def cmds[] = {
+	{ FCR_OP_ADD, "route add <prefix> port <port> mac <mac>", "route an FCID prefix to a next-hop MAC", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_route },
+	{ FCR_OP_ADD, "route add <prefix> port <port> fpma", "route an FCID prefix to its VN_Ports (MAC = FC-MAP || D_ID)", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_route },
+	{ FCR_OP_DEL, "route del <prefix>", "remove a route", NULL, FCR_CMD_CHANGES, &fcr_kind_route },
+	{ FCR_OP_LIST, "route list", "list the routes", NULL, 0, &fcr_kind_route },
+};
+
+static int
+key_valid(const struct fcr_key *k)
+{
+	return k->k2 >= 1 && k->k2 <= 24;
+}
+
+static size_t
+put(uint8_t *b, const struct fcr_rec *r)
+{
+	const struct fcr_route_val *v = (const struct fcr_route_val *)r->val.b;
+	size_t n = 4;
+
+	fcr_put_be24(b, (uint32_t)r->key.k1);
+	b[3] = (uint8_t)r->key.k2;
+	if (r->type == FCR_REC_ROUTE) {
+		fcr_put_be16(b + 4, v->port);
+		b[6] = v->flags;
+		memcpy(b + 7, v->mac, 6);
+		n = 13;
+	}
+	return n + fcr_varint_put(b + n, r->version);
+}
+
+static int
+get(const uint8_t *p, size_t o, size_t end, struct fcr_rec *r)
+{
+	struct fcr_route_val *v = fcr_route_val(r);
+
+	FCR_BODY_NEED(o, 4, end);
+	r->key.kind = FCR_KIND_ROUTE;
+	r->key.k1 = fcr_get_be24(p + o);
+	r->key.k2 = p[o + 3];
+	o += 4;
+	if (r->type == FCR_REC_ROUTE) {
+		FCR_BODY_NEED(o, 9, end);
+		v->port = fcr_get_be16(p + o);
+		v->flags = p[o + 2];
+		memcpy(v->mac, p + o + 3, 6);
+		o += 9;
+	}
+	FCR_BODY_VARINT(p, o, end, r->version);
+	return 0;
+}
+
+/* Routes are few and their places move as others go: always walked whole. */
+static uint32_t
+slots(const struct fcr_tables *t)
+{
+	return t->routes->nb_routes;
+}
+
+static int
+slot(struct fcr_tables *t, uint32_t idx, struct fcr_sync_meta *m)
+{
+	struct fcr_route *ro = &t->routes->routes[idx];
+
+	m->version = &ro->version;
+	m->sflags = &ro->sflags;
+	return 1;
+}
+
+static void
+rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_rec *r)
+{
+	const struct fcr_route_table *rt = t->routes;
+	const struct fcr_route *ro = &rt->routes[idx];
+	const struct fcr_nexthop *h = &rt->nexthop[ro->nh];
+
+	(void)c;
+	*r = fcr_route_rec(ro->prefix, ro->bits, h->port,
+			   (h->flags & FCR_NH_FPMA) ? NULL : h->mac, ro->version);
+}
+
+static int
+find(struct fcr_tables *t, const struct fcr_key *k)
+{
+	return fcr_route_find(t->routes, (uint32_t)k->k1, (unsigned int)k->k2);
+}
+
+static int
+check(const struct fcr_tables *t, const struct fcr_rec *r, char why[FCR_CMD_MSG_LEN])
+{
+	const struct fcr_route_val *v = (const struct fcr_route_val *)r->val.b;
+
+	if (r->type != FCR_REC_ROUTE || t->nb_ports == 0 || v->port < t->nb_ports)
+		return 0;
+	snprintf(why, FCR_CMD_MSG_LEN, "port %u does not exist (%u ports)", v->port, t->nb_ports);
+	return -1;
+}
+
+static int
+set(struct fcr_tables *t, const struct fcr_rec *r)
+{
+	const struct fcr_route_val *v = (const struct fcr_route_val *)r->val.b;
+
+	if (r->type == FCR_REC_ROUTE_DEL)
+		return fcr_route_del(t->routes, (uint32_t)r->key.k1, (unsigned int)r->key.k2);
+	return fcr_route_add(t->routes, (uint32_t)r->key.k1, (unsigned int)r->key.k2, v->port,
+			     (v->flags & FCR_ROUTE_REC_FPMA) ? NULL : v->mac);
+}
+
+/* add: <prefix> <port> [<mac>]; del: <prefix> */
+static void
+cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
+{
+	const union fcr_cmd_arg *a = c->arg;
+
+	*r = fcr_route_rec(a[0].prefix.fcid & (0xFFFFFFu << (24 - a[0].prefix.bits) & 0xFFFFFF),
+			   a[0].prefix.bits, (uint16_t)a[1].u32, c->nb_args == 3 ? a[2].mac : NULL, 0);
+	if (c->def->id == FCR_OP_DEL)
+		r->type = FCR_REC_ROUTE_DEL;
+}
+
+static int
+fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
+{
+	const struct fcr_route_table *rt = t->routes;
+	const struct fcr_route *ro = &rt->routes[idx];
+	const struct fcr_nexthop *h = &rt->nexthop[ro->nh];
+	char p[FCR_FCID_STRLEN];
+
+	*config = 1;
+	f[0] = (struct fcr_field){ .name = "prefix", .flags = FCR_FIELD_BARE | FCR_FIELD_CONFIG };
+	snprintf(f[0].value, sizeof(f[0].value), "%s/%u", fcr_fcid_format(ro->prefix, p),
+		 ro->bits);
+	f[1] = (struct fcr_field){ .name = "port", .flags = FCR_FIELD_CONFIG | FCR_FIELD_NUM,
+				   .num = h->port };
+	if (h->flags & FCR_NH_FPMA) {
+		f[2] = (struct fcr_field){ .name = "fpma", .value = "fpma",
+					   .flags = FCR_FIELD_BARE | FCR_FIELD_CONFIG };
+	} else {
+		f[2] = (struct fcr_field){ .name = "mac", .flags = FCR_FIELD_CONFIG };
+		fcr_mac_format(h->mac, f[2].value);
+	}
+	return 3;
+}
+
+static int
+counts(const struct fcr_tables *t, struct fcr_field *f)
+{
+	f[0] = (struct fcr_field){ .name = "routes", .flags = FCR_FIELD_NUM,
+				   .num = t->routes->nb_routes };
+	return 1;
+}
+
+static enum fcr_apply_result
+apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c)
+{
+	uint32_t prefix = (uint32_t)r->key.k1;
+	unsigned int bits = (unsigned int)r->key.k2;
+	struct fcr_sync_meta m;
+	int i = fcr_route_find(t->routes, prefix, bits);
+	char why[FCR_CMD_MSG_LEN];
+
+	(void)c;
+	if (i >= 0 && slot(t, (uint32_t)i, &m) && fcr_rec_stale(&m, r->version))
+		return FCR_APPLY_STALE;
+	if (r->type == FCR_REC_ROUTE_DEL) {
+		set(t, r);
+		return FCR_APPLY_DONE;
+	}
+	if (check(t, r, why) < 0 || set(t, r) < 0)
+		return FCR_APPLY_REFUSED;
+	i = fcr_route_find(t->routes, prefix, bits);
+	if (i >= 0) {
+		t->routes->routes[i].version = r->version;
+		t->routes->routes[i].sflags = FCR_SF_KNOWN;
+	}
+	return FCR_APPLY_DONE;
+}
+
+const struct fcr_kind fcr_kind_route = {
+	.name = "route",
+	.rec_type = FCR_REC_ROUTE,
+	.key_valid = key_valid,
+	.put = put,
+	.get = get,
+	.slots = slots,
+	.slot = slot,
+	.rec = rec,
+	.find = find,
+	.apply = apply,
+	.cmds = cmds,
+	.nb_cmds = sizeof(cmds) / sizeof(cmds[0]),
+	.cmd_rec = cmd_rec,
+	.check = check,
+	.set = set,
+	.fields = fields,
+	.counts = counts,
+};

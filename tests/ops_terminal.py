@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+The prompt as an operator meets it on a terminal: fcredirect -i on a real
+pseudo-terminal, driven key by key. `show port stats all` and `show port
+info all` answer (a placeholder matches only what its type accepts, so they
+are not ambiguous); tab completes command words, offers the ports for a
+<port> and the WWPNs of the bindings for a <wwpn>; '?' lists what can come
+next; a completed line runs; a word of the wrong type is refused; quit
+exits 0. Every wait is for text to appear, bounded only against a hang.
+Ends with "N passed, M failed".
+
+    ops_terminal.py <fcredirect>
+"""
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+
+FCR = sys.argv[1]
+PREFIX = "opsterm%d" % os.getpid()
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+BOUND_S = 60  # only against a hang: every wait ends when its text appears
+passed = failed = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("  PASS: " + what)
+    else:
+        failed += 1
+        print("  FAIL: " + what)
+        for line in str(detail).splitlines()[-15:]:
+            print("        " + line)
+
+
+class Terminal:
+    def __init__(self):
+        master, slave = pty.openpty()
+        self.fd = master
+        self.p = subprocess.Popen(
+            [FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
+             "--file-prefix", PREFIX, "--log-level=lib.eal:error",
+             "--vdev", "net_null0", "--vdev", "net_null1", "--",
+             "-i", "--max-flows", "4096", "--max-bindings", "4096", "--max-redirects", "256"],
+            stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def _read(self, until):
+        end = time.monotonic() + BOUND_S
+        while time.monotonic() < end:
+            r, _, _ = select.select([self.fd], [], [], 0.2)
+            if r:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    return False
+                if not data:
+                    return False
+                self.seen += data.decode("utf-8", "replace")
+                if until(self.seen):
+                    return True
+            elif self.p.poll() is not None and not r:
+                return until(self.seen)
+        return False
+
+    def keys(self, text, until):
+        """Type text; wait until until(everything printed since) holds.
+        Returns (held, what was printed since)."""
+        start = len(self.seen)
+        os.write(self.fd, text.encode())
+        ok = self._read(lambda s: until(s[start:]))
+        return ok, self.seen[start:]
+
+    def prompt_after(self, text):
+        """Type text; wait until the output ends with a bare prompt (the
+        line ran and the program waits for the next one)."""
+        return self.keys(text, lambda s: "\n" in s and
+                         ANSI.sub("", s).endswith("fcredirect> "))
+
+
+def main():
+    t = Terminal()
+    print("the prompt")
+    ok = t._read(lambda s: "fcredirect> " in s)
+    check(ok, "fcredirect -i on a terminal shows its prompt", t.seen)
+
+    print("`all` is not a <port>")
+    ok, out = t.prompt_after("show port stats all\r")
+    check(ok and "NIC statistics for port 0" in out and "NIC statistics for port 1" in out
+          and "Ambiguous" not in out, "show port stats all: both ports, not ambiguous", out)
+    ok, out = t.prompt_after("show port info all\r")
+    check(ok and "Infos for port 0" in out and "Infos for port 1" in out and
+          "Ambiguous" not in out, "show port info all: both ports, not ambiguous", out)
+    ok, out = t.prompt_after("show port stats 1\r")
+    check(ok and "NIC statistics for port 1" in out and "port 0" not in out,
+          "show port stats 1: that port alone", out)
+
+    print("completion")
+    ok, out = t.keys("show port st\t", lambda s: "stats" in s)
+    check(ok, "tab completes 'show port st' to 'show port stats'", out)
+    ok, out = t.prompt_after("all\r")
+    check(ok and "NIC statistics for port 1" in out, "the completed line runs", out)
+    ok, out = t.keys("route add 0x010000/8 port \t\t",
+                     lambda s: re.search(r"\b0\b", s) and re.search(r"\b1\b", s))
+    check(ok, "tab tab after 'port' offers the ports, 0 and 1", out)
+    ok, out = t.prompt_after("0 fpma\r")
+    ok, out = t.prompt_after("route list\r")
+    check(ok and "route 0x010000/8 port 0 fpma" in out, "the route typed with completion is there",
+          out)
+    t.prompt_after("binding add vlan 100 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001\r")
+    ok, out = t.keys("binding del vlan 100 wwpn \t", lambda s: "21:00:00:00:00:00:00:01" in s)
+    check(ok, "tab after 'wwpn' offers the WWPN of the one binding", out)
+    ok, out = t.keys("2\t", lambda s: "1:00:00:00:00:00:00:01" in s)
+    check(ok, "tab after '2' completes it", out)
+    ok, out = t.prompt_after("\r")
+    ok, out = t.prompt_after("binding list\r")
+    check(ok and "0 bindings" in out, "the binding del completed that way ran", out)
+
+    print("help with '?'")
+    ok, out = t.keys("show port ?", lambda s: "show port xstats" in s)
+    check(ok and "show port stats all" in out and "show port info <port>" in out,
+          "'show port ?' lists the commands that can follow, with their help", out)
+    ok, out = t.prompt_after("info 0\r")
+    check(ok and "Infos for port 0" in out, "the line typed after '?' runs", out)
+
+    print("a word of the wrong type")
+    ok, out = t.prompt_after("show port stats x\r")
+    check(ok and "NIC statistics" not in out, "'show port stats x' is refused", out)
+    ok, out = t.prompt_after("route add 0x010000/25 port 0 fpma\r")
+    ok2, out2 = t.prompt_after("route list\r")
+    check("1 routes" in out2, "a bad prefix adds nothing", out + out2)
+
+    print("quit")
+    os.write(t.fd, b"quit\r")
+    try:
+        rc = t.p.wait(timeout=BOUND_S)
+    except subprocess.TimeoutExpired:
+        t.p.kill()
+        rc = None
+    check(rc == 0, "quit exits with status 0 (%s)" % rc)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The kinds' commands through the handlers the program runs them with
+ * (lib/control/fcr_config.c): a line parsed, checked, applied; a file all
+ * or nothing; `list` and `save config` lines; and one check for a command
+ * and for a peer's record alike.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+
+#include "fcr_config.h"
+#include "fcr_kind.h"
+#include "fcr_kind_route.h"
+#include "fcr_tables.h"
+#include "test_util.h"
+
+#define H "21:00:00:00:00:00:00:01"
+#define T "50:00:00:00:00:00:00:01"
+#define VI "2f:01:00:00:00:00:00:01"
+#define VT "2f:02:00:00:00:00:00:01"
+
+static struct fcr_cmd_def defs[64];
+static size_t nb_defs;
+
+/* Every kind's commands, as the program's table holds them. */
+static void
+load_defs(void)
+{
+	unsigned int c;
+	int k;
+
+	nb_defs = 0;
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		for (c = 0; c < fcr_kinds[k]->nb_cmds; c++)
+			defs[nb_defs++] = fcr_kinds[k]->cmds[c];
+}
+
+static struct fcr_tables *
+mk(uint32_t max_routes)
+{
+	struct fcr_tables_params p = {
+		.max_flows = 1024, .max_routes = max_routes, .max_names = 256,
+		.max_redirects = 8, .nb_workers = 1, .nb_ports = 2, .socket = 0,
+	};
+	static int seq;
+	char name[32];
+	struct fcr_tables *t;
+
+	snprintf(name, sizeof(name), "c%d", seq++);
+	t = fcr_tables_create(name, &p);
+	assert_non_null(t);
+	return t;
+}
+
+static struct fcr_cmd
+cmd(const char *line)
+{
+	char msg[FCR_CMD_MSG_LEN];
+	struct fcr_cmd c;
+
+	if (fcr_cmd_parse(defs, nb_defs, line, &c, msg) != 1)
+		fail_msg("'%s': %s", line, msg);
+	return c;
+}
+
+/* Run a line; what it printed (static buffer). */
+static const char *
+run(struct fcr_tables *t, const char *line, int want_rc)
+{
+	static char buf[4096];
+	struct fcr_cmd c = cmd(line);
+	FILE *f;
+	int rc;
+
+	memset(buf, 0, sizeof(buf));
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_non_null(f);
+	rc = fcr_config_run(t, &c, f);
+	fclose(f);
+	if (rc != want_rc)
+		fail_msg("'%s' returned %d: %s", line, rc, buf);
+	return buf;
+}
+
+static const char *
+saved(struct fcr_tables *t)
+{
+	static char buf[4096];
+	FILE *f;
+
+	memset(buf, 0, sizeof(buf));
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_non_null(f);
+	fcr_config_save(t, f);
+	fclose(f);
+	return buf;
+}
+
+static void
+add_list_save_and_del_through_the_handlers(void **state)
+{
+	struct fcr_tables *t = mk(16);
+
+	(void)state;
+	run(t, "route add 0x010000/8 port 0 fpma", 0);
+	run(t, "route add 0x410000/8 port 1 mac 0e:fc:00:41:00:01", 0);
+	run(t, "binding add vlan 10 wwpn " H " fcid 0x010001", 0);
+	run(t, "redirect add vlan 10 host " H " target " T " vi " VI " vt " VT, 0);
+	assert_string_equal(run(t, "route list", 0),
+			    "route 0x010000/8 port 0 fpma\n"
+			    "route 0x410000/8 port 1 mac 0e:fc:00:41:00:01\n"
+			    "2 routes\n");
+	assert_string_equal(run(t, "binding list", 0),
+			    "binding vlan 10 wwpn " H " fcid 0x010001 static\n1 bindings\n");
+	assert_string_equal(run(t, "redirect list", 0),
+			    "redirect vlan 10 host " H " target " T " vi " VI " vt " VT
+			    " waiting (waiting for target " T ") before_rule 0 not_ready 0\n"
+			    "1 redirects, 0 active\n");
+	assert_string_equal(saved(t),
+			    "route add 0x010000/8 port 0 fpma\n"
+			    "route add 0x410000/8 port 1 mac 0e:fc:00:41:00:01\n"
+			    "binding add vlan 10 wwpn " H " fcid 0x010001\n"
+			    "redirect add vlan 10 host " H " target " T " vi " VI " vt " VT "\n");
+	run(t, "route del 0x010000/8", 0);
+	run(t, "binding del vlan 10 wwpn " H, 0);
+	run(t, "redirect del vlan 10 host " H " target " T, 0);
+	assert_string_equal(saved(t), "route add 0x410000/8 port 1 mac 0e:fc:00:41:00:01\n");
+	assert_non_null(strstr(run(t, "route del 0x990000/8", -1), "no such entry"));
+	fcr_tables_free(t);
+}
+
+/* A learned binding is listed, not saved: it comes back by itself. */
+static void
+learned_bindings_are_not_configuration(void **state)
+{
+	struct fcr_tables *t = mk(16);
+
+	(void)state;
+	assert_int_equal(fcr_tables_binding_add(t, 10, 0x2100000000000009ull, 0x010009,
+						FCR_BIND_LEARNED), 0);
+	assert_non_null(strstr(run(t, "binding list", 0), "fcid 0x010009 learned"));
+	assert_string_equal(saved(t), "");
+	fcr_tables_free(t);
+}
+
+/* The command line and a peer go through the same check: a route to a
+ * port this node does not have is refused from either. */
+static void
+one_check_for_a_command_and_a_peers_record(void **state)
+{
+	struct fcr_tables *t = mk(16);
+	char msg[FCR_CMD_MSG_LEN];
+	struct fcr_cmd c = cmd("route add 0x010000/8 port 5 fpma");
+	struct fcr_rec r = fcr_route_rec(0x010000, 8, 5, NULL, 1ull << 20);
+	struct fcr_rec_ctx ctx = { 0 };
+
+	(void)state;
+	assert_int_equal(fcr_config_check(t, &c, msg), -1);
+	assert_non_null(strstr(msg, "port 5 does not exist"));
+	assert_non_null(strstr(run(t, "route add 0x010000/8 port 5 fpma", -1), "port 5"));
+	assert_int_equal(fcr_kinds[FCR_KIND_ROUTE]->apply(t, &r, &ctx), FCR_APPLY_REFUSED);
+	assert_int_equal(t->routes->nb_routes, 0);
+	c = cmd("redirect add vlan 10 host " H " target " T " vi " H " vt " VT);
+	assert_int_equal(fcr_config_check(t, &c, msg), -1);
+	assert_non_null(strstr(msg, "four different"));
+	fcr_tables_free(t);
+}
+
+static void
+parse_file(const char *const *text, unsigned int n, struct fcr_config_line *lines)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		lines[i].cmd = cmd(text[i]);
+		lines[i].lineno = i + 1;
+	}
+}
+
+/* A file whose fourth line finds the route table full: the routes and
+ * bindings it added are gone and those it replaced are as they were. */
+static void
+a_file_applies_all_or_nothing(void **state)
+{
+	static const char *const file[] = {
+		"route add 0x010000/8 port 1 mac 0e:fc:00:00:00:09",  /* replaces */
+		"binding add vlan 10 wwpn " H " fcid 0x010002",       /* replaces a learned one */
+		"route add 0x020000/8 port 0 fpma",                   /* new: the table is full */
+		"route add 0x030000/8 port 0 fpma",                   /* no room */
+	};
+	struct fcr_config_line lines[4];
+	struct fcr_tables *t = mk(2);
+	char before_routes[4096], before_bindings[4096], out[1024];
+	FILE *f;
+
+	(void)state;
+	run(t, "route add 0x010000/8 port 0 fpma", 0);
+	assert_int_equal(fcr_tables_binding_add(t, 10, 0x2100000000000001ull, 0x010001,
+						FCR_BIND_LEARNED), 0);
+	strcpy(before_routes, run(t, "route list", 0));
+	strcpy(before_bindings, run(t, "binding list", 0));
+	parse_file(file, 4, lines);
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(fcr_config_apply(t, lines, 4, "f.cmds", f), -1);
+	fclose(f);
+	assert_non_null(strstr(out, "f.cmds:4"));
+	assert_non_null(strstr(out, "nothing of the file was applied"));
+	assert_string_equal(run(t, "route list", 0), before_routes);
+	assert_string_equal(run(t, "binding list", 0), before_bindings);
+	/* and a file that fits goes in whole */
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(fcr_config_apply(t, lines, 3, "f.cmds", f), 0);
+	fclose(f);
+	assert_string_equal(run(t, "route list", 0),
+			    "route 0x010000/8 port 1 mac 0e:fc:00:00:00:09\n"
+			    "route 0x020000/8 port 0 fpma\n2 routes\n");
+	assert_non_null(strstr(run(t, "binding list", 0), "fcid 0x010002 static"));
+	fcr_tables_free(t);
+}
+
+static int
+eal_up(void **state)
+{
+	(void)state;
+	load_defs();
+	return tu_eal_init("test_config", "256", "0");
+}
+
+static int
+eal_down(void **state)
+{
+	(void)state;
+	rte_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(add_list_save_and_del_through_the_handlers),
+		cmocka_unit_test(learned_bindings_are_not_configuration),
+		cmocka_unit_test(one_check_for_a_command_and_a_peers_record),
+		cmocka_unit_test(a_file_applies_all_or_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, eal_up, eal_down);
+}
