@@ -3,8 +3,8 @@
  * crc-bench: what the FC CRC costs per frame when a rewrite of D_ID/S_ID
  * recomputes it over the whole frame, against folding the change into the
  * stored CRC (fcr_crc_update_ids). Two no-SIMD references run alongside so
- * the figures are read as ratios within one run (DESIGN.md, "Performance:
- * how we measure"):
+ * the figures are read as ratios within one run (docs/benchmarks.md, "How
+ * the figures are measured"):
  *
  *   full(rte_net_crc)  fcr_crc_calc over the FC frame (header + payload)
  *   full(byte table)   the classic one-byte-at-a-time table loop

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lookup-bench: the flow lookup against the linked list it replaces
- * (DESIGN.md: "lookups from 120 us to under 2 us at 12,000 flows").
+ * (docs/benchmarks.md, "What the references stand for": lookups at 12,000
+ * flows from about 120 us to under 2 us).
  *
  *   list         a plain singly linked list of flow entries, as the naive
  *                switch code kept them: one malloc'd node per flow (next,

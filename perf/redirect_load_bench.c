@@ -2,8 +2,9 @@
 /*
  * redirect-load-bench: what loading redirects through the table writer
  * costs per redirect at 25,000 and at 250,000 redirects (1,000,000 flow
- * rules): it must grow linearly, with no quadratic step (DESIGN.md's story:
- * a switch that worked at 1,000 flows and fell over past 2,000).
+ * rules): it must grow linearly, with no quadratic step (docs/benchmarks.md,
+ * "What the references stand for": a switch that worked at 1,000 flows and
+ * fell over past 2,000).
  *
  * One redirect = its four ports bound (fcr_tables_binding_add, static) and
  * the redirect added (fcr_redirect_add), which installs its four rules.

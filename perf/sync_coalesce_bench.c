@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync-coalesce-bench: bytes of sync traffic with coalescing against without
- * (DESIGN.md, "Sync between nodes" and "Performance: how we measure").
+ * (docs/sync.md, "Changes, the window and coalescing"; docs/benchmarks.md,
+ * "How the figures are measured").
  *
  * Two sync engines (lib/sync/fcr_sync.c, unchanged) are wired in-process as
  * tests/test_sync.c wires them: node A and node B, each with its own tables,

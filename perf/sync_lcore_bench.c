@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync-lcore-bench: how many worker events per second the sync (writer)
- * lcore absorbs with no ring loss (DESIGN.md, "Shape": "a worker never
- * blocks on a full ring: it counts the loss").
+ * lcore absorbs with no ring loss (docs/architecture.md, "Rings and events":
+ * "A worker never waits on a full ring: it counts the loss").
  *
  * A producer on a worker lcore (lcore 1) pushes struct fcr_event into an
  * SP/SC rte_ring of 8192 events (app/main.c gives each worker FCR_EVENT_RING_SIZE, 8x more)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync-resync-bench: a bulk resync of 1M flows between two nodes over real
- * UDP sockets on 127.0.0.1 (DESIGN.md, "Sync between nodes": "a paced bulk
- * resync when a peer joins").
+ * UDP sockets on 127.0.0.1 (docs/sync.md, "Bulk resync": paced by the peer's
+ * acknowledgements).
  *
  * Two sync engines (lib/sync/fcr_sync.c, unchanged) in one process, each with
  * its own tables, its own UDP socket bound on 127.0.0.1 and its own lcore:

@@ -8,7 +8,8 @@ dp_check: the judge of a fcredirect run on capture files.
 
 From the input capture (and fcoe-gen's --list of it) and the commands the
 program was given, it computes what every output port must carry, frame by
-frame, on an independent model of the forwarder (README.md, FCOE.md):
+frame, on an independent model of the forwarder (README.md; docs/fcoe.md,
+"Frame layout" and "FC-Redirect: the four rules"):
 
   * FCoE frames are parsed in the order README.md names the drop reasons; a
     malformed one is dropped under its reason (and the --list kind

@@ -26,7 +26,8 @@ struct rte_rcu_qsbr_dq;
 #define FCR_FLOW_NONE UINT32_MAX
 #define FCR_NO_OWNER UINT32_MAX
 
-/* Redirect legs, in the order of FCOE.md's table; 0 is plain forwarding. */
+/* Redirect legs, in the order of the table in docs/fcoe.md, "FC-Redirect: the
+ * four rules"; 0 is plain forwarding. */
 enum fcr_leg {
 	FCR_LEG_PLAIN = 0,
 	FCR_LEG_HOST_TO_TARGET, /* D_ID := VT, to the service node */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Redirects: (VLAN, host WWPN, target WWPN) -> (VI WWPN, VT WWPN). When all
- * four names are bound, a redirect installs its four flow rules (FCOE.md):
+ * four names are bound, a redirect installs its four flow rules (docs/fcoe.md,
+ * "FC-Redirect: the four rules"):
  *   host -> target   D_ID := VT      (to the service node)
  *   VI   -> target   S_ID := host    (the target still sees the host)
  *   target -> host   D_ID := VI      (to the service node)

@@ -3,7 +3,7 @@
  * FCoE and FC wire constants (FC-BB-5, FC-FS, FC-LS). Offsets of the FCoE
  * header are from the start of the FCoE header (after the Ethernet header and
  * any 802.1Q tag); offsets of FC header fields are from the start of the FC
- * frame (R_CTL). See FCOE.md in the design notes for the full layout.
+ * frame (R_CTL). docs/fcoe.md, "Frame layout", has the full layout.
  */
 #ifndef FCR_FCOE_H
 #define FCR_FCOE_H

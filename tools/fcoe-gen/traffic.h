@@ -3,7 +3,8 @@
  * The frame sequences fcoe-gen writes, in order: fabric logins of every
  * port (FIP or plain ELS, or none), PLOGI and PRLI of every flow's pair,
  * then FCP exchanges round-robin across flows. A redirected flow shows the
- * two ingress legs an fcredirect appliance sees (FCOE.md): each host->target
+ * two ingress legs an fcredirect appliance sees (docs/fcoe.md, "FC-Redirect:
+ * the four rules"): each host->target
  * frame is followed by the same frame from the host's VI, each
  * target->host frame by the same frame from the target's VT.
  *
