@@ -839,7 +839,7 @@ fuzz_login_recognition(void **state)
 {
 	static uint8_t b[FZ_CAP];
 	long n = iters_or(400000), i, learned = 0, via_fip = 0, els = 0;
-	unsigned long kinds[FCR_LOGIN_RJT + 1] = { 0 };
+	unsigned long kinds[FCR_LOGIN_CVL + 1] = { 0 }; /* every kind, CVL too */
 	char extra[200];
 	double t0 = now_s();
 
