@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The fuzz harness: seed, per-input generators, report. */
+#include <stdio.h>
+#include <time.h>
+
+#include "fuzz.h"
+
+uint64_t fz_seed = 0xF0CC5EEDull;
+long fz_iters;
+uint64_t fz_iter;
+
+long
+fz_iters_or(long def)
+{
+	return fz_iters > 0 ? fz_iters : def;
+}
+
+static uint64_t
+splitmix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+void
+fz_rng(struct tu_rng *r, uint32_t target, uint64_t i)
+{
+	fz_iter = i;
+	tu_rng_seed(r, splitmix(fz_seed ^ splitmix(((uint64_t)target << 48) ^ i)));
+}
+
+double
+fz_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void
+fz_report(long n, const char *unit, double t0, const char *extra)
+{
+	printf("fuzz %-8s seed 0x%llx: %ld %s in %.1f s%s%s\n", fz_this.name,
+	       (unsigned long long)fz_seed, n, unit, fz_now() - t0,
+	       extra[0] ? "; " : "", extra);
+	fflush(stdout);
+}
