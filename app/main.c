@@ -305,7 +305,7 @@ main(int argc, char **argv)
 	tp = (struct fcr_tables_params){
 		.max_flows = opt.max_flows,
 		.max_routes = opt.max_routes,
-		.max_names = opt.max_bindings,
+		.max_bindings = opt.max_bindings,
 		.max_redirects = opt.max_redirects,
 		.nb_workers = fcr_fwd.nb_workers,
 		.nb_ports = nb_ports,

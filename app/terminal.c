@@ -102,14 +102,14 @@ static void
 collect(void *arg)
 {
 	const struct offer_job *j = arg;
-	const struct fcr_binding_table *bt = fcr_fwd.tables->names;
+	const struct fcr_binding_table *bt = fcr_fwd.tables->bindings;
 	char v[FCR_WWPN_STRLEN];
 	unsigned int k;
 	uint32_t i;
 
 	offer.n = 0;
 	for (i = 0; i < bt->capacity && offer.n < OFFER_MAX; i++) {
-		const struct fcr_name *nm = &bt->names[i];
+		const struct fcr_binding *nm = &bt->entry[i];
 
 		if (!nm->in_use || nm->fcid == FCR_FCID_NONE)
 			continue;

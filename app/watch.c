@@ -45,17 +45,17 @@ log_redirect(const struct fcr_note *n, uint64_t now)
 {
 	const struct fcr_redirect_table *rt = fcr_fwd.tables->redirects;
 	const struct fcr_redirect *r = &rt->r[n->redirect];
-	const struct fcr_name *nm = rt->names->names;
+	const struct fcr_binding *nm = rt->bindings->entry;
 	char h[FCR_WWPN_STRLEN], t[FCR_WWPN_STRLEN], why[64] = "";
 	char w[FCR_WWPN_STRLEN];
 	enum fcr_member miss;
 
-	fcr_wwpn_format(nm[r->name[FCR_M_HOST]].wwpn, h);
-	fcr_wwpn_format(nm[r->name[FCR_M_TARGET]].wwpn, t);
+	fcr_wwpn_format(nm[r->binding[FCR_M_HOST]].wwpn, h);
+	fcr_wwpn_format(nm[r->binding[FCR_M_TARGET]].wwpn, t);
 	miss = fcr_redirect_missing(rt, n->redirect);
 	if (n->new_state == FCR_RS_WAITING && miss != FCR_M_COUNT)
 		snprintf(why, sizeof(why), ": %s %s unbound",
-			 fcr_member_name(miss), fcr_wwpn_format(nm[r->name[miss]].wwpn, w));
+			 fcr_member_name(miss), fcr_wwpn_format(nm[r->binding[miss]].wwpn, w));
 	if (n->reinstalled)
 		FCR_LOG_LIMITED(&redirect_limit, now, NOTICE, tables,
 				"redirect vlan %u host %s target %s: rules moved to new FCIDs",

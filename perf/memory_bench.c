@@ -151,7 +151,7 @@ check_filled(const struct fcr_tables *t, uint32_t nredir)
 	uint32_t i, errors = 0;
 
 	if (t->flows->count != FLOWS || t->redirects->nb_active != nredir ||
-	    t->names->nb_bound != nredir * 4)
+	    t->bindings->nb_bound != nredir * 4)
 		errors++;
 	for (i = 0; i < nredir; i += 997) {
 		/* host -> target: D_ID := VT */
@@ -166,7 +166,7 @@ check_filled(const struct fcr_tables *t, uint32_t nredir)
 		fprintf(stderr, "FAIL: filled tables: %u flows, %u active "
 			"redirects, %u bound names (expected %u, %u, %u)\n",
 			t->flows->count, t->redirects->nb_active,
-			t->names->nb_bound, FLOWS, nredir, nredir * 4);
+			t->bindings->nb_bound, FLOWS, nredir, nredir * 4);
 	return errors ? -1 : 0;
 }
 
@@ -202,7 +202,7 @@ main(int argc, char **argv)
 	struct fcr_tables_params tp = {
 		.max_flows = MAX_FLOWS,
 		.max_routes = MAX_ROUTES,
-		.max_names = MAX_BINDINGS,
+		.max_bindings = MAX_BINDINGS,
 		.max_redirects = MAX_REDIRECTS,
 		.nb_workers = 1,
 		.socket = 0,

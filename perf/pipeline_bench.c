@@ -210,7 +210,7 @@ world_create(struct world *w, uint32_t nflows, int sock)
 	struct fcr_tables_params tp = {
 		.max_flows = nflows + 4, /* the redirects' spare: lib/forward/fcr_redirect.c */
 		.max_routes = 4096,
-		.max_names = RTE_MAX(nredir * 4 + 2048, 64u),
+		.max_bindings = RTE_MAX(nredir * 4 + 2048, 64u),
 		.max_redirects = RTE_MAX(nredir, 16u),
 		.nb_workers = NWORKERS,
 		.qsbr = NULL,

@@ -153,7 +153,7 @@ tables_new(void)
 	struct fcr_tables_params tp = {
 		.max_flows = MAX_FLOWS,
 		.max_routes = MAX_ROUTES,
-		.max_names = MAX_BINDINGS,
+		.max_bindings = MAX_BINDINGS,
 		.max_redirects = MAX_REDIRECTS,
 		.nb_workers = 1,
 		.qsbr = qsbr,
@@ -218,7 +218,7 @@ check_loaded(const struct fcr_tables *t, uint32_t nredir, uint32_t fails,
 	uint32_t i, errors = fails != 0;
 
 	if (t->flows->count != nredir * 4 || t->redirects->nb_active != nredir ||
-	    t->redirects->count != nredir || t->names->nb_bound != nredir * 4)
+	    t->redirects->count != nredir || t->bindings->nb_bound != nredir * 4)
 		errors++;
 	for (i = 0; i < nredir; i += 101) {
 		/* VT -> host: S_ID := target */
@@ -234,7 +234,7 @@ check_loaded(const struct fcr_tables *t, uint32_t nredir, uint32_t fails,
 		fprintf(stderr, "FAIL: %s, %u redirects: %u calls failed; tables "
 			"hold %u rules, %u redirects (%u active), %u bound names\n",
 			what, nredir, fails, t->flows->count, t->redirects->count,
-			t->redirects->nb_active, t->names->nb_bound);
+			t->redirects->nb_active, t->bindings->nb_bound);
 	return errors ? -1 : 0;
 }
 

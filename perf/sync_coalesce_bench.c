@@ -185,7 +185,7 @@ node_start(int i, uint32_t max_flows, int sock, unsigned int gen)
 {
 	struct fcr_tables_params tp = {
 		.max_flows = max_flows + fcr_redirect_reserve(256), .max_routes = 64,
-		.max_names = 1024, .max_redirects = 256, .nb_workers = 1, .socket = sock,
+		.max_bindings = 1024, .max_redirects = 256, .nb_workers = 1, .socket = sock,
 	};
 	struct fcr_sync_params sp = {
 		.mtu = MTU, .window_ms = WINDOW_MS, .tsc_hz = 1000,

@@ -438,7 +438,7 @@ node_start(int i, int sock, int log, unsigned int gen)
 {
 	struct fcr_tables_params tp = {
 		.max_flows = MAX_FLOWS, .max_routes = 4096,
-		.max_names = 1u << 20, .max_redirects = 1u << 10,
+		.max_bindings = 1u << 20, .max_redirects = 1u << 10,
 		.nb_workers = 1, .socket = sock,
 	};
 	struct fcr_sync_params sp = {
@@ -648,15 +648,15 @@ trial(double rate, uint64_t nb, struct trial *t)
 		for (i = 0; i < LOGIN_PAIRS && prod.lost == 0; i += 13) {
 			uint64_t p = end - 1 - ((end - 1 - i) % LOGIN_PAIRS);
 			uint32_t round = (uint32_t)(p / LOGIN_PAIRS);
-			uint32_t h = fcr_name_get(nodes[0].t->names, 10, HOST(i), 0);
-			uint32_t g = fcr_name_get(nodes[0].t->names, 10, TGT(i), 0);
+			uint32_t h = fcr_binding_get(nodes[0].t->bindings, 10, HOST(i), 0);
+			uint32_t g = fcr_binding_get(nodes[0].t->bindings, 10, TGT(i), 0);
 
 			if (p < p0 || p >= end)
 				continue;
 			checked++;
-			if (h == FCR_NAME_NONE || g == FCR_NAME_NONE ||
-			    nodes[0].t->names->names[h].fcid != host_fcid(i, round) ||
-			    nodes[0].t->names->names[g].fcid != tgt_fcid(i, round))
+			if (h == FCR_BINDING_NONE || g == FCR_BINDING_NONE ||
+			    nodes[0].t->bindings->entry[h].fcid != host_fcid(i, round) ||
+			    nodes[0].t->bindings->entry[g].fcid != tgt_fcid(i, round))
 				wrong++;
 		}
 		if (wrong) {

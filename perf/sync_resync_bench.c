@@ -310,7 +310,7 @@ tables(const char *name, uint32_t nflows, int sock)
 	struct fcr_tables_params tp = {
 		.max_flows = nflows + fcr_redirect_reserve(NB_REDIRECTS + 64),
 		.max_routes = 4096,
-		.max_names = 4 * NB_REDIRECTS + NB_LEARNED + 1024,
+		.max_bindings = 4 * NB_REDIRECTS + NB_LEARNED + 1024,
 		.max_redirects = NB_REDIRECTS + 64,
 		.nb_workers = 1,
 		.socket = sock,
@@ -344,14 +344,14 @@ same_state(const struct fcr_tables *a, const struct fcr_tables *b, const char *w
 				fa->key[ia], ib < 0 ? "missing" : "with other counters");
 	}
 	if (bad || fb->count != fa->count || b->routes->nb_routes != a->routes->nb_routes ||
-	    b->names->nb_bound != a->names->nb_bound ||
+	    b->bindings->nb_bound != a->bindings->nb_bound ||
 	    b->redirects->count != a->redirects->count ||
 	    b->redirects->nb_active != a->redirects->nb_active) {
 		fprintf(stderr, "FAIL: %s: %u of %u flows wrong; flows %u/%u, routes "
 			"%u/%u, bound names %u/%u, redirects %u/%u, active %u/%u "
 			"(B/A)\n", what, bad, n, fb->count, fa->count,
 			b->routes->nb_routes, a->routes->nb_routes,
-			b->names->nb_bound, a->names->nb_bound, b->redirects->count,
+			b->bindings->nb_bound, a->bindings->nb_bound, b->redirects->count,
 			a->redirects->count, b->redirects->nb_active,
 			a->redirects->nb_active);
 		return -1;
@@ -602,7 +602,7 @@ run_scenario(int idle, unsigned long nflows, unsigned long nruns, int thp, int f
 	printf("A holds %u flows (%lu learned from first frames, %u redirect rules), "
 	       "%u routes, %u bound names,\n%u redirects (A filled in %.2f s)\n",
 	       total, nflows, 4 * NB_REDIRECTS, na.t->routes->nb_routes,
-	       na.t->names->nb_bound, na.t->redirects->count, t_fill);
+	       na.t->bindings->nb_bound, na.t->redirects->count, t_fill);
 	printf("%-4s %8s %8s %8s | %10s %7s %9s %8s | %9s %7s %7s %5s %6s\n", "run",
 	       "ready s", "all s", "done s", "bytes", "dgrams", "B/flow", "+IP/UDP",
 	       "A records", "A retx", "B dgrams", "bulks", "lost");

@@ -48,7 +48,7 @@ static struct fcr_tables *
 mk(uint32_t max_routes)
 {
 	struct fcr_tables_params p = {
-		.max_flows = 1024, .max_routes = max_routes, .max_names = 256,
+		.max_flows = 1024, .max_routes = max_routes, .max_bindings = 256,
 		.max_redirects = 8, .nb_workers = 1, .nb_ports = 2, .socket = 0,
 	};
 	static int seq;

@@ -515,7 +515,7 @@ static int
 setup(void **state)
 {
 	struct fcr_tables_params p = {
-		.max_flows = 1024, .max_routes = 16, .max_names = 64,
+		.max_flows = 1024, .max_routes = 16, .max_bindings = 64,
 		.max_redirects = 16, .nb_workers = 1, .socket = 0,
 	};
 

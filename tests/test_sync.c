@@ -133,7 +133,7 @@ static void
 node_start(int i, int nb_nodes)
 {
 	struct fcr_tables_params tp = {
-		.max_flows = 4096 + 4 * 256 + 4, .max_routes = 64, .max_names = 1024,
+		.max_flows = 4096 + 4 * 256 + 4, .max_routes = 64, .max_bindings = 1024,
 		.max_redirects = 256, .nb_workers = 1, .socket = 0,
 	};
 	struct fcr_sync_params sp = {
@@ -229,17 +229,17 @@ assert_same_config(struct fcr_tables *a, struct fcr_tables *b)
 		assert_int_equal(a->routes->nexthop[r->nh].port,
 				 b->routes->nexthop[b->routes->routes[j].nh].port);
 	}
-	assert_int_equal(a->names->nb_bound, b->names->nb_bound);
-	for (i = 0; i < a->names->capacity; i++) {
-		const struct fcr_name *n = &a->names->names[i];
+	assert_int_equal(a->bindings->nb_bound, b->bindings->nb_bound);
+	for (i = 0; i < a->bindings->capacity; i++) {
+		const struct fcr_binding *n = &a->bindings->entry[i];
 		uint32_t m;
 
 		if (!n->in_use || n->fcid == FCR_FCID_NONE)
 			continue;
-		m = fcr_name_get(b->names, n->vlan, n->wwpn, 0);
-		assert_int_not_equal(m, FCR_NAME_NONE);
-		assert_int_equal(b->names->names[m].fcid, n->fcid);
-		assert_int_equal(b->names->names[m].origin, n->origin);
+		m = fcr_binding_get(b->bindings, n->vlan, n->wwpn, 0);
+		assert_int_not_equal(m, FCR_BINDING_NONE);
+		assert_int_equal(b->bindings->entry[m].fcid, n->fcid);
+		assert_int_equal(b->bindings->entry[m].origin, n->origin);
 	}
 	assert_int_equal(a->redirects->count, b->redirects->count);
 	assert_int_equal(a->redirects->nb_active, b->redirects->nb_active);
@@ -662,14 +662,14 @@ stale_updates_are_rejected(void **state)
 	/* B changes the binding later: its version is higher */
 	assert_int_equal(fcr_tables_binding_add(b, 10, H(1), 0x010055, FCR_BIND_LEARNED), 0);
 	run(100, 2);
-	n = fcr_name_get(a->names, 10, H(1), 0);
-	assert_int_equal(a->names->names[n].fcid, 0x010055);
+	n = fcr_binding_get(a->bindings, 10, H(1), 0);
+	assert_int_equal(a->bindings->entry[n].fcid, 0x010055);
 	/* replaying A's old datagram from before is refused */
 	fcr_sync_input(nodes[1].s, &nodes[0].addr, last_sent.data, last_sent.len, now, now);
 	assert_true(fcr_sync_stats(nodes[1].s)->drop[FCR_SD_REPLAY] +
 		    fcr_sync_stats(nodes[0].s)->drop[FCR_SD_REPLAY] > 0);
-	n = fcr_name_get(b->names, 10, H(1), 0);
-	assert_int_equal(b->names->names[n].fcid, 0x010055);
+	n = fcr_binding_get(b->bindings, 10, H(1), 0);
+	assert_int_equal(b->bindings->entry[n].fcid, 0x010055);
 }
 
 static void
@@ -689,7 +689,7 @@ forged_short_foreign_and_wrong_version_datagrams_change_nothing(void **state)
 		run(1, 2);
 	k = q[0];
 	nq = 0; /* B never gets the real one now */
-	bound = b->names->nb_bound;
+	bound = b->bindings->nb_bound;
 	st = fcr_sync_stats(nodes[1].s);
 
 	k.data[50] ^= 1; /* forged */
@@ -715,10 +715,10 @@ forged_short_foreign_and_wrong_version_datagrams_change_nothing(void **state)
 	fcr_sync_input(nodes[1].s, &(struct fcr_sync_addr){ 0x7F000001, 99 }, k.data,
 		       k.len, now, now);
 	assert_int_equal(st->drop[FCR_SD_UNKNOWN_PEER], 1);
-	assert_int_equal(b->names->nb_bound, bound);
+	assert_int_equal(b->bindings->nb_bound, bound);
 	/* the genuine one is applied once, its replay refused */
 	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, k.len, now, now);
-	assert_true(b->names->nb_bound > bound);
+	assert_true(b->bindings->nb_bound > bound);
 	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, k.len, now, now);
 	assert_int_equal(st->drop[FCR_SD_REPLAY], 1);
 }
@@ -780,7 +780,7 @@ records_of_unknown_types_are_counted_unknown_and_skipped(void **state)
 	assert_int_equal(st->records_unknown, 2);
 	assert_int_equal(st->records_applied, 1);
 	assert_int_equal(st->records_stale, 0);
-	assert_int_equal(b->names->names[fcr_name_get(b->names, 10, H(9), 0)].fcid,
+	assert_int_equal(b->bindings->entry[fcr_binding_get(b->bindings, 10, H(9), 0)].fcid,
 			 0x010099);
 }
 
@@ -828,7 +828,7 @@ records_with_keys_no_frame_can_have_are_refused(void **state)
 	assert_int_equal(b->flows->count, 1);
 	assert_int_equal(listed, 1);
 	assert_true(fcr_flow_find(b->flows, good.key.k1) >= 0);
-	assert_int_equal(b->names->nb_bound, 0);
+	assert_int_equal(b->bindings->nb_bound, 0);
 	assert_int_equal(b->redirects->count, 0);
 	assert_int_equal(b->routes->nb_routes, 0);
 }
@@ -858,15 +858,15 @@ versions_far_ahead_of_the_clock_are_refused(void **state)
 	lone_peer_sends(&nodes[1], 1, recs, len);
 	assert_int_equal(st->records_ahead, 2);
 	assert_int_equal(st->records_refused, 2);
-	assert_int_equal(b->names->nb_bound, 0);
+	assert_int_equal(b->bindings->nb_bound, 0);
 	/* a peer whose clock runs five minutes ahead is still heard */
 	r.version = (wall + 5 * 60000) << 16 | 77;
 	len = put_recs(recs, sizeof(recs), &r, 1);
 	lone_peer_sends(&nodes[1], 2, recs, len);
 	assert_int_equal(st->records_applied, 1);
-	n = fcr_name_get(b->names, 10, H(1), 0);
-	assert_int_not_equal(n, FCR_NAME_NONE);
-	assert_int_equal(b->names->names[n].fcid, 0x010001);
+	n = fcr_binding_get(b->bindings, 10, H(1), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal(b->bindings->entry[n].fcid, 0x010001);
 }
 
 static void

@@ -41,7 +41,7 @@ static struct fcr_tables *
 mk(void)
 {
 	struct fcr_tables_params p = {
-		.max_flows = 1024, .max_routes = 64, .max_names = 256,
+		.max_flows = 1024, .max_routes = 64, .max_bindings = 256,
 		.max_redirects = 64, .nb_workers = 2, .qsbr = NULL, .socket = 0,
 	};
 	static int seq;
@@ -500,7 +500,7 @@ a_flood_of_flows_cannot_take_a_redirects_room(void **state)
 	struct fcr_tables *t = mk();
 	struct fcr_flow_table *ft = t->flows;
 	struct fcr_tables_params p = {
-		.max_flows = 256, .max_routes = 16, .max_names = 64,
+		.max_flows = 256, .max_routes = 16, .max_bindings = 64,
 		.max_redirects = 64, .nb_workers = 1, .qsbr = NULL, .socket = 0,
 	};
 	int id;
@@ -651,38 +651,38 @@ flogi_and_its_accept_bind_the_requester(void **state)
 	login(t, FCR_LOGIN_FLOGI, 0, 0, 0, FCR_FCID_FLOGI, 7, T, 0, 2);
 	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, FH, 7, 0x2000000000000fffull, 0, 1);
 	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, FT, 7, 0x2000000000000fffull, 0, 2);
-	n = fcr_name_get(t->names, VLAN, H, 0);
-	assert_int_not_equal(n, FCR_NAME_NONE);
-	assert_int_equal(t->names->names[n].fcid, FH);
-	assert_int_equal(t->names->names[n].origin, FCR_BIND_LEARNED);
+	n = fcr_binding_get(t->bindings, VLAN, H, 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal(t->bindings->entry[n].fcid, FH);
+	assert_int_equal(t->bindings->entry[n].origin, FCR_BIND_LEARNED);
 	/* its frames may come from its FPMA MAC, through the port it asked on */
 	key = fcr_vn_key(VLAN, FH);
-	fcr_vn_lookup_bulk(t->names, &key, 1, &vn);
+	fcr_vn_lookup_bulk(t->bindings, &key, 1, &vn);
 	assert_true(vn == fpma_vn(FH, EDGE_PORT));
-	n = fcr_name_get(t->names, VLAN, T, 0);
-	assert_int_equal(t->names->names[n].fcid, FT);
+	n = fcr_binding_get(t->bindings, VLAN, T, 0);
+	assert_int_equal(t->bindings->entry[n].fcid, FT);
 	assert_int_equal(t->st.bindings_learned, 2);
 	/* a binding a sync peer learned confirming a static one leaves it
 	 * static */
 	assert_int_equal(fcr_tables_binding_add(t, VLAN, VT, FVT, FCR_BIND_STATIC), 0);
 	assert_int_equal(fcr_tables_binding_add(t, VLAN, VT, FVT, FCR_BIND_LEARNED), 0);
-	assert_int_equal(t->names->names[fcr_name_get(t->names, VLAN, VT, 0)].origin,
+	assert_int_equal(t->bindings->entry[fcr_binding_get(t->bindings, VLAN, VT, 0)].origin,
 			 FCR_BIND_STATIC);
 	key = fcr_vn_key(VLAN, FVT);
-	fcr_vn_lookup_bulk(t->names, &key, 1, &vn);
+	fcr_vn_lookup_bulk(t->bindings, &key, 1, &vn);
 	assert_true(vn == FCR_VN_ANY);
 	/* an accept nobody asked for binds nothing */
 	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, 0x010777, 9, 0x20000000000000ffull, 0, 3);
 	assert_int_equal(t->st.acc_unmatched, 1);
-	assert_int_equal(fcr_name_by_fcid(t->names, VLAN, 0x010777), FCR_NAME_NONE);
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, 0x010777), FCR_BINDING_NONE);
 	/* an accept that overtakes its request (two workers) still pairs */
 	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, 0x010888, 11, 0x20000000000000ffull, 0, 5);
 	assert_int_equal(t->st.acc_unmatched, 2);
 	login(t, FCR_LOGIN_FLOGI, 0, 0, 0, FCR_FCID_FLOGI, 11, VI, 0, 5);
 	assert_int_equal(t->st.acc_unmatched, 1);
-	n = fcr_name_get(t->names, VLAN, VI, 0);
-	assert_int_equal(t->names->names[n].fcid, 0x010888);
-	assert_true(t->names->names[n].vn == fpma_vn(0x010888, EDGE_PORT));
+	n = fcr_binding_get(t->bindings, VLAN, VI, 0);
+	assert_int_equal(t->bindings->entry[n].fcid, 0x010888);
+	assert_true(t->bindings->entry[n].vn == fpma_vn(0x010888, EDGE_PORT));
 	fcr_tables_free(t);
 }
 
@@ -712,14 +712,14 @@ fip_fdisc_reply_binds_and_plogi_teaches_nothing(void **state)
 	ev.enode[5] = 4;
 	ev.port = FABRIC_PORT;
 	fcr_tables_event(t, &ev);
-	n = fcr_name_get(t->names, VLAN, VI, 0);
-	assert_int_equal(t->names->names[n].fcid, FVI);
-	assert_true(t->names->names[n].vn == fcr_vn_pack(granted, EDGE_PORT));
+	n = fcr_binding_get(t->bindings, VLAN, VI, 0);
+	assert_int_equal(t->bindings->entry[n].fcid, FVI);
+	assert_true(t->bindings->entry[n].vn == fcr_vn_pack(granted, EDGE_PORT));
 	/* a PLOGI and its accept name WWPNs: nothing is learned from them */
 	login(t, FCR_LOGIN_PLOGI, 0, 0, FVT, FT, 5, VT, 0, 9);
 	login(t, FCR_LOGIN_ACC, 0, 0, FT, FVT, 5, T, 0, 9);
-	assert_int_equal(fcr_name_get(t->names, VLAN, VT, 0), FCR_NAME_NONE);
-	assert_int_equal(fcr_name_get(t->names, VLAN, T, 0), FCR_NAME_NONE);
+	assert_int_equal(fcr_binding_get(t->bindings, VLAN, VT, 0), FCR_BINDING_NONE);
+	assert_int_equal(fcr_binding_get(t->bindings, VLAN, T, 0), FCR_BINDING_NONE);
 	assert_int_equal(t->st.bindings_learned, 1);
 	fcr_tables_free(t);
 }
@@ -739,19 +739,19 @@ a_fabric_reply_on_an_edge_port_teaches_nothing(void **state)
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
 	login(t, FCR_LOGIN_ACC, 0, 0, FCR_FCID_FLOGI, FVT, 1, VT, 0, 4);
 	reply_port = FABRIC_PORT;
-	assert_int_equal(fcr_name_get(t->names, VLAN, VT, 0), FCR_NAME_NONE);
+	assert_int_equal(fcr_binding_get(t->bindings, VLAN, VT, 0), FCR_BINDING_NONE);
 	assert_int_equal(t->st.logins_untrusted, 2);
 	assert_int_equal(l.count, 2);
 	assert_int_equal(l.n[0].kind, FCR_NOTE_UNTRUSTED);
 	assert_int_equal(l.n[0].port, EDGE_PORT);
 	/* the real reply still pairs with the request */
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
-	assert_int_equal(t->names->names[fcr_name_get(t->names, VLAN, VT, 0)].fcid, FVT);
+	assert_int_equal(t->bindings->entry[fcr_binding_get(t->bindings, VLAN, VT, 0)].fcid, FVT);
 	/* without fabric ports nothing is trusted: nothing is learned */
 	t->fabric_mask = 0;
 	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 2, VI, 0, 5);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVI, 2, 0, 0, 5);
-	assert_int_equal(fcr_name_get(t->names, VLAN, VI, 0), FCR_NAME_NONE);
+	assert_int_equal(fcr_binding_get(t->bindings, VLAN, VI, 0), FCR_BINDING_NONE);
 	fcr_tables_free(t);
 }
 
@@ -777,10 +777,10 @@ the_fcfs_clear_virtual_links_unbinds(void **state)
 	ev.port = EDGE_PORT;
 	fcr_tables_event(t, &ev);
 	assert_int_equal(t->st.logins_untrusted, 1);
-	assert_int_equal(t->names->names[fcr_name_get(t->names, VLAN, VT, 0)].fcid, FVT);
+	assert_int_equal(t->bindings->entry[fcr_binding_get(t->bindings, VLAN, VT, 0)].fcid, FVT);
 	ev.port = FABRIC_PORT;
 	fcr_tables_event(t, &ev);
-	assert_int_equal(fcr_name_get(t->names, VLAN, VT, 0), FCR_NAME_NONE);
+	assert_int_equal(fcr_binding_get(t->bindings, VLAN, VT, 0), FCR_BINDING_NONE);
 	assert_int_equal(t->st.logouts, 1);
 	fcr_tables_free(t);
 }
@@ -933,7 +933,7 @@ static void
 many_redirects_load_and_unload_cleanly(void **state)
 {
 	struct fcr_tables_params p = {
-		.max_flows = 1 << 16, .max_routes = 16, .max_names = 1 << 14,
+		.max_flows = 1 << 16, .max_routes = 16, .max_bindings = 1 << 14,
 		.max_redirects = 1 << 12, .nb_workers = 1, .socket = 0,
 	};
 	struct fcr_tables *t = fcr_tables_create("big", &p);
@@ -968,7 +968,7 @@ static struct fcr_tables *
 mk_logged(uint32_t max_flows)
 {
 	struct fcr_tables_params p = {
-		.max_flows = max_flows, .max_routes = 16, .max_names = 64,
+		.max_flows = max_flows, .max_routes = 16, .max_bindings = 64,
 		.max_redirects = 8, .nb_workers = 1, .qsbr = NULL, .socket = 0,
 	};
 	static int seq;
@@ -1013,8 +1013,8 @@ assert_tables_equal(const struct fcr_tables *a, const struct fcr_tables *b)
 			assert_int_equal(fcr_flow_find(fa, fa->key[i]),
 					 fcr_flow_find(fb, fa->key[i]));
 	/* bindings and redirects */
-	for (i = 0; i < a->names->capacity; i++) {
-		const struct fcr_name *x = &a->names->names[i], *y = &b->names->names[i];
+	for (i = 0; i < a->bindings->capacity; i++) {
+		const struct fcr_binding *x = &a->bindings->entry[i], *y = &b->bindings->entry[i];
 
 		assert_int_equal(x->in_use, y->in_use);
 		assert_int_equal(x->wwpn, y->wwpn);

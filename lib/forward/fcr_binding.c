@@ -67,11 +67,11 @@ fcr_binding_table_create(const char *name, uint32_t capacity,
 		if (rte_hash_rcu_qsbr_add(bt->vn_ports, &rc) != 0)
 			goto fail;
 	}
-	bt->names = rte_zmalloc_socket(NULL, sizeof(*bt->names) * capacity, 0,
+	bt->entry = rte_zmalloc_socket(NULL, sizeof(*bt->entry) * capacity, 0,
 				       socket);
 	bt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
-	if (bt->names == NULL || bt->free_idx == NULL)
+	if (bt->entry == NULL || bt->free_idx == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
 		bt->free_idx[i] = capacity - 1 - i;
@@ -92,36 +92,36 @@ fcr_binding_table_free(struct fcr_binding_table *bt)
 
 	if (bt == NULL)
 		return;
-	if (bt->names)
+	if (bt->entry)
 		for (i = 0; i < bt->capacity; i++)
-			free(bt->names[i].refs);
+			free(bt->entry[i].refs);
 	rte_hash_free(bt->by_wwpn);
 	rte_hash_free(bt->by_fcid);
 	rte_hash_free(bt->vn_ports);
-	rte_free(bt->names);
+	rte_free(bt->entry);
 	rte_free(bt->free_idx);
 	rte_free(bt);
 }
 
 uint32_t
-fcr_name_get(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn,
+fcr_binding_get(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn,
 	     int create)
 {
 	struct wwpn_key k = { .wwpn = wwpn, .vlan = vlan };
-	struct fcr_name *nm;
+	struct fcr_binding *nm;
 	void *data;
 	uint32_t n;
 
 	if (rte_hash_lookup_data(bt->by_wwpn, &k, &data) >= 0)
 		return (uint32_t)(uintptr_t)data;
 	if (!create || bt->nb_free == 0)
-		return FCR_NAME_NONE;
+		return FCR_BINDING_NONE;
 	n = bt->free_idx[--bt->nb_free];
 	if (rte_hash_add_key_data(bt->by_wwpn, &k, (void *)(uintptr_t)n) < 0) {
 		bt->nb_free++;
-		return FCR_NAME_NONE;
+		return FCR_BINDING_NONE;
 	}
-	nm = &bt->names[n];
+	nm = &bt->entry[n];
 	nm->wwpn = wwpn;
 	nm->vlan = vlan;
 	nm->origin = FCR_BIND_NONE;
@@ -134,14 +134,14 @@ fcr_name_get(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn,
 }
 
 uint32_t
-fcr_name_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
+fcr_binding_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
 		 uint32_t fcid)
 {
 	uint64_t k = fcr_vn_key(vlan, fcid);
 	void *data;
 
 	if (rte_hash_lookup_data(bt->by_fcid, &k, &data) < 0)
-		return FCR_NAME_NONE;
+		return FCR_BINDING_NONE;
 	return (uint32_t)(uintptr_t)data;
 }
 
@@ -150,7 +150,7 @@ fcr_name_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
 static int
 name_unbind(struct fcr_binding_table *bt, uint32_t n, int note)
 {
-	struct fcr_name *nm = &bt->names[n];
+	struct fcr_binding *nm = &bt->entry[n];
 	uint64_t k;
 
 	if (nm->fcid == FCR_FCID_NONE)
@@ -171,20 +171,20 @@ name_unbind(struct fcr_binding_table *bt, uint32_t n, int note)
 }
 
 int
-fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n)
+fcr_binding_unbind(struct fcr_binding_table *bt, uint32_t n)
 {
 	return name_unbind(bt, n, 1);
 }
 
 int
-fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
+fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 	      enum fcr_bind_origin origin, uint64_t vn, uint32_t *evicted)
 {
-	struct fcr_name *nm = &bt->names[n];
-	uint32_t other = fcr_name_by_fcid(bt, nm->vlan, fcid);
+	struct fcr_binding *nm = &bt->entry[n];
+	uint32_t other = fcr_binding_by_fcid(bt, nm->vlan, fcid);
 	uint64_t k;
 
-	*evicted = FCR_NAME_NONE;
+	*evicted = FCR_BINDING_NONE;
 	if (nm->fcid == fcid) {
 		if (nm->origin != origin && bt->log != NULL)
 			fcr_change_mark(bt->log, FCR_KIND_BINDING, &nm->sflags, n);
@@ -198,8 +198,8 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 		}
 		return 0;
 	}
-	if (other != FCR_NAME_NONE && other != n) {
-		fcr_name_unbind(bt, other);
+	if (other != FCR_BINDING_NONE && other != n) {
+		fcr_binding_unbind(bt, other);
 		*evicted = other;
 	}
 	name_unbind(bt, n, 0);
@@ -220,9 +220,9 @@ fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 }
 
 int
-fcr_name_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
+fcr_binding_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
 {
-	struct fcr_name *nm = &bt->names[n];
+	struct fcr_binding *nm = &bt->entry[n];
 
 	if (nm->nb_refs == nm->cap_refs) {
 		uint32_t cap = nm->cap_refs ? nm->cap_refs * 2 : 4;
@@ -238,9 +238,9 @@ fcr_name_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
 }
 
 void
-fcr_name_ref_del(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
+fcr_binding_ref_del(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
 {
-	struct fcr_name *nm = &bt->names[n];
+	struct fcr_binding *nm = &bt->entry[n];
 	uint32_t i;
 
 	for (i = 0; i < nm->nb_refs; i++)
@@ -251,9 +251,9 @@ fcr_name_ref_del(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
 }
 
 void
-fcr_name_maybe_free(struct fcr_binding_table *bt, uint32_t n)
+fcr_binding_maybe_free(struct fcr_binding_table *bt, uint32_t n)
 {
-	struct fcr_name *nm = &bt->names[n];
+	struct fcr_binding *nm = &bt->entry[n];
 	struct wwpn_key k;
 
 	if (!nm->in_use || nm->nb_refs != 0 || nm->fcid != FCR_FCID_NONE)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Bindings: (VLAN, WWPN) <-> FCID, configured or learned from logins. Each
- * (VLAN, WWPN) a redirect or a binding mentions is one "name"; a name keeps
- * the list of redirects that refer to it, so a rebinding or a logout touches
- * exactly those redirects (no scan of all redirects). Writer only, but for
+ * (VLAN, WWPN) a redirect or a binding mentions has one entry, bound to an
+ * FCID or not yet; an entry keeps the list of redirects that refer to it,
+ * so a rebinding or a logout touches exactly those redirects (no scan of
+ * all redirects). The sync lcore's only, but for
  * the VN_Port table: each bound (VLAN, FCID) with where its frames may come
  * from, which the workers read lock-free to check the frames of edge ports
  * (the FIP snooping bridge's ACL, FC-BB-5 Annex D).
@@ -16,7 +17,7 @@
 struct fcr_change_log;
 
 #define FCR_FCID_NONE UINT32_MAX
-#define FCR_NAME_NONE UINT32_MAX
+#define FCR_BINDING_NONE UINT32_MAX
 
 struct rte_rcu_qsbr;
 
@@ -69,7 +70,7 @@ enum fcr_bind_origin {
 
 const char *fcr_bind_origin_name(enum fcr_bind_origin o);
 
-struct fcr_name {
+struct fcr_binding {
 	uint64_t wwpn;
 	uint16_t vlan;
 	uint8_t origin;      /* enum fcr_bind_origin */
@@ -84,10 +85,10 @@ struct fcr_name {
 };
 
 struct fcr_binding_table {
-	struct rte_hash *by_wwpn; /* (vlan, wwpn) -> name index */
-	struct rte_hash *by_fcid; /* (vlan, fcid) -> name index, bound names only */
+	struct rte_hash *by_wwpn; /* (vlan, wwpn) -> binding index */
+	struct rte_hash *by_fcid; /* (vlan, fcid) -> binding index, bound ones only */
 	struct rte_hash *vn_ports; /* (vlan, fcid) -> vn word; workers read it */
-	struct fcr_name *names;
+	struct fcr_binding *entry;
 	uint32_t *free_idx;
 	uint32_t nb_free;
 	uint32_t capacity;
@@ -102,21 +103,21 @@ struct fcr_binding_table *fcr_binding_table_create(const char *name,
 						   int socket);
 void fcr_binding_table_free(struct fcr_binding_table *bt);
 
-/* Name index for (vlan, wwpn), created unbound when `create`; FCR_NAME_NONE
+/* Name index for (vlan, wwpn), created unbound when `create`; FCR_BINDING_NONE
  * when absent (or no room). */
-uint32_t fcr_name_get(struct fcr_binding_table *bt, uint16_t vlan,
+uint32_t fcr_binding_get(struct fcr_binding_table *bt, uint16_t vlan,
 		      uint64_t wwpn, int create);
-/* Name bound to (vlan, fcid), or FCR_NAME_NONE. */
-uint32_t fcr_name_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
+/* Name bound to (vlan, fcid), or FCR_BINDING_NONE. */
+uint32_t fcr_binding_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
 			  uint32_t fcid);
 
 /*
- * Bind a name to an FCID, its frames allowed from `vn`. An FCID held by
- * another name is taken from it (the fabric gave it to this port):
- * *evicted is that name, or FCR_NAME_NONE. Returns 1 if the binding changed,
+ * Bind a (VLAN, WWPN) to an FCID, its frames allowed from `vn`. An FCID
+ * held by another binding is taken from it (the fabric gave it to this
+ * port): *evicted is that binding, or FCR_BINDING_NONE. Returns 1 if the binding changed,
  * 0 if it was already so (its origin and vn updated), -ENOSPC.
  */
-int fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
+int fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 		  enum fcr_bind_origin origin, uint64_t vn, uint32_t *evicted);
 
 /*
@@ -126,11 +127,11 @@ int fcr_name_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 void fcr_vn_lookup_bulk(const struct fcr_binding_table *bt, const uint64_t *keys,
 			unsigned int n, uint64_t *vn);
 /* Remove the FCID; returns 1 if it was bound. */
-int fcr_name_unbind(struct fcr_binding_table *bt, uint32_t n);
+int fcr_binding_unbind(struct fcr_binding_table *bt, uint32_t n);
 
-int fcr_name_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect);
-void fcr_name_ref_del(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect);
-/* Drop the name if nothing refers to it and it is not bound. */
-void fcr_name_maybe_free(struct fcr_binding_table *bt, uint32_t n);
+int fcr_binding_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect);
+void fcr_binding_ref_del(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect);
+/* Drop the entry if nothing refers to it and it is not bound. */
+void fcr_binding_maybe_free(struct fcr_binding_table *bt, uint32_t n);
 
 #endif /* FCR_BINDING_H */

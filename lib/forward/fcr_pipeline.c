@@ -171,7 +171,7 @@ edge_check(const struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **pkt
 
 	for (i = 0; i < k; i++)
 		vk[i] = fcr_vn_key(f[i].vlan, f[i].s_id);
-	fcr_vn_lookup_bulk(p->tables->names, vk, k, vn);
+	fcr_vn_lookup_bulk(p->tables->bindings, vk, k, vn);
 	for (i = 0; i < k; i++) {
 		const uint8_t *eth = rte_pktmbuf_mtod(pkts[pos[i]], const uint8_t *);
 

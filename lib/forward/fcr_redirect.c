@@ -43,7 +43,7 @@ fcr_redirect_state_name(enum fcr_redirect_state s)
 struct fcr_redirect_table *
 fcr_redirect_table_create(const char *name, uint32_t capacity,
 			  struct fcr_flow_table *flows,
-			  struct fcr_binding_table *names, int socket)
+			  struct fcr_binding_table *bindings, int socket)
 {
 	char hname[RTE_HASH_NAMESIZE];
 	struct rte_hash_parameters hp = {
@@ -87,7 +87,7 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 			goto nomem;
 	}
 	rt->flows = flows;
-	rt->names = names;
+	rt->bindings = bindings;
 	return rt;
 nomem:
 	rte_errno = ENOMEM;
@@ -213,7 +213,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	uint8_t state;
 
 	for (i = 0; i < FCR_M_COUNT; i++) {
-		f[i] = rt->names->names[r->name[i]].fcid;
+		f[i] = rt->bindings->entry[r->binding[i]].fcid;
 		missing |= f[i] == FCR_FCID_NONE;
 	}
 	if (!missing) {
@@ -334,16 +334,16 @@ unref_names(struct fcr_redirect_table *rt, struct fcr_redirect *r, uint32_t id)
 	int m;
 
 	for (m = 0; m < FCR_M_COUNT; m++) {
-		if (r->name[m] == FCR_NAME_NONE)
+		if (r->binding[m] == FCR_BINDING_NONE)
 			continue;
-		fcr_name_ref_del(rt->names, r->name[m], id);
-		fcr_name_maybe_free(rt->names, r->name[m]);
-		r->name[m] = FCR_NAME_NONE;
+		fcr_binding_ref_del(rt->bindings, r->binding[m], id);
+		fcr_binding_maybe_free(rt->bindings, r->binding[m]);
+		r->binding[m] = FCR_BINDING_NONE;
 	}
 }
 
-/* Point members [from, FCR_M_COUNT) at the names of w[], dropping the
- * references to the names they had. 0, or -ENOSPC (the redirect is gone). */
+/* Point members [from, FCR_M_COUNT) at the bindings of w[], dropping the
+ * references to the bindings they had. 0, or -ENOSPC (the redirect is gone). */
 static int
 set_members(struct fcr_redirect_table *rt, uint32_t id, int from,
 	    const uint64_t w[FCR_M_COUNT])
@@ -352,14 +352,14 @@ set_members(struct fcr_redirect_table *rt, uint32_t id, int from,
 	int m;
 
 	for (m = from; m < FCR_M_COUNT; m++) {
-		if (r->name[m] != FCR_NAME_NONE) {
-			fcr_name_ref_del(rt->names, r->name[m], id);
-			fcr_name_maybe_free(rt->names, r->name[m]);
+		if (r->binding[m] != FCR_BINDING_NONE) {
+			fcr_binding_ref_del(rt->bindings, r->binding[m], id);
+			fcr_binding_maybe_free(rt->bindings, r->binding[m]);
 		}
-		r->name[m] = fcr_name_get(rt->names, r->vlan, w[m], 1);
-		if (r->name[m] == FCR_NAME_NONE ||
-		    fcr_name_ref_add(rt->names, r->name[m], id) < 0) {
-			r->name[m] = FCR_NAME_NONE;
+		r->binding[m] = fcr_binding_get(rt->bindings, r->vlan, w[m], 1);
+		if (r->binding[m] == FCR_BINDING_NONE ||
+		    fcr_binding_ref_add(rt->bindings, r->binding[m], id) < 0) {
+			r->binding[m] = FCR_BINDING_NONE;
 			fcr_redirect_del(rt, r->vlan, w[FCR_M_HOST], w[FCR_M_TARGET]);
 			return -ENOSPC;
 		}
@@ -386,8 +386,8 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		 * swapped in and install() changes the rules in place, so the
 		 * flows are never without one. */
 		r = &rt->r[id];
-		if (rt->names->names[r->name[FCR_M_VI]].wwpn == vi &&
-		    rt->names->names[r->name[FCR_M_VT]].wwpn == vt) {
+		if (rt->bindings->entry[r->binding[FCR_M_VI]].wwpn == vi &&
+		    rt->bindings->entry[r->binding[FCR_M_VT]].wwpn == vt) {
 			/* the same again: a blocked one tries once more */
 			if (r->state == FCR_RS_CONFLICT || r->state == FCR_RS_NO_ROOM)
 				rebuild(rt, (uint32_t)id);
@@ -412,7 +412,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		r->in_use = 1;
 		rt->count++;
 		for (m = 0; m < FCR_M_COUNT; m++)
-			r->name[m] = FCR_NAME_NONE;
+			r->binding[m] = FCR_BINDING_NONE;
 	}
 	if (set_members(rt, (uint32_t)id, from, w) < 0)
 		return -ENOSPC;
@@ -471,9 +471,9 @@ fcr_redirect_retry_blocked(struct fcr_redirect_table *rt)
 }
 
 void
-fcr_redirect_name_changed(struct fcr_redirect_table *rt, uint32_t name)
+fcr_redirect_binding_changed(struct fcr_redirect_table *rt, uint32_t name)
 {
-	const struct fcr_name *nm = &rt->names->names[name];
+	const struct fcr_binding *nm = &rt->bindings->entry[name];
 	uint32_t i;
 
 	for (i = 0; i < nm->nb_refs; i++)
@@ -487,7 +487,7 @@ fcr_redirect_missing(const struct fcr_redirect_table *rt, uint32_t id)
 	int m;
 
 	for (m = 0; m < FCR_M_COUNT; m++)
-		if (rt->names->names[r->name[m]].fcid == FCR_FCID_NONE)
+		if (rt->bindings->entry[r->binding[m]].fcid == FCR_FCID_NONE)
 			return (enum fcr_member)m;
 	return FCR_M_COUNT;
 }

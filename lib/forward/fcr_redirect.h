@@ -45,7 +45,7 @@ struct fcr_redirect {
 	uint8_t state;               /* enum fcr_redirect_state */
 	uint8_t sflags;              /* replication: FCR_SF_* */
 	uint64_t version;            /* replication */
-	uint32_t name[FCR_M_COUNT];  /* name indexes */
+	uint32_t binding[FCR_M_COUNT];  /* its members' binding entries */
 	uint32_t fcid[FCR_M_COUNT];  /* FCIDs the installed rules use */
 	uint64_t installs;           /* times its rules were (re)installed */
 	uint64_t frames_before;      /* frames forwarded plain on a rule key
@@ -65,7 +65,7 @@ struct fcr_redirect_table {
 	uint32_t count;
 	uint32_t nb_active;
 	struct fcr_flow_table *flows;
-	struct fcr_binding_table *names;
+	struct fcr_binding_table *bindings;
 	struct fcr_change_log *log;  /* replication, when attached */
 	const struct fcr_notify *notify; /* state changes, when set */
 	int blocked;                 /* some may be in conflict or no_room */
@@ -81,7 +81,7 @@ struct fcr_redirect_table {
  * fcr_redirect_reserve(capacity) entries. */
 struct fcr_redirect_table *fcr_redirect_table_create(const char *name,
 		uint32_t capacity, struct fcr_flow_table *flows,
-		struct fcr_binding_table *names, int socket);
+		struct fcr_binding_table *bindings, int socket);
 void fcr_redirect_table_free(struct fcr_redirect_table *rt);
 
 /* Flow entries kept for `capacity` redirects: four each, and four more so
@@ -95,7 +95,7 @@ fcr_redirect_reserve(uint32_t capacity)
 
 /* Add (or replace the VI/VT of) a redirect and install its rules if all
  * four ports are bound. Returns the id, or -EINVAL (a port named twice),
- * -ENOSPC (no room for another redirect or its names). */
+ * -ENOSPC (no room for another redirect or its members' bindings). */
 int fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan,
 		     uint64_t host, uint64_t target, uint64_t vi, uint64_t vt);
 /* Remove; its rules revert to plain forwarding. 0 or -ENOENT. */
@@ -111,8 +111,8 @@ int fcr_redirect_find(const struct fcr_redirect_table *rt, uint16_t vlan,
  * blocked. Returns how many are active now. */
 unsigned int fcr_redirect_retry_blocked(struct fcr_redirect_table *rt);
 
-/* A name's binding changed: rebuild every redirect that names it. */
-void fcr_redirect_name_changed(struct fcr_redirect_table *rt, uint32_t name);
+/* A binding changed: rebuild every redirect that names it. */
+void fcr_redirect_binding_changed(struct fcr_redirect_table *rt, uint32_t name);
 
 /* Frames of its host-target pair dropped while it was not active. */
 uint64_t fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id);

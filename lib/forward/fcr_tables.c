@@ -63,16 +63,16 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	snprintf(n, sizeof(n), "%s_rt", name);
 	t->routes = fcr_route_table_create(n, p->max_routes, p->qsbr, p->socket);
 	snprintf(n, sizeof(n), "%s_nm", name);
-	t->names = fcr_binding_table_create(n, p->max_names, p->qsbr, p->socket);
+	t->bindings = fcr_binding_table_create(n, p->max_bindings, p->qsbr, p->socket);
 	snprintf(n, sizeof(n), "%s_rd", name);
-	if (t->flows && t->names)
+	if (t->flows && t->bindings)
 		t->redirects = fcr_redirect_table_create(n, p->max_redirects,
-							 t->flows, t->names,
+							 t->flows, t->bindings,
 							 p->socket);
 	snprintf(n, sizeof(n), "%s_pl", name);
 	t->pending = rte_hash_create(&hp);
 	t->pend = rte_zmalloc_socket(NULL, sizeof(*t->pend) * PENDING_MAX, 0, p->socket);
-	if (!t->flows || !t->routes || !t->names || !t->redirects || !t->pending ||
+	if (!t->flows || !t->routes || !t->bindings || !t->redirects || !t->pending ||
 	    !t->pend) {
 		fcr_tables_free(t);
 		return NULL;
@@ -114,13 +114,13 @@ fcr_tables_attach_log(struct fcr_tables *t, int socket)
 				      0, socket);
 	if (log->tomb == NULL ||
 	    fcr_dirty_list_init(&log->dirty[FCR_KIND_ROUTE], 0, socket) < 0 ||
-	    fcr_dirty_list_init(&log->dirty[FCR_KIND_BINDING], t->names->capacity, socket) < 0 ||
+	    fcr_dirty_list_init(&log->dirty[FCR_KIND_BINDING], t->bindings->capacity, socket) < 0 ||
 	    fcr_dirty_list_init(&log->dirty[FCR_KIND_REDIRECT], t->redirects->capacity,
 				socket) < 0 ||
 	    fcr_dirty_list_init(&log->dirty[FCR_KIND_FLOW], t->flows->capacity, socket) < 0 ||
 	    fcr_flow_table_attach_log(t->flows, log, socket) < 0)
 		return -ENOMEM;
-	t->names->log = log;
+	t->bindings->log = log;
 	t->redirects->log = log;
 	t->routes->log = log;
 	return 0;
@@ -140,7 +140,7 @@ fcr_tables_free(struct fcr_tables *t)
 		rte_free(t->log);
 	}
 	fcr_redirect_table_free(t->redirects);
-	fcr_binding_table_free(t->names);
+	fcr_binding_table_free(t->bindings);
 	fcr_route_table_free(t->routes);
 	fcr_flow_table_free(t->flows);
 	rte_hash_free(t->pending);
@@ -152,7 +152,7 @@ static void
 note_binding(struct fcr_tables *t, enum fcr_note_kind kind, uint32_t n,
 	     uint32_t old_fcid)
 {
-	const struct fcr_name *nm = &t->names->names[n];
+	const struct fcr_binding *nm = &t->bindings->entry[n];
 	struct fcr_note note = {
 		.kind = kind, .vlan = nm->vlan, .origin = nm->origin,
 		.wwpn = nm->wwpn, .fcid = nm->fcid, .old_fcid = old_fcid,
@@ -161,29 +161,29 @@ note_binding(struct fcr_tables *t, enum fcr_note_kind kind, uint32_t n,
 	fcr_notify(&t->notify, &note);
 }
 
-/* Bind and rebuild the redirects of both the name and the one it evicted. */
+/* Bind and rebuild the redirects of both the binding and the one it evicted. */
 static int
 bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
      enum fcr_bind_origin origin, uint64_t vn)
 {
-	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 1), evicted, old;
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 1), evicted, old;
 	int rc;
 
-	if (n == FCR_NAME_NONE)
+	if (n == FCR_BINDING_NONE)
 		return -ENOSPC;
-	old = t->names->names[n].fcid;
-	rc = fcr_name_bind(t->names, n, fcid & FCR_FCID_MASK, origin, vn, &evicted);
+	old = t->bindings->entry[n].fcid;
+	rc = fcr_binding_bind(t->bindings, n, fcid & FCR_FCID_MASK, origin, vn, &evicted);
 	if (rc < 0)
 		return rc;
-	if (evicted != FCR_NAME_NONE) {
+	if (evicted != FCR_BINDING_NONE) {
 		t->st.bindings_evicted++;
 		note_binding(t, FCR_NOTE_UNBOUND, evicted, fcid & FCR_FCID_MASK);
-		fcr_redirect_name_changed(t->redirects, evicted);
-		fcr_name_maybe_free(t->names, evicted);
+		fcr_redirect_binding_changed(t->redirects, evicted);
+		fcr_binding_maybe_free(t->bindings, evicted);
 	}
 	if (rc > 0) {
 		note_binding(t, FCR_NOTE_BOUND, n, old);
-		fcr_redirect_name_changed(t->redirects, n);
+		fcr_redirect_binding_changed(t->redirects, n);
 		if (origin == FCR_BIND_LEARNED)
 			t->st.bindings_learned++;
 	}
@@ -194,13 +194,13 @@ int
 fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 		       uint32_t fcid, enum fcr_bind_origin origin)
 {
-	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 0);
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
 	uint8_t fpma[6];
 
 	/* a peer's login confirming a static binding leaves it static */
-	if (origin == FCR_BIND_LEARNED && n != FCR_NAME_NONE &&
-	    t->names->names[n].origin == FCR_BIND_STATIC &&
-	    t->names->names[n].fcid == (fcid & FCR_FCID_MASK))
+	if (origin == FCR_BIND_LEARNED && n != FCR_BINDING_NONE &&
+	    t->bindings->entry[n].origin == FCR_BIND_STATIC &&
+	    t->bindings->entry[n].fcid == (fcid & FCR_FCID_MASK))
 		return 0;
 	if (origin == FCR_BIND_STATIC)
 		return bind(t, vlan, wwpn, fcid, origin, FCR_VN_ANY);
@@ -212,22 +212,22 @@ fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 static int
 unbind(struct fcr_tables *t, uint32_t n)
 {
-	uint32_t old = t->names->names[n].fcid;
+	uint32_t old = t->bindings->entry[n].fcid;
 
-	if (!fcr_name_unbind(t->names, n))
+	if (!fcr_binding_unbind(t->bindings, n))
 		return -ENOENT;
 	note_binding(t, FCR_NOTE_UNBOUND, n, old);
-	fcr_redirect_name_changed(t->redirects, n);
-	fcr_name_maybe_free(t->names, n);
+	fcr_redirect_binding_changed(t->redirects, n);
+	fcr_binding_maybe_free(t->bindings, n);
 	return 0;
 }
 
 int
 fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn)
 {
-	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 0);
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
 
-	if (n == FCR_NAME_NONE)
+	if (n == FCR_BINDING_NONE)
 		return -ENOENT;
 	return unbind(t, n);
 }
@@ -315,17 +315,17 @@ static void
 learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
       uint64_t vn)
 {
-	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 0);
-	uint32_t o = fcr_name_by_fcid(t->names, vlan, fcid);
-	const struct fcr_name *nm = n != FCR_NAME_NONE ? &t->names->names[n] : NULL;
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
+	uint32_t o = fcr_binding_by_fcid(t->bindings, vlan, fcid);
+	const struct fcr_binding *nm = n != FCR_BINDING_NONE ? &t->bindings->entry[n] : NULL;
 
 	if (nm != NULL && nm->origin == FCR_BIND_STATIC) {
 		if (nm->fcid != fcid)
 			note_static_kept(t, vlan, wwpn, fcid, nm->fcid, 0);
 		return;
 	}
-	if (o != FCR_NAME_NONE && o != n && t->names->names[o].origin == FCR_BIND_STATIC) {
-		note_static_kept(t, vlan, wwpn, fcid, FCR_FCID_NONE, t->names->names[o].wwpn);
+	if (o != FCR_BINDING_NONE && o != n && t->bindings->entry[o].origin == FCR_BIND_STATIC) {
+		note_static_kept(t, vlan, wwpn, fcid, FCR_FCID_NONE, t->bindings->entry[o].wwpn);
 		return;
 	}
 	bind(t, vlan, wwpn, fcid, FCR_BIND_LEARNED, vn);
@@ -338,15 +338,15 @@ static void
 logout(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
        unsigned int req_port)
 {
-	uint32_t n = fcr_name_get(t->names, vlan, wwpn, 0);
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
 	unsigned int vn_port;
 
-	if (n == FCR_NAME_NONE || t->names->names[n].fcid != (fcid & FCR_FCID_MASK))
+	if (n == FCR_BINDING_NONE || t->bindings->entry[n].fcid != (fcid & FCR_FCID_MASK))
 		return;
-	vn_port = (unsigned int)(t->names->names[n].vn >> 48) & 0xFF;
+	vn_port = (unsigned int)(t->bindings->entry[n].vn >> 48) & 0xFF;
 	if (vn_port != FCR_VN_ANY_PORT && req_port != FCR_VN_ANY_PORT && vn_port != req_port)
 		return;
-	if (t->names->names[n].origin == FCR_BIND_STATIC) {
+	if (t->bindings->entry[n].origin == FCR_BIND_STATIC) {
 		note_static_kept(t, vlan, wwpn, FCR_FCID_NONE, fcid, 0);
 		return;
 	}

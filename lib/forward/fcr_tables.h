@@ -22,7 +22,7 @@ struct rte_rcu_qsbr;
 struct fcr_tables_params {
 	uint32_t max_flows;
 	uint32_t max_routes;
-	uint32_t max_names;      /* (VLAN, WWPN) pairs */
+	uint32_t max_bindings;      /* (VLAN, WWPN) pairs */
 	uint32_t max_redirects;
 	uint32_t nb_workers;
 	uint16_t nb_ports;       /* routes name ports below it; 0: any */
@@ -57,7 +57,7 @@ struct fcr_tables {
 	struct fcr_change_log *log; /* replication: NULL when there is none */
 	struct fcr_flow_table *flows;
 	struct fcr_route_table *routes;
-	struct fcr_binding_table *names;
+	struct fcr_binding_table *bindings;
 	struct fcr_redirect_table *redirects;
 	struct rte_hash *pending; /* fabric logins and logouts waiting for their reply */
 	struct fcr_pending *pend; /* their state, by the hash's key position */

@@ -67,15 +67,15 @@ get(const uint8_t *p, size_t o, size_t end, struct fcr_rec *r)
 static uint32_t
 slots(const struct fcr_tables *t)
 {
-	return t->names->capacity;
+	return t->bindings->capacity;
 }
 
-/* A slot is a binding when its name has an FCID (a name a redirect
+/* A slot is a bound binding when it has an FCID (an entry a redirect
  * mentions may have none yet). */
 static int
 slot(struct fcr_tables *t, uint32_t idx, struct fcr_sync_meta *m)
 {
-	struct fcr_name *n = &t->names->names[idx];
+	struct fcr_binding *n = &t->bindings->entry[idx];
 
 	m->version = &n->version;
 	m->sflags = &n->sflags;
@@ -85,7 +85,7 @@ slot(struct fcr_tables *t, uint32_t idx, struct fcr_sync_meta *m)
 static void
 rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_rec *r)
 {
-	const struct fcr_name *n = &t->names->names[idx];
+	const struct fcr_binding *n = &t->bindings->entry[idx];
 
 	(void)c;
 	*r = fcr_binding_rec(n->vlan, n->wwpn, n->fcid, n->origin, n->version);
@@ -94,9 +94,9 @@ rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_
 static int
 find(struct fcr_tables *t, const struct fcr_key *k)
 {
-	uint32_t n = fcr_name_get(t->names, k->vlan, k->k1, 0);
+	uint32_t n = fcr_binding_get(t->bindings, k->vlan, k->k1, 0);
 
-	if (n == FCR_NAME_NONE || t->names->names[n].fcid == FCR_FCID_NONE)
+	if (n == FCR_BINDING_NONE || t->bindings->entry[n].fcid == FCR_FCID_NONE)
 		return -1;
 	return (int)n;
 }
@@ -138,7 +138,7 @@ cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
 static int
 fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 {
-	const struct fcr_name *n = &t->names->names[idx];
+	const struct fcr_binding *n = &t->bindings->entry[idx];
 
 	*config = n->origin == FCR_BIND_STATIC;
 	f[0] = (struct fcr_field){ .name = "vlan", .flags = FCR_FIELD_CONFIG | FCR_FIELD_NUM,
@@ -156,7 +156,7 @@ static int
 counts(const struct fcr_tables *t, struct fcr_field *f)
 {
 	f[0] = (struct fcr_field){ .name = "bindings", .flags = FCR_FIELD_NUM,
-				   .num = t->names->nb_bound };
+				   .num = t->bindings->nb_bound };
 	return 1;
 }
 
@@ -168,20 +168,20 @@ apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c
 	uint32_t n;
 
 	(void)c;
-	n = fcr_name_get(t->names, r->key.vlan, r->key.k1, live);
-	if (n == FCR_NAME_NONE)
+	n = fcr_binding_get(t->bindings, r->key.vlan, r->key.k1, live);
+	if (n == FCR_BINDING_NONE)
 		return live ? FCR_APPLY_REFUSED : FCR_APPLY_DONE;
 	slot(t, n, &m);
 	if (fcr_rec_stale(&m, r->version)) {
-		fcr_name_maybe_free(t->names, n);
+		fcr_binding_maybe_free(t->bindings, n);
 		return FCR_APPLY_STALE;
 	}
 	rc = set(t, r);
-	n = fcr_name_get(t->names, r->key.vlan, r->key.k1, 0);
-	if (n != FCR_NAME_NONE) {
-		t->names->names[n].version = r->version;
-		t->names->names[n].sflags |= FCR_SF_KNOWN;
-		t->names->names[n].sflags &= (uint8_t)~FCR_SF_DIRTY;
+	n = fcr_binding_get(t->bindings, r->key.vlan, r->key.k1, 0);
+	if (n != FCR_BINDING_NONE) {
+		t->bindings->entry[n].version = r->version;
+		t->bindings->entry[n].sflags |= FCR_SF_KNOWN;
+		t->bindings->entry[n].sflags &= (uint8_t)~FCR_SF_DIRTY;
 	}
 	return rc < 0 && live ? FCR_APPLY_REFUSED : FCR_APPLY_DONE;
 }

@@ -85,12 +85,12 @@ static void
 rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_rec *r)
 {
 	const struct fcr_redirect *x = &t->redirects->r[idx];
-	const struct fcr_name *n = t->names->names;
+	const struct fcr_binding *n = t->bindings->entry;
 
 	(void)c;
-	*r = fcr_redirect_rec(x->vlan, n[x->name[FCR_M_HOST]].wwpn,
-			      n[x->name[FCR_M_TARGET]].wwpn, n[x->name[FCR_M_VI]].wwpn,
-			      n[x->name[FCR_M_VT]].wwpn, x->version);
+	*r = fcr_redirect_rec(x->vlan, n[x->binding[FCR_M_HOST]].wwpn,
+			      n[x->binding[FCR_M_TARGET]].wwpn, n[x->binding[FCR_M_VI]].wwpn,
+			      n[x->binding[FCR_M_VT]].wwpn, x->version);
 }
 
 static int
@@ -158,7 +158,7 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 				     .num = x->vlan };
 	for (m = 0; m < FCR_M_COUNT; m++) {
 		f[n] = (struct fcr_field){ .name = fcr_member_name(m), .flags = FCR_FIELD_CONFIG };
-		fcr_wwpn_format(t->names->names[x->name[m]].wwpn, f[n++].value);
+		fcr_wwpn_format(t->bindings->entry[x->binding[m]].wwpn, f[n++].value);
 	}
 	f[n] = (struct fcr_field){ .name = "state", .flags = FCR_FIELD_BARE };
 	snprintf(f[n++].value, FCR_FIELD_LEN, "%s", fcr_redirect_state_name(x->state));
@@ -169,7 +169,7 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 		f[n] = (struct fcr_field){ .name = "waiting", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
 		snprintf(f[n++].value, FCR_FIELD_LEN, "(waiting for %.6s %.23s)",
 			 fcr_member_name(miss),
-			 fcr_wwpn_format(t->names->names[x->name[miss]].wwpn, w));
+			 fcr_wwpn_format(t->bindings->entry[x->binding[miss]].wwpn, w));
 	}
 	f[n++] = (struct fcr_field){ .name = "before_rule", .flags = FCR_FIELD_NUM,
 				     .num = x->frames_before };

@@ -62,7 +62,7 @@ static struct fcr_tables *
 pipeline_tables(void)
 {
 	struct fcr_tables_params p = {
-		.max_flows = 512, .max_routes = 16, .max_names = 64,
+		.max_flows = 512, .max_routes = 16, .max_bindings = 64,
 		.max_redirects = 16, .nb_workers = 1, .socket = 0,
 	};
 	struct fcr_tables *t = fcr_tables_create("fzpl", &p);
@@ -250,7 +250,7 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 		/* an edge port: only VN_Ports that logged in through it */
 		uint64_t vk = fcr_vn_key(f->vlan, f->s_id), vn;
 
-		fcr_vn_lookup_bulk(t->names, &vk, 1, &vn);
+		fcr_vn_lookup_bulk(t->bindings, &vk, 1, &vn);
 		if (!fcr_vn_allows(vn, e->bytes + 6, in_port) &&
 		    !(f->s_id == 0 && f->d_id == FCR_FCID_FLOGI)) {
 			e->out = FCR_OUT_DROP;

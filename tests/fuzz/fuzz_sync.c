@@ -36,7 +36,7 @@ static const struct fcr_sync_addr sz_peer = { 0x7F000001, 2 };
 static const struct fcr_sync_addr sz_stranger = { 0x7F000001, 99 };
 
 static const struct fcr_tables_params sz_tp = {
-	.max_flows = 256, .max_routes = 16, .max_names = 64,
+	.max_flows = 256, .max_routes = 16, .max_bindings = 64,
 	.max_redirects = 16, .nb_workers = 1, .socket = 0,
 };
 static struct fcr_tables *sz_t;
@@ -177,8 +177,8 @@ tables_digest(const struct fcr_tables *t)
 		MIX(t->flows->version[i]);
 		MIX(t->flows->remote[i].frames);
 	}
-	for (i = 0; i < t->names->capacity; i++) {
-		const struct fcr_name *n = &t->names->names[i];
+	for (i = 0; i < t->bindings->capacity; i++) {
+		const struct fcr_binding *n = &t->bindings->entry[i];
 
 		MIX(n->in_use);
 		MIX(n->wwpn);
@@ -191,8 +191,8 @@ tables_digest(const struct fcr_tables *t)
 		MIX(x->in_use);
 		MIX(x->state);
 		MIX(x->version);
-		MIX((uint64_t)x->name[0] << 32 | x->name[1]);
-		MIX((uint64_t)x->name[2] << 32 | x->name[3]);
+		MIX((uint64_t)x->binding[0] << 32 | x->binding[1]);
+		MIX((uint64_t)x->binding[2] << 32 | x->binding[3]);
 	}
 	MIX(t->routes->nb_routes);
 	for (i = 0; i < t->routes->nb_routes; i++) {
@@ -345,7 +345,7 @@ check_pending(void)
 {
 	uint64_t p = fcr_sync_pending(sz_s);
 
-	FZ_CHECK(p <= (uint64_t)sz_tp.max_flows + sz_tp.max_names +
+	FZ_CHECK(p <= (uint64_t)sz_tp.max_flows + sz_tp.max_bindings +
 		 sz_tp.max_redirects + 1 + 65536 + 1, "%llu changes pending",
 		 (unsigned long long)p);
 	return p;

@@ -27,7 +27,7 @@ void
 fz_check_tables(const struct fcr_tables *t)
 {
 	const struct fcr_flow_table *ft = t->flows;
-	const struct fcr_binding_table *bt = t->names;
+	const struct fcr_binding_table *bt = t->bindings;
 	const struct fcr_redirect_table *rd = t->redirects;
 	const struct fcr_route_table *rt = t->routes;
 	uint32_t i, j, m, live = 0, bound = 0, used = 0, active = 0, it;
@@ -55,8 +55,8 @@ fz_check_tables(const struct fcr_tables *t)
 			if (fcr_action_leg(ft->action[i]) == FCR_LEG_BLOCKED) {
 				/* fail closed: only the pair's two keys, and
 				 * only while the redirect is not active */
-				uint32_t h = bt->names[x->name[FCR_M_HOST]].fcid;
-				uint32_t tg = bt->names[x->name[FCR_M_TARGET]].fcid;
+				uint32_t h = bt->entry[x->binding[FCR_M_HOST]].fcid;
+				uint32_t tg = bt->entry[x->binding[FCR_M_TARGET]].fcid;
 
 				FZ_CHECK(x->state != FCR_RS_ACTIVE && x->blocking,
 					 "blocking entry of redirect %u in state %u",
@@ -93,18 +93,18 @@ fz_check_tables(const struct fcr_tables *t)
 
 	/* names: by (VLAN, WWPN) and by (VLAN, FCID) */
 	for (i = 0; i < bt->capacity; i++) {
-		const struct fcr_name *nm = &bt->names[i];
+		const struct fcr_binding *nm = &bt->entry[i];
 
 		if (!nm->in_use)
 			continue;
 		used++;
 		FZ_CHECK(nm->vlan <= 0x0FFF, "name %u on VLAN %u", i, nm->vlan);
-		FZ_CHECK(fcr_name_get((struct fcr_binding_table *)bt, nm->vlan,
+		FZ_CHECK(fcr_binding_get((struct fcr_binding_table *)bt, nm->vlan,
 				      nm->wwpn, 0) == i, "name %u by wwpn", i);
 		if (nm->fcid != FCR_FCID_NONE) {
 			bound++;
 			FZ_CHECK(nm->fcid <= FCR_FCID_MASK, "fcid 0x%x", nm->fcid);
-			FZ_CHECK(fcr_name_by_fcid(bt, nm->vlan, nm->fcid) == i,
+			FZ_CHECK(fcr_binding_by_fcid(bt, nm->vlan, nm->fcid) == i,
 				 "name %u by fcid", i);
 			FZ_CHECK(nm->origin == FCR_BIND_STATIC ||
 				 nm->origin == FCR_BIND_LEARNED, "origin %u", nm->origin);
@@ -119,7 +119,7 @@ fz_check_tables(const struct fcr_tables *t)
 			const struct fcr_redirect *x = &rd->r[nm->refs[j]];
 
 			FZ_CHECK(nm->refs[j] < rd->capacity && x->in_use, "ref");
-			for (m = 0; m < FCR_M_COUNT && x->name[m] != i; m++)
+			for (m = 0; m < FCR_M_COUNT && x->binding[m] != i; m++)
 				;
 			FZ_CHECK(m < FCR_M_COUNT, "name %u refers to redirect %u "
 				 "that does not name it", i, nm->refs[j]);
@@ -133,7 +133,7 @@ fz_check_tables(const struct fcr_tables *t)
 	FZ_CHECK((uint32_t)rte_hash_count(bt->by_fcid) == bound, "by_fcid count");
 	it = 0;
 	while ((rc = rte_hash_iterate(bt->by_fcid, &kp, &data, &it)) >= 0) {
-		const struct fcr_name *nm = &bt->names[(uintptr_t)data];
+		const struct fcr_binding *nm = &bt->entry[(uintptr_t)data];
 
 		FZ_CHECK((uintptr_t)data < bt->capacity && nm->in_use &&
 			 nm->fcid != FCR_FCID_NONE &&
@@ -153,22 +153,22 @@ fz_check_tables(const struct fcr_tables *t)
 		used++;
 		FZ_CHECK(x->vlan <= 0x0FFF, "redirect %u on VLAN %u", i, x->vlan);
 		for (m = 0; m < FCR_M_COUNT; m++) {
-			const struct fcr_name *nm;
+			const struct fcr_binding *nm;
 
-			FZ_CHECK(x->name[m] < bt->capacity, "member %u", m);
-			nm = &bt->names[x->name[m]];
+			FZ_CHECK(x->binding[m] < bt->capacity, "member %u", m);
+			nm = &bt->entry[x->binding[m]];
 			FZ_CHECK(nm->in_use && nm->vlan == x->vlan, "member %u name", m);
 			for (j = 0; j < nm->nb_refs && nm->refs[j] != i; j++)
 				;
 			FZ_CHECK(j < nm->nb_refs, "redirect %u not in its member's refs", i);
 		}
-		FZ_CHECK(fcr_redirect_find(rd, x->vlan, bt->names[x->name[0]].wwpn,
-					   bt->names[x->name[1]].wwpn) == (int)i,
+		FZ_CHECK(fcr_redirect_find(rd, x->vlan, bt->entry[x->binding[0]].wwpn,
+					   bt->entry[x->binding[1]].wwpn) == (int)i,
 			 "redirect %u by key", i);
 		if (x->state != FCR_RS_ACTIVE) {
 			/* fail closed: a bound pair never has a plain entry */
-			uint32_t h = bt->names[x->name[FCR_M_HOST]].fcid;
-			uint32_t tg = bt->names[x->name[FCR_M_TARGET]].fcid;
+			uint32_t h = bt->entry[x->binding[FCR_M_HOST]].fcid;
+			uint32_t tg = bt->entry[x->binding[FCR_M_TARGET]].fcid;
 			uint64_t pk[2];
 
 			FZ_CHECK(x->state != FCR_RS_NO_ROOM,
@@ -186,14 +186,14 @@ fz_check_tables(const struct fcr_tables *t)
 					 "vt %06x)", i, fcr_redirect_state_name(x->state), h, tg,
 					 m, idx, idx >= 0 ? ft->owner[idx] : 0, x->nb_keys,
 					 x->blocking, h, tg,
-					 bt->names[x->name[FCR_M_VI]].fcid,
-					 bt->names[x->name[FCR_M_VT]].fcid);
+					 bt->entry[x->binding[FCR_M_VI]].fcid,
+					 bt->entry[x->binding[FCR_M_VT]].fcid);
 			}
 			continue;
 		}
 		active++;
 		for (m = 0; m < FCR_M_COUNT; m++)
-			FZ_CHECK(bt->names[x->name[m]].fcid == x->fcid[m],
+			FZ_CHECK(bt->entry[x->binding[m]].fcid == x->fcid[m],
 				 "active redirect %u: member %u moved", i, m);
 		rule_keys(x, rk);
 		for (m = 0; m < 4; m++) {
