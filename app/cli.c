@@ -16,7 +16,7 @@
 #include "fcr_config.h"
 #include "fwd.h"
 #include "terminal.h"
-#include "writer.h"
+#include "sync_lcore.h"
 
 volatile int fcr_cli_signal;
 static int quit_requested;
@@ -152,7 +152,7 @@ load_config(const char *path)
 	if (rc != 0) {
 		printf("error: %s: nothing of the file was applied\n", path);
 	} else {
-		rc = fcr_writer_apply(lines, n, path, &out);
+		rc = fcr_sync_lcore_apply(lines, n, path, &out);
 		if (out != NULL) {
 			fputs(out, stdout);
 			free(out);
@@ -219,7 +219,7 @@ fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where)
 			r = -1;
 			break;
 		}
-		r = fcr_writer_call(c, &out);
+		r = fcr_sync_lcore_call(c, &out);
 		if (out != NULL) {
 			if (r < 0 && where != NULL && strncmp(out, "error: ", 7) == 0)
 				printf("error: %s: %s", where, out + 7);

@@ -4,7 +4,7 @@
  * terminal: app/terminal.c) or, without -i, forwarding until SIGINT/SIGTERM.
  * Every line is parsed here, once; the command line runs start, stop,
  * sleep, wait, load config and quit itself and hands every other command,
- * parsed, to the writer.
+ * parsed, to the sync lcore.
  */
 #ifndef FCR_APP_CLI_H
 #define FCR_APP_CLI_H

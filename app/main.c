@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fcredirect: an FCoE forwarder that does FC-Redirect on DPDK ports.
- * Worker lcores forward; one writer (its own lcore, or the main lcore)
+ * Worker lcores forward; the sync lcore (its own lcore, or the main lcore)
  * changes the tables; the command line hands it table commands.
  */
 #include <pthread.h>
@@ -33,7 +33,7 @@
 #include "show.h"
 #include "sync_io.h"
 #include "telemetry.h"
-#include "writer.h"
+#include "sync_lcore.h"
 
 struct fcr_fwd fcr_fwd;
 
@@ -48,17 +48,17 @@ static void *
 cli_thread(void *conf)
 {
 	fcr_cli_main(conf);
-	fcr_writer_exit();
+	fcr_sync_lcore_exit();
 	return NULL;
 }
 
 /*
- * The writer's lcore: --sync-lcore, or by default the last lcore EAL gave
+ * The sync lcore's lcore: --sync-lcore, or by default the last lcore EAL gave
  * when neither the main lcore nor a worker has it; otherwise the main lcore
  * runs it and the command line gets a control thread of its own.
  */
 static unsigned int
-choose_writer_lcore(int requested)
+choose_sync_lcore(int requested)
 {
 	unsigned int lc, last = RTE_MAX_LCORE, w;
 
@@ -201,7 +201,7 @@ main(int argc, char **argv)
 	struct fcr_cli_conf cli_conf;
 	struct fcr_profile prof;
 	int have_prof;
-	unsigned int w, writer_lcore;
+	unsigned int w, sync_lcore;
 	uint16_t nb_ports, p;
 	size_t qsize;
 	int ret, rc = 0;
@@ -231,7 +231,7 @@ main(int argc, char **argv)
 		return ret > 0 ? 0 : 2;
 	}
 	fcr_crc_init();
-	/* the writer sleeps 100 us when idle; the kernel's default 50 us timer
+	/* the sync lcore sleeps 100 us when idle; the kernel's default 50 us timer
 	 * slack would stretch every login's wait by half again (threads
 	 * created later inherit the setting) */
 	prctl(PR_SET_TIMERSLACK, 1000UL);
@@ -261,17 +261,17 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 2;
 	}
-	writer_lcore = choose_writer_lcore(opt.sync_lcore);
-	fcr_fwd.writer_lcore = writer_lcore;
+	sync_lcore = choose_sync_lcore(opt.sync_lcore);
+	fcr_fwd.sync_lcore = sync_lcore;
 	fcr_fwd.opt = &opt;
 	fcr_fwd.profile = have_prof > 0 ? &prof : NULL;
-	if (writer_lcore != rte_get_main_lcore()) {
+	if (sync_lcore != rte_get_main_lcore()) {
 		for (w = 0; w < fcr_fwd.nb_workers; w++)
-			if (fcr_fwd.workers[w]->lcore == writer_lcore)
+			if (fcr_fwd.workers[w]->lcore == sync_lcore)
 				break;
-		if (!rte_lcore_is_enabled(writer_lcore) || w < fcr_fwd.nb_workers) {
+		if (!rte_lcore_is_enabled(sync_lcore) || w < fcr_fwd.nb_workers) {
 			FCR_LOG(ERR, main, "--sync-lcore: lcore %u is not an enabled lcore "
-				"free of workers", writer_lcore);
+				"free of workers", sync_lcore);
 			rte_eal_cleanup();
 			return 2;
 		}
@@ -346,10 +346,10 @@ main(int argc, char **argv)
 	if (rte_pdump_init() != 0)
 		FCR_LOG(WARNING, main, "live capture (pdump) not available: %s",
 			rte_strerror(rte_errno));
-	printf("fcredirect: %u port(s), %u worker(s), tables writer on lcore %u%s, "
+	printf("fcredirect: %u port(s), %u worker(s), sync lcore on lcore %u%s, "
 	       "FC CRC %s, incremental update %s\n",
-	       nb_ports, fcr_fwd.nb_workers, writer_lcore,
-	       writer_lcore == rte_get_main_lcore() ? " (main)" : "", fcr_crc_impl(),
+	       nb_ports, fcr_fwd.nb_workers, sync_lcore,
+	       sync_lcore == rte_get_main_lcore() ? " (main)" : "", fcr_crc_impl(),
 	       fcr_crc_update_uses_clmul() ? "pclmulqdq" : "scalar");
 	fcr_ports_print(stdout);
 	fflush(stdout);
@@ -361,19 +361,19 @@ main(int argc, char **argv)
 	cli_conf.interactive = opt.interactive;
 	cli_conf.cmdline_file = opt.cmdline_file;
 	cli_conf.stats_period = opt.stats_period;
-	if (writer_lcore != rte_get_main_lcore()) {
-		rte_eal_remote_launch(fcr_writer_main, NULL, writer_lcore);
+	if (sync_lcore != rte_get_main_lcore()) {
+		rte_eal_remote_launch(fcr_sync_lcore_main, NULL, sync_lcore);
 		cli_thread(&cli_conf);
-		rte_eal_wait_lcore(writer_lcore);
+		rte_eal_wait_lcore(sync_lcore);
 	} else {
 		pthread_t cli;
 
 		if (rte_ctrl_thread_create(&cli, "fcr-cli", NULL, cli_thread,
 					   &cli_conf) != 0) {
 			FCR_LOG(ERR, main, "cannot start the command line thread");
-			fcr_writer_exit();
+			fcr_sync_lcore_exit();
 		}
-		fcr_writer_main(NULL);
+		fcr_sync_lcore_main(NULL);
 		pthread_join(cli, NULL);
 	}
 

@@ -44,10 +44,10 @@ fcr_options_usage(const char *prog)
 	       "  --pmd-config=NAME|FILE  a port profile from pmd-config/ (pcap, memif, null, tap,\n"
 	       "                          i40e, ice, mlx5) or a file: EAL ports, queues, descriptors,\n"
 	       "                          MTU, lcore map, FCoE steering; options given here win\n"
-	       "  --writer-delay-us=N     testing: the tables' writer waits N us before each burst\n"
-	       "                          of worker events, as a writer starved by other work\n"
+	       "  --sync-delay-us=N     testing: the sync lcore waits N us before each burst\n"
+	       "                          of worker events, as one starved by other work\n"
 	       "                          would (default 0)\n"
-	       "  --sync-lcore=N          lcore of the tables' writer and replication (default:\n"
+	       "  --sync-lcore=N          the sync lcore: changes the tables, replicates, runs commands (default:\n"
 	       "                          the last lcore when no worker uses it, else the main lcore)\n"
 	       "  --sync-bind=IP:PORT     replicate state over UDP from this address\n"
 	       "  --sync-peer=IP:PORT     a peer to replicate with (repeatable, up to 16)\n"
@@ -207,7 +207,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "passthrough", required_argument, NULL, O_PASS },
 		{ "fc-map", required_argument, NULL, O_FCMAP },
 		{ "fabric-ports", required_argument, NULL, O_FABRIC },
-		{ "writer-delay-us", required_argument, NULL, O_WDELAY },
+		{ "sync-delay-us", required_argument, NULL, O_WDELAY },
 		{ "sync-lcore", required_argument, NULL, O_SYNCLCORE },
 		{ "sync-bind", required_argument, NULL, O_SYNCBIND },
 		{ "sync-peer", required_argument, NULL, O_SYNCPEER },
@@ -318,9 +318,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 				return -1;
 			break;
 		case O_WDELAY:
-			if (num("--writer-delay-us", optarg, 0, 1000000, &v) < 0)
+			if (num("--sync-delay-us", optarg, 0, 1000000, &v) < 0)
 				return -1;
-			o->writer_delay_us = (uint32_t)v;
+			o->sync_delay_us = (uint32_t)v;
 			break;
 		case O_FABRIC:
 			if (parse_fabric_ports(optarg, o) < 0)

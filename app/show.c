@@ -7,13 +7,15 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
-#include "writer.h"
+#include "fcr_config.h"
+#include "fcr_kind.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "fcr_profile.h"
 #include "options.h"
 #include "show.h"
 #include "sync_io.h"
+#include "sync_lcore.h"
 
 /* `clear fwd stats` keeps what each worker's counters said then; the
  * workers own their counters and never see them reset. Every field of
@@ -52,7 +54,7 @@ fcr_clear_fwd_stats(void)
 		memcpy(&cleared[w], &fcr_fwd.workers[w]->st, sizeof(cleared[w]));
 }
 
-/* How long fabric login frames waited for the writer (since the last
+/* How long fabric login frames waited for the sync lcore (since the last
  * clear): the login-to-accept delay fcredirect adds. */
 static void
 login_hold(FILE *out)
@@ -132,7 +134,7 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 void
 fcr_show_fwd_stats(FILE *out)
 {
-	const struct fcr_writer_stats *ws = &fcr_fwd.tables->st;
+	const struct fcr_tables_stats *ws = &fcr_fwd.tables->st;
 	struct fcr_fwd_totals t;
 	unsigned int i, any = 0;
 	uint16_t p;
@@ -174,13 +176,13 @@ fcr_show_fwd_stats(FILE *out)
 			s->polls ? 100.0 * (double)s->busy_polls / (double)s->polls : 0.0,
 			c->lookups ? 100.0 * (double)c->hits / (double)c->lookups : 0.0);
 	}
-	fprintf(out, "  table writer:\n");
+	fprintf(out, "  tables (sync lcore):\n");
 	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_snooped", t.w.pl.logins);
 	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_bad_crc", t.w.pl.logins_bad_crc);
 	fprintf(out, "    %-28s %" PRIu64 "\n", "events_lost", t.w.events_lost);
 #define FCR_WS_PRINT(name, text) \
 	fprintf(out, "    %-28s %" PRIu64 "\n", #name, ws->name);
-	FCR_WRITER_STATS(FCR_WS_PRINT)
+	FCR_TABLES_STATS(FCR_WS_PRINT)
 #undef FCR_WS_PRINT
 	if (fcr_login_latency.count > 0) {
 		double us = 1e6 / (double)rte_get_tsc_hz();
@@ -358,28 +360,13 @@ fcr_top_flows(int vlan, uint32_t top, struct fcr_flow_row *rows, uint32_t *total
 }
 
 static void
-flow_line(FILE *out, const struct fcr_flow_table *ft, uint32_t idx)
+flow_line(FILE *out, uint32_t idx)
 {
-	char s[FCR_FCID_STRLEN], d[FCR_FCID_STRLEN], ns[FCR_FCID_STRLEN],
-		nd[FCR_FCID_STRLEN];
-	uint64_t k = ft->key[idx], a = ft->action[idx];
-	struct fcr_flow_counters c;
-	double secs, fps = 0;
+	const struct fcr_kind *k = fcr_kinds[FCR_KIND_FLOW];
+	struct fcr_field f[FCR_FIELDS_MAX];
+	int config;
 
-	fcr_flow_counters_sum(ft, idx, &c);
-	secs = (double)(c.last_tsc - c.first_tsc) / (double)rte_get_tsc_hz();
-	if (c.frames > 1 && secs > 0)
-		fps = (double)(c.frames - 1) / secs;
-	if (ft->remote != NULL) {
-		/* what a peer forwarded before, as of its last update */
-		c.frames += ft->remote[idx].frames;
-		c.bytes += ft->remote[idx].bytes;
-	}
-	fprintf(out, "%-5u %-8s %-8s %-15s %-8s %-8s %-12" PRIu64 " %-14" PRIu64 " %.0f\n",
-		fcr_flow_key_vlan(k), fcr_fcid_format(fcr_flow_key_sid(k), s),
-		fcr_fcid_format(fcr_flow_key_did(k), d), fcr_leg_name(fcr_action_leg(a)),
-		fcr_fcid_format(fcr_action_sid(a), ns), fcr_fcid_format(fcr_action_did(a), nd),
-		c.frames, c.bytes, fps);
+	fcr_fields_row(out, f, k->fields(fcr_fwd.tables, idx, f, &config), 0);
 }
 
 /* vlan < 0: all; top 0: in table order, at most 1000; else the busiest. */
@@ -391,22 +378,25 @@ fcr_show_flows(FILE *out, int vlan, uint32_t top)
 	struct fcr_flow_row *rows;
 	int idx;
 
-	fprintf(out, "%-5s %-8s %-8s %-15s %-8s %-8s %-12s %-14s %s\n", "vlan", "s_id",
-		"d_id", "leg", "new_s_id", "new_d_id", "frames", "bytes", "frames/s");
+	struct fcr_field f[FCR_FIELDS_MAX];
+	int config;
+
+	fcr_fields_row(out, f, fcr_kinds[FCR_KIND_FLOW]->fields(fcr_fwd.tables, FCR_FIELDS_NAMES,
+								 f, &config), 1);
 	if (top) {
 		rows = calloc(top, sizeof(*rows));
 		if (rows == NULL)
 			return;
 		shown = fcr_top_flows(vlan, top, rows, &n);
 		for (i = 0; i < shown; i++)
-			flow_line(out, ft, rows[i].idx);
+			flow_line(out, rows[i].idx);
 		free(rows);
 	} else {
 		while ((idx = fcr_flow_next(ft, &it)) >= 0) {
 			if (vlan >= 0 && fcr_flow_key_vlan(ft->key[idx]) != vlan)
 				continue;
 			if (n++ < 1000) {
-				flow_line(out, ft, (uint32_t)idx);
+				flow_line(out, (uint32_t)idx);
 				shown++;
 			}
 		}
@@ -441,8 +431,8 @@ fcr_show_lcores(FILE *out)
 							(double)wk->st.frames : 0.0);
 			continue;
 		}
-		if (lc == fcr_fwd.writer_lcore)
-			snprintf(role, sizeof(role), "tables writer, sync%s",
+		if (lc == fcr_fwd.sync_lcore)
+			snprintf(role, sizeof(role), "sync: tables, replication%s",
 				 lc == rte_get_main_lcore() ? ", command line" : "");
 		else if (lc == rte_get_main_lcore())
 			snprintf(role, sizeof(role), "command line");
@@ -486,7 +476,7 @@ fcr_show_config(FILE *out)
 			fprintf(out, " (%u,%u,%u)", fcr_fwd.workers[w]->rxq[q].port,
 				fcr_fwd.workers[w]->rxq[q].queue, fcr_fwd.workers[w]->lcore);
 	fprintf(out, "\n");
-	fprintf(out, "tables writer:  lcore %u\n", fcr_fwd.writer_lcore);
+	fprintf(out, "sync lcore:     lcore %u\n", fcr_fwd.sync_lcore);
 	fprintf(out, "descriptors:    rx %u, tx %u; burst %u\n", o->rxd, o->txd, o->burst);
 	fprintf(out, "capacity:       %u flows (%u kept for redirect rules), %u redirects, "
 		"%u bindings, %u routes\n", o->max_flows, fcr_redirect_reserve(o->max_redirects),

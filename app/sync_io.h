@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The sync engine's UDP socket and clock, driven from the writer's loop. */
+/* The sync engine's UDP socket and clock, driven from the sync lcore's loop. */
 #ifndef FCR_APP_SYNC_IO_H
 #define FCR_APP_SYNC_IO_H
 

@@ -101,47 +101,6 @@ tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-/* /fcr/flows[,N]: the N (default 20, at most 100) busiest flows. */
-static int
-tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	const struct fcr_flow_table *ft = fcr_fwd.tables->flows;
-	struct fcr_flow_row best[100];
-	unsigned int n, want = 20, i;
-
-	(void)cmd;
-	if (params != NULL && *params != '\0') {
-		want = (unsigned int)strtoul(params, NULL, 10);
-		if (want == 0 || want > 100)
-			return -EINVAL;
-	}
-	n = fcr_top_flows(-1, want, best, NULL);
-	rte_tel_data_start_dict(d);
-	for (i = 0; i < n; i++) {
-		uint64_t k = ft->key[best[i].idx], a = ft->action[best[i].idx];
-		struct rte_tel_data *f = rte_tel_data_alloc();
-		char s[FCR_FCID_STRLEN], key[32];
-
-		if (f == NULL)
-			return -ENOMEM;
-		rte_tel_data_start_dict(f);
-		rte_tel_data_add_dict_int(f, "vlan", fcr_flow_key_vlan(k));
-		rte_tel_data_add_dict_string(f, "s_id", fcr_fcid_format(fcr_flow_key_sid(k), s));
-		rte_tel_data_add_dict_string(f, "d_id", fcr_fcid_format(fcr_flow_key_did(k), s));
-		rte_tel_data_add_dict_string(f, "leg", fcr_leg_name(fcr_action_leg(a)));
-		rte_tel_data_add_dict_string(f, "new_s_id", fcr_fcid_format(fcr_action_sid(a), s));
-		rte_tel_data_add_dict_string(f, "new_d_id", fcr_fcid_format(fcr_action_did(a), s));
-		rte_tel_data_add_dict_u64(f, "frames", best[i].frames);
-		snprintf(key, sizeof(key), "flow%u", i);
-		rte_tel_data_add_dict_container(d, key, f, 0);
-	}
-	return 0;
-}
-
-/* /fcr/<kind>s (routes, bindings, redirects): the counts, and up to 200
- * objects with the fields their list line shows. */
-#define TEL_OBJECTS_MAX 200
-
 static void
 tel_fields(struct rte_tel_data *d, const struct fcr_field *f, int n)
 {
@@ -156,6 +115,43 @@ tel_fields(struct rte_tel_data *d, const struct fcr_field *f, int n)
 			rte_tel_data_add_dict_string(d, f[i].name, f[i].value);
 	}
 }
+
+/* /fcr/flows[,N]: the N (default 20, at most 100) busiest flows. */
+static int
+tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct fcr_flow_row best[100];
+	unsigned int n, want = 20, i;
+
+	(void)cmd;
+	if (params != NULL && *params != '\0') {
+		want = (unsigned int)strtoul(params, NULL, 10);
+		if (want == 0 || want > 100)
+			return -EINVAL;
+	}
+	n = fcr_top_flows(-1, want, best, NULL);
+	rte_tel_data_start_dict(d);
+	for (i = 0; i < n; i++) {
+		struct rte_tel_data *x = rte_tel_data_alloc();
+		struct fcr_field f[FCR_FIELDS_MAX];
+		char key[32];
+		int config;
+
+		if (x == NULL)
+			return -ENOMEM;
+		rte_tel_data_start_dict(x);
+		tel_fields(x, f, fcr_kinds[FCR_KIND_FLOW]->fields(fcr_fwd.tables, best[i].idx, f,
+								  &config));
+		snprintf(key, sizeof(key), "flow%u", i);
+		rte_tel_data_add_dict_container(d, key, x, 0);
+	}
+	return 0;
+}
+
+/* /fcr/<kind>s (routes, bindings, redirects): the counts, and up to 200
+ * objects with the fields their list line shows. */
+#define TEL_OBJECTS_MAX 200
+
 
 static int
 tel_kind(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -233,8 +229,8 @@ fcr_telemetry_register(void)
 	for (k = 0; k < FCR_KIND_COUNT; k++) {
 		char cmd[64], help[96];
 
-		if (fcr_kinds[k]->fields == NULL)
-			continue;
+		if (fcr_kinds[k]->cmds == NULL)
+			continue; /* flows: /fcr/flows, the busiest */
 		snprintf(cmd, sizeof(cmd), "/fcr/%ss", fcr_kinds[k]->name);
 		snprintf(help, sizeof(help), "The %ss, as `%s list` shows them (at most %d)",
 			 fcr_kinds[k]->name, fcr_kinds[k]->name, TEL_OBJECTS_MAX);

@@ -25,7 +25,7 @@
 #include "fcr_text.h"
 #include "fwd.h"
 #include "terminal.h"
-#include "writer.h"
+#include "sync_lcore.h"
 
 struct token {
 	struct cmdline_token_hdr hdr;
@@ -136,7 +136,7 @@ tok_complete_nb(cmdline_parse_token_hdr_t *hdr)
 		return fcr_fwd.nb_ports;
 	if (is(t, "<vlan>") || is(t, "<wwpn>")) {
 		j.wwpns = is(t, "<wwpn>");
-		fcr_writer_run(collect, &j);
+		fcr_sync_lcore_run(collect, &j);
 		return (int)offer.n;
 	}
 	return 0;

@@ -3,9 +3,9 @@
  * The worker loop, l2fwd-style: receive a burst, let the pipeline decide and
  * rewrite (lib/forward/fcr_pipeline.c), hand frames to per-port TX buffers that
  * drain on a TSC timer so a trickle is not held back, pass events to the
- * table writer's ring. Nothing here locks, allocates or makes a system call
+ * sync lcore's ring. Nothing here locks, allocates or makes a system call
  * per frame; a full ring or TX queue is counted, never waited on. Fabric
- * login frames wait in a FIFO until the writer says it applied their
+ * login frames wait in a FIFO until the sync lcore says it applied their
  * events (login_applied), so no login completes before its binding and
  * rules are in the tables.
  */
@@ -53,7 +53,7 @@ send_frame(struct fcr_worker *w, struct rte_mbuf *m, uint16_t port)
 	rte_eth_tx_buffer(port, w->txq, w->txb[port], m);
 }
 
-/* Send the held login frames whose events the writer has applied. */
+/* Send the held login frames whose events the sync lcore has applied. */
 static inline void
 release_held(struct fcr_worker *w)
 {
@@ -163,7 +163,7 @@ fcr_worker_main(void *arg)
 	while (!__atomic_load_n(&fcr_fwd.quit, __ATOMIC_ACQUIRE)) {
 		if (!__atomic_load_n(&fcr_fwd.forwarding, __ATOMIC_ACQUIRE)) {
 			if (!w->paused) {
-				/* the writer applies what it was sent: the held
+				/* the sync lcore applies what it was sent: the held
 				 * frames go before the stop is acknowledged */
 				while (w->held_head != w->held_tail &&
 				       !__atomic_load_n(&fcr_fwd.quit, __ATOMIC_ACQUIRE)) {

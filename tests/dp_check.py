@@ -597,7 +597,7 @@ class Model:
                 best = (bits, hop)
         return None if best is None else best[1]
 
-    # learning (the table writer's model)
+    # learning (the sync lcore's model)
     def fpma(self, fcid):
         return bytes([(self.fc_map >> 16) & 0xFF, (self.fc_map >> 8) & 0xFF,
                       self.fc_map & 0xFF]) + fcid.to_bytes(3, "big")
@@ -689,7 +689,7 @@ def parse_log(path):
             else:
                 cur.append(ln)
     if blocks:
-        st = {"rx": {}, "tx": {}, "kind": {}, "drop": {}, "writer": {}}
+        st = {"rx": {}, "tx": {}, "kind": {}, "drop": {}, "tables": {}}
         sect = None
         for ln in blocks[-1]:
             m = re.match(r"\s+port (\d+)\s+rx (\d+)\s+tx (\d+)", ln)
@@ -711,11 +711,11 @@ def parse_log(path):
             if ln.strip() == "workers:":
                 sect = "workers"
                 continue
-            if ln.strip() == "table writer:":
-                sect = "writer"
+            if ln.strip() == "tables (sync lcore):":
+                sect = "tables"
                 continue
             m = re.match(r"\s+(\w+)\s+(\d+)", ln)
-            if m and sect in ("kind", "drop", "writer"):
+            if m and sect in ("kind", "drop", "tables"):
                 st[sect][m.group(1)] = int(m.group(2))
     redirects = None
     bindings = None
@@ -902,7 +902,7 @@ def run_model(args, rep):
                                                       f.s_id, f.d_id),
                                  rewrite_bytes(b, f, macs[phop[0]], pdst, f.s_id, f.d_id))
         if lg is not None:
-            # held until the writer applied it: sent, but maybe later
+            # held until the sync lcore applied it: sent, but maybe later
             e.held = e.port is not None
             before = m.rules
             blocked = m.blocks
@@ -1094,7 +1094,7 @@ def cmd_check(args):
     outs = port_files(args.out)
     got = load_outputs(outs, nports)
 
-    # fabric login frames wait for the writer: on their port, but not in
+    # fabric login frames wait for the sync lcore: on their port, but not in
     # input order; taken out here and checked as a multiset
     rep.check("held fabric login frames: each sent on its port, as it came or with its MACs")
     missing_held = []
@@ -1264,8 +1264,8 @@ def cmd_check(args):
                "counted as flow misses" % (fm, upper, ", ".join(
                    "%s %d" % (k, drops[k]) for k in ("no_route", "no_port") if drops[k]) or "none"))
 
-    w = st["writer"]
-    rep.check("table writer: no event lost, LOGOs applied, every fabric accept matched")
+    w = st["tables"]
+    rep.check("sync lcore: no event lost, LOGOs applied, every fabric accept matched")
     det = []
     if w.get("events_lost", 0) != 0:
         det.append("events_lost %d" % w["events_lost"])
@@ -1281,7 +1281,7 @@ def cmd_check(args):
                    "follows its request; a LOGO's accept is no fabric login's)"
                    % (w.get("acc_unmatched"), m.acc_unmatched))
     rep.expect(not det, "events_lost 0, logouts %s, acc_unmatched %s"
-               % (w.get("logouts"), w.get("acc_unmatched")), "writer counters differ", det)
+               % (w.get("logouts"), w.get("acc_unmatched")), "sync lcore counters differ", det)
 
     # redirects
     rep.check("redirect list: each redirect active or waiting as its bindings say")
@@ -1410,7 +1410,7 @@ def cmd_check(args):
 def flow_miss_bounds(exp, initial_rules, late):
     """flow_miss counts the plain frames sent with no flow entry yet. Lower
     bound: a run of frames on a key with no entry starts with a miss (the
-    writer then adds a plain entry: assumed at once); a rule brings its entry,
+    sync lcore then adds a plain entry: assumed at once); a rule brings its entry,
     a rule removed takes it away; a dropped frame's miss may add the entry
     too, so a run that starts with a drop proves nothing. Upper bound: every
     plain frame sent."""

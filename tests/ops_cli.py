@@ -457,7 +457,7 @@ def run(tmp):
                 ["--max-flows"], ["--no-such-option"],
                 ["--fabric-ports", "x"], ["--fabric-ports", "40"], ["--fabric-ports", "0,"],
                 ["--fabric-ports", "1"],  # net_null0 is the only port
-                ["--writer-delay-us", "-1"],
+                ["--sync-delay-us", "-1"],
                 ["--max-redirects", "1000", "--max-flows", "1024"],
                 ["--flow-idle", "5", "--sync-bind", "127.0.0.1:7999", "--sync-key-file", "k"]):
         p = subprocess.run([FCR, "--no-huge", "-m", "256", "--no-pci", "-l", "0,1",

@@ -53,11 +53,11 @@ pid=$!
 exec 3>"$tmp/in" # standard input stays open until the test ends the program
 cat "$tmp/fabric.cmds" >&3
 echo start >&3
-for _ in $(seq 1 100); do
-	grep -q "tables writer" "$tmp/fcr.out" && break
+for _ in $(seq 1 300); do # a state; the bound only against a hang
+	grep -q "sync lcore on lcore" "$tmp/fcr.out" && break
 	sleep 0.2
 done
-grep -q "tables writer" "$tmp/fcr.out"; check $? "fcredirect runs on hugepages, replaying the capture in a loop"
+grep -q "sync lcore on lcore" "$tmp/fcr.out"; check $? "fcredirect runs on hugepages, replaying the capture in a loop"
 
 timeout 60 dpdk-dumpcap --file-prefix "$prefix" -i net_pcap1 -c 300 -w "$tmp/live.pcapng" \
 	>"$tmp/dumpcap.out" 2>&1

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The flow table under a writer and a worker at once, as fcredirect runs
- * them: the writer adds, changes and deletes entries (deleted slots reused
+ * The flow table under the sync lcore and a worker at once, as fcredirect runs
+ * them: the sync lcore adds, changes and deletes entries (deleted slots reused
  * for other keys once the worker has passed a quiescent point, RCU); the
  * worker looks keys up through its flow cache and the rte_hash and reads
  * the action. Every action names the key it was written for, so a lookup
@@ -35,6 +35,10 @@
  * shares its cores: a state, not a time */
 #define OPS_MIN 5000
 #define LOOKUPS_MIN 2000000ull
+/* and until the worker found entries, from the table and from its cache:
+ * however the lookups and the changes interleaved, it ran into both */
+#define HITS_MIN 10000ull
+#define CACHE_HITS_MIN 1000ull
 
 struct shared {
 	struct fcr_flow_table *ft;
@@ -77,7 +81,8 @@ worker(void *arg)
 		/* bursts with repeats, so the cache has something to hit */
 		for (i = 0; i < 32; i++)
 			keys[i] = key_of(tu_rand32(&r) % (i & 1 ? 64 : KEYS));
-		sh->hits += fcr_flow_lookup_cached(sh->ft, c, keys, 32, idx);
+		__atomic_store_n(&sh->hits, sh->hits + fcr_flow_lookup_cached(sh->ft, c, keys, 32, idx),
+				 __ATOMIC_RELAXED);
 		for (i = 0; i < 32; i++) {
 			uint64_t a;
 
@@ -93,9 +98,9 @@ worker(void *arg)
 			}
 		}
 		__atomic_store_n(&sh->lookups, sh->lookups + 32, __ATOMIC_RELAXED);
+		__atomic_store_n(&sh->cache_hits, c->hits, __ATOMIC_RELAXED);
 		rte_rcu_qsbr_quiescent(sh->qsbr, 0);
 	}
-	sh->cache_hits = c->hits;
 	rte_rcu_qsbr_thread_offline(sh->qsbr, 0);
 	rte_rcu_qsbr_thread_unregister(sh->qsbr, 0);
 	rte_free(c);
@@ -124,7 +129,9 @@ lookups_never_answer_with_another_keys_entry(void **state)
 	assert_int_equal(rte_eal_remote_launch(worker, &sh, lc), 0);
 
 	while (sets < OPS_MIN || dels < OPS_MIN || changes < OPS_MIN ||
-	       __atomic_load_n(&sh.lookups, __ATOMIC_RELAXED) < LOOKUPS_MIN) {
+	       __atomic_load_n(&sh.lookups, __ATOMIC_RELAXED) < LOOKUPS_MIN ||
+	       __atomic_load_n(&sh.hits, __ATOMIC_RELAXED) < HITS_MIN ||
+	       __atomic_load_n(&sh.cache_hits, __ATOMIC_RELAXED) < CACHE_HITS_MIN) {
 		uint64_t k = key_of(tu_rand32(&r) % KEYS);
 		uint32_t op = tu_rand32(&r) % 8;
 
@@ -140,7 +147,7 @@ lookups_never_answer_with_another_keys_entry(void **state)
 	}
 	sh.stop = 1;
 	assert_int_equal(rte_eal_wait_lcore(lc), 0);
-	printf("writer: %" PRIu64 " adds, %" PRIu64 " changes in place, %" PRIu64
+	printf("sync lcore: %" PRIu64 " adds, %" PRIu64 " changes in place, %" PRIu64
 	       " deletes; worker: %" PRIu64 " lookups, %" PRIu64 " found (%" PRIu64
 	       " from its flow cache), %" PRIu64 " wrong\n", sets, changes, dels,
 	       sh.lookups, sh.hits, sh.cache_hits, sh.wrong);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The tables and their writer: flow entries, routes, bindings, redirects
+ * The tables and what the sync lcore does to them: flow entries, routes, bindings, redirects
  * installing and removing their four rules, and learning from login events.
  * Runs EAL without hugepages or devices (rte_hash and rte_lpm need its memory).
  */
@@ -148,7 +148,7 @@ flow_set_find_del_and_reuse(void **state)
 }
 
 /* A worker's flow cache answers what the rte_hash answers, whatever the
- * writer did since: deleted, re-added elsewhere, slot given to another key. */
+ * sync lcore did since: deleted, re-added elsewhere, slot given to another key. */
 static void
 flow_cache_answers_as_the_table_does(void **state)
 {
@@ -733,7 +733,7 @@ a_fabric_reply_on_an_edge_port_teaches_nothing(void **state)
 	struct note_log l = { .count = 0 };
 
 	(void)state;
-	t->notify = (struct fcr_notify){ .fn = record_note, .ctx = &l };
+	t->note_hook = (struct fcr_note_hook){ .fn = record_note, .ctx = &l };
 	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
 	reply_port = EDGE_PORT;
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
@@ -796,7 +796,7 @@ a_login_never_overrides_a_static_binding(void **state)
 	(void)state;
 	bind4(t);
 	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
-	t->notify = (struct fcr_notify){ .fn = record_note, .ctx = &l };
+	t->note_hook = (struct fcr_note_hook){ .fn = record_note, .ctx = &l };
 	/* the VT logs in and the fabric gives it another FCID */
 	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, 0x810099, 1, 0, 0, 4);
@@ -894,7 +894,7 @@ notes_follow_bindings_and_redirect_states(void **state)
 	struct note_log l = { .count = 0 };
 
 	(void)state;
-	t->notify = (struct fcr_notify){ .fn = record_note, .ctx = &l };
+	t->note_hook = (struct fcr_note_hook){ .fn = record_note, .ctx = &l };
 	assert_int_equal(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT), 0);
 	assert_int_equal(l.count, 0); /* waiting, as a new redirect is */
 	assert_int_equal(fcr_tables_binding_add(t, VLAN, H, FH, FCR_BIND_STATIC), 0);
@@ -1172,7 +1172,7 @@ events_in_bursts_match_events_one_by_one(uint32_t max_flows, uint64_t seed)
 	configure_redirects(bulk);
 	assert_tables_equal(one, bulk);
 	for (round = 0; round < 3000; round++) {
-		/* mostly bursts up to the writer's 64, some longer */
+		/* mostly bursts up to the sync lcore's 64, some longer */
 		n = 1 + (unsigned int)(rnd(&x) % (round % 8 == 7 ? 100 : FCR_TABLES_BURST));
 		for (i = 0; i < n; i++)
 			random_event(&ev[i], &x);

@@ -51,6 +51,23 @@ print_fields(FILE *out, const struct fcr_field *f, int n, unsigned int only)
 }
 
 void
+fcr_fields_row(FILE *out, const struct fcr_field *f, int n, int header)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *sep = i + 1 < n ? " " : "\n";
+
+		if (header)
+			fprintf(out, "%-*s%s", i + 1 < n ? f[i].width : 0, f[i].name, sep);
+		else if (f[i].flags & FCR_FIELD_NUM)
+			fprintf(out, "%-*" PRIu64 "%s", i + 1 < n ? f[i].width : 0, f[i].num, sep);
+		else
+			fprintf(out, "%-*s%s", i + 1 < n ? f[i].width : 0, f[i].value, sep);
+	}
+}
+
+void
 fcr_config_list(struct fcr_tables *t, const struct fcr_kind *k, FILE *out)
 {
 	struct fcr_field f[FCR_FIELDS_MAX];

@@ -41,6 +41,12 @@ int fcr_config_apply(struct fcr_tables *t, const struct fcr_config_line *lines,
 /* Every object that is configuration, as the add commands that make it. */
 void fcr_config_save(struct fcr_tables *t, FILE *f);
 
+struct fcr_field;
+
+/* An object's fields as a table's row (their widths), or the table's
+ * header (their names), ending the line. */
+void fcr_fields_row(FILE *out, const struct fcr_field *f, int n, int header);
+
 /* `<kind> list`: a line per object, then the counts. */
 void fcr_config_list(struct fcr_tables *t, const struct fcr_kind *k, FILE *out);
 

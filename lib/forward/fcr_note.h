@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Notes from the tables to whoever runs them: a binding learned, moved or
- * removed, a redirect whose rules came or went. The writer's thread calls
+ * removed, a redirect whose rules came or went. The sync lcore's thread calls
  * the hook synchronously, after the tables have changed; the app turns the
  * notes into log lines. Without a hook nothing is noted.
  */
@@ -36,13 +36,13 @@ struct fcr_note {
 	uint64_t other_wwpn; /* static kept: the WWPN statically bound to fcid */
 };
 
-struct fcr_notify {
+struct fcr_note_hook {
 	void (*fn)(void *ctx, const struct fcr_note *n);
 	void *ctx;
 };
 
 static inline void
-fcr_notify(const struct fcr_notify *h, const struct fcr_note *n)
+fcr_note_tell(const struct fcr_note_hook *h, const struct fcr_note *n)
 {
 	if (h != NULL && h->fn != NULL)
 		h->fn(h->ctx, n);

@@ -19,7 +19,7 @@ fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev, uint64_t now)
 {
 	unsigned int i, n = 0;
 
-	/* the frames missed after each flow's first report, so the writer can
+	/* the frames missed after each flow's first report, so the sync lcore can
 	 * tell how many went plain before a rule existed */
 	for (i = 0; i < 256 && ev != NULL; i++) {
 		if (p->recent[i] == UINT64_MAX || p->recent_misses[i] == 0)
@@ -237,7 +237,7 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 			if (to >= p->nb_ports) {
 				out[i] = FCR_OUT_DROP;
 				st->drop[FCR_R_NO_PASSTHROUGH]++;
-				/* nothing to hold: the events still tell the writer */
+				/* nothing to hold: the events still tell the sync lcore */
 				if (held)
 					unhold(ev, nev, i);
 			} else {

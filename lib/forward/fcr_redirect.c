@@ -307,7 +307,7 @@ install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 		.old_state = was, .new_state = r->state,
 		.reinstalled = r->state == was,
 	};
-	fcr_notify(rt->notify, &note);
+	fcr_note_tell(rt->note_hook, &note);
 }
 
 static void

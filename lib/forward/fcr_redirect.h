@@ -14,7 +14,7 @@
  * for every redirect the table can hold (fcr_redirect_reserve), from the
  * start: plain flows never take them, so no flood of new flows can keep a
  * redirect from installing, and adding one never fails for want of room.
- * Writer only.
+ * The sync lcore's only.
  */
 #ifndef FCR_REDIRECT_H
 #define FCR_REDIRECT_H
@@ -67,7 +67,7 @@ struct fcr_redirect_table {
 	struct fcr_flow_table *flows;
 	struct fcr_binding_table *bindings;
 	struct fcr_change_log *log;  /* replication, when attached */
-	const struct fcr_notify *notify; /* state changes, when set */
+	const struct fcr_note_hook *note_hook; /* state changes, when set */
 	int blocked;                 /* some may be in conflict or no_room */
 	uint32_t released;           /* keys given up since the last retry */
 	/* frames each worker dropped on a redirect's blocking entries, by

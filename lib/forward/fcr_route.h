@@ -4,7 +4,7 @@
  * (deliver to the VN_Port at FC-MAP || D_ID). A 24-bit FCID shifted left by 8
  * is a 32-bit rte_lpm key; domain routes are /8, area routes /16, single
  * ports /24, so every prefix lives in LPM's tbl24 and a lookup is one read.
- * One writer; workers look up lock-free.
+ * The sync lcore changes it; workers look up lock-free.
  */
 #ifndef FCR_ROUTE_H
 #define FCR_ROUTE_H
@@ -37,7 +37,7 @@ struct fcr_change_log;
 struct fcr_route_table {
 	struct rte_lpm *lpm;
 	struct fcr_nexthop *nexthop; /* [max_routes], read by workers */
-	struct fcr_route *routes;    /* [max_routes], writer only, unordered */
+	struct fcr_route *routes;    /* [max_routes], the sync lcore's, unordered */
 	uint32_t *nh_free;           /* free next-hop slots, a stack */
 	uint32_t nb_nh_free;
 	uint32_t nb_routes;

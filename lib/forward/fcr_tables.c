@@ -77,7 +77,7 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 		fcr_tables_free(t);
 		return NULL;
 	}
-	t->redirects->notify = &t->notify;
+	t->redirects->note_hook = &t->note_hook;
 	t->fc_map = FCR_FC_MAP_DEFAULT;
 	t->nb_ports = p->nb_ports;
 	return t;
@@ -158,7 +158,7 @@ note_binding(struct fcr_tables *t, enum fcr_note_kind kind, uint32_t n,
 		.wwpn = nm->wwpn, .fcid = nm->fcid, .old_fcid = old_fcid,
 	};
 
-	fcr_notify(&t->notify, &note);
+	fcr_note_tell(&t->note_hook, &note);
 }
 
 /* Bind and rebuild the redirects of both the binding and the one it evicted. */
@@ -305,7 +305,7 @@ note_static_kept(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fc
 	};
 
 	t->st.logins_static_kept++;
-	fcr_notify(&t->notify, &note);
+	fcr_note_tell(&t->note_hook, &note);
 }
 
 /* The fabric granted fcid to wwpn, whose request came in on `port`; its
@@ -364,7 +364,7 @@ untrusted(struct fcr_tables *t, const struct fcr_event *ev)
 	};
 
 	t->st.logins_untrusted++;
-	fcr_notify(&t->notify, &note);
+	fcr_note_tell(&t->note_hook, &note);
 }
 
 /* The MAC the fabric granted: a FIP reply's MAC descriptor, else FPMA. */

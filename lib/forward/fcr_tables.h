@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * All the tables and their one writer's operations: configuration from the
+ * All the tables and the operations of the one thread that changes them,
+ * the sync lcore: configuration from the
  * command line, first frames and logins reported by workers. Workers read
- * `flows` and `routes` lock-free; everything else here is the writer's.
+ * `flows` and `routes` lock-free; everything else here is the sync lcore's.
  */
 #ifndef FCR_TABLES_H
 #define FCR_TABLES_H
@@ -30,8 +31,8 @@ struct fcr_tables_params {
 	int socket;
 };
 
-/* The writer's own counters, shown by `show fwd stats`. */
-#define FCR_WRITER_STATS(X) \
+/* The sync lcore's own counters, shown by `show fwd stats`. */
+#define FCR_TABLES_STATS(X) \
 	X(flows_added, "plain flow entries created from first frames") \
 	X(flow_table_full, "first frames that found the flow table full (the redirects' reserve left out)") \
 	X(logins_seen, "fabric login frames reported by workers") \
@@ -44,10 +45,10 @@ struct fcr_tables_params {
 	X(pending_overflow, "fabric login requests forgotten: too many at once") \
 	X(flows_expired, "plain flow entries removed after --flow-idle with no frame")
 
-struct fcr_writer_stats {
-#define FCR_WS_FIELD(name, text) uint64_t name;
-	FCR_WRITER_STATS(FCR_WS_FIELD)
-#undef FCR_WS_FIELD
+struct fcr_tables_stats {
+#define FCR_TS_FIELD(name, text) uint64_t name;
+	FCR_TABLES_STATS(FCR_TS_FIELD)
+#undef FCR_TS_FIELD
 };
 
 struct fcr_change_log;
@@ -67,8 +68,8 @@ struct fcr_tables {
 	uint32_t fabric_mask;
 	uint16_t nb_ports;        /* routes name ports below it; 0: any */
 	uint32_t fc_map;          /* FPMA MACs of VN_Ports logged in over FCoE */
-	struct fcr_writer_stats st;
-	struct fcr_notify notify;  /* bindings and redirects changing state */
+	struct fcr_tables_stats st;
+	struct fcr_note_hook note_hook;  /* bindings and redirects changing state */
 };
 
 struct fcr_tables *fcr_tables_create(const char *name,

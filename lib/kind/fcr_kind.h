@@ -26,6 +26,15 @@ struct fcr_rec_ctx {
 	uint64_t tsc_hz;
 };
 
+/* A tick of the sync engine, for a kind's refresh. */
+struct fcr_refresh_ctx {
+	struct fcr_change_log *log;
+	uint64_t now_tsc;
+	uint64_t tsc_hz;
+	uint32_t idle_ms;    /* a flow with no frame this long is idle */
+	uint32_t period_ms;  /* every object visited once in this period */
+};
+
 /* An object's replication state, wherever its kind keeps it. */
 struct fcr_sync_meta {
 	uint64_t *version;
@@ -48,11 +57,13 @@ enum fcr_op { FCR_OP_ADD, FCR_OP_DEL, FCR_OP_LIST };
 #define FCR_FIELD_NUM 0x04    /* a number (telemetry) */
 #define FCR_FIELD_TEXT 0x08   /* in text only */
 #define FCR_FIELDS_MAX 12
+#define FCR_FIELDS_NAMES UINT32_MAX
 #define FCR_FIELD_LEN 48
 
 struct fcr_field {
 	const char *name;
 	uint8_t flags;
+	uint8_t width;               /* its column in a table (show flows) */
 	uint64_t num;                /* FCR_FIELD_NUM */
 	char value[FCR_FIELD_LEN];   /* otherwise */
 };
@@ -84,6 +95,12 @@ struct fcr_kind {
 	enum fcr_apply_result (*apply)(struct fcr_tables *t, const struct fcr_rec *r,
 				       const struct fcr_rec_ctx *c);
 
+	/* Changes of its own as time passes, noted for replication (flows:
+	 * idle or not, new counters), once per tick of the sync engine, with
+	 * refresh_size bytes of state of the engine's (zeroed at first). */
+	void (*refresh)(struct fcr_tables *t, void *state, const struct fcr_refresh_ctx *c);
+	size_t refresh_size;
+
 	/* Configuration: kinds an operator adds and deletes (NULL: none). */
 	const struct fcr_cmd_def *cmds;
 	unsigned int nb_cmds;
@@ -98,7 +115,8 @@ struct fcr_kind {
 	int (*set)(struct fcr_tables *t, const struct fcr_rec *r);
 
 	/* Display: an object's fields (their number); *config: whether
-	 * `save config` writes it */
+	 * `save config` writes it. idx FCR_FIELDS_NAMES: the names alone, for
+	 * a table's header. */
 	int (*fields)(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config);
 	/* the summary under a list: first the count, then the kind's own */
 	int (*counts)(const struct fcr_tables *t, struct fcr_field *f);

@@ -10,11 +10,13 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 
 #include "fcr_fcoe.h"
 #include "fcr_kind.h"
 #include "fcr_kind_flow.h"
 #include "fcr_tables.h"
+#include "fcr_text.h"
 
 /* A key with its top nibble set is none a frame makes (UINT64_MAX marks a
  * free slot of the flow table). */
@@ -156,6 +158,131 @@ apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c
 	return FCR_APPLY_DONE;
 }
 
+#define RESCAN_SEGS 64
+
+struct rescan {
+	uint32_t rescan_pos;
+	/* When the rescan reached the start of each segment of the table, in
+	 * this pass and in the previous one (before the first pass ended: the
+	 * first tick); 0: no tick yet. */
+	uint64_t rescan_seg_tsc[2][RESCAN_SEGS];
+};
+
+/* A frame stamped this long before the rescan passed its entry may have
+ * been counted after: a worker stamps a burst, then counts it. */
+#define RESCAN_MARGIN_MS 10
+
+/*
+ * The rescan: a slice of the flow table per tick, the whole table once per refresh
+ * period: idle/active changes, and the counters of the flows that forwarded
+ * frames since the previous pass over their entry. A flow with no frame
+ * since is not noted: the peers already have its counters (from the update
+ * that followed that pass, or from their bulk resync, which read them
+ * later), so quiet flows and resyncs do not cost a record per active flow
+ * per period. A frame's counters reach the peers within a refresh period
+ * and a window.
+ */
+static void
+refresh(struct fcr_tables *t, void *state, const struct fcr_refresh_ctx *c)
+{
+	struct rescan *s = state;
+	struct fcr_flow_table *ft = t->flows;
+	uint64_t now_tsc = c->now_tsc;
+	uint64_t idle_tsc = c->tsc_hz * c->idle_ms / 1000;
+	uint64_t margin = c->tsc_hz * RESCAN_MARGIN_MS / 1000;
+	uint32_t per_tick = ft->capacity / (c->period_ms ? c->period_ms : 1) + 1;
+	uint32_t seg_len = ft->capacity / RESCAN_SEGS + 1;
+	struct fcr_flow_counters n;
+	uint32_t i, k;
+
+	if (s->rescan_seg_tsc[1][0] == 0) {
+		/* the first tick: a peer has what was counted before it from
+		 * its bulk resync, which starts no earlier */
+		for (k = 0; k < RESCAN_SEGS; k++)
+			s->rescan_seg_tsc[0][k] = s->rescan_seg_tsc[1][k] =
+				RTE_MAX(now_tsc, (uint64_t)1);
+	}
+	for (i = 0; i < per_tick; i++, s->rescan_pos++) {
+		uint32_t idx;
+		uint64_t since;
+		int idle, was_idle;
+
+		if (s->rescan_pos >= ft->capacity) {
+			s->rescan_pos = 0;
+			memcpy(s->rescan_seg_tsc[1], s->rescan_seg_tsc[0],
+			       sizeof(s->rescan_seg_tsc[0]));
+		}
+		idx = s->rescan_pos;
+		k = idx / seg_len;
+		if (idx % seg_len == 0)
+			s->rescan_seg_tsc[0][k] = now_tsc;
+		if (ft->key[idx] == UINT64_MAX)
+			continue;
+		fcr_flow_counters_sum(ft, idx, &n);
+		if (n.frames == 0)
+			continue; /* nothing forwarded here: a peer's flow */
+		/* the previous pass was here no earlier than this */
+		since = s->rescan_seg_tsc[1][k] - RTE_MIN(s->rescan_seg_tsc[1][k], margin);
+		idle = now_tsc - n.last_tsc > idle_tsc;
+		was_idle = (ft->sflags[idx] & FCR_SF_IDLE) != 0;
+		if (idle == was_idle && (idle || n.last_tsc < since))
+			continue; /* idle still, or no frame since the last pass */
+		ft->sflags[idx] = (uint8_t)(idle ? ft->sflags[idx] | FCR_SF_IDLE
+					   : ft->sflags[idx] & ~FCR_SF_IDLE);
+		fcr_change_mark(c->log, FCR_KIND_FLOW, &ft->sflags[idx], idx);
+	}
+}
+
+/* A flow's row in show flows and /fcr/flows: its key, its leg and
+ * rewrite, what it forwarded here and at a peer before, its rate here. */
+static int
+fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
+{
+	static const struct fcr_field cols[] = {
+		{ .name = "vlan", .flags = FCR_FIELD_NUM, .width = 5 },
+		{ .name = "s_id", .width = 8 },
+		{ .name = "d_id", .width = 8 },
+		{ .name = "leg", .width = 15 },
+		{ .name = "new_s_id", .width = 8 },
+		{ .name = "new_d_id", .width = 8 },
+		{ .name = "frames", .flags = FCR_FIELD_NUM, .width = 12 },
+		{ .name = "bytes", .flags = FCR_FIELD_NUM, .width = 14 },
+		{ .name = "frames/s", .flags = FCR_FIELD_TEXT },
+	};
+	const struct fcr_flow_table *ft = t->flows;
+	struct fcr_flow_counters c;
+	double secs, fps = 0;
+	uint64_t k, a;
+	unsigned int i;
+
+	*config = 0;
+	for (i = 0; i < RTE_DIM(cols); i++)
+		f[i] = cols[i];
+	if (idx == FCR_FIELDS_NAMES)
+		return (int)RTE_DIM(cols);
+	k = ft->key[idx];
+	a = ft->action[idx];
+	fcr_flow_counters_sum(ft, idx, &c);
+	secs = (double)(c.last_tsc - c.first_tsc) / (double)rte_get_tsc_hz();
+	if (c.frames > 1 && secs > 0)
+		fps = (double)(c.frames - 1) / secs;
+	if (ft->remote != NULL) {
+		/* what a peer forwarded before, as of its last update */
+		c.frames += ft->remote[idx].frames;
+		c.bytes += ft->remote[idx].bytes;
+	}
+	f[0].num = fcr_flow_key_vlan(k);
+	fcr_fcid_format(fcr_flow_key_sid(k), f[1].value);
+	fcr_fcid_format(fcr_flow_key_did(k), f[2].value);
+	snprintf(f[3].value, FCR_FIELD_LEN, "%s", fcr_leg_name(fcr_action_leg(a)));
+	fcr_fcid_format(fcr_action_sid(a), f[4].value);
+	fcr_fcid_format(fcr_action_did(a), f[5].value);
+	f[6].num = c.frames;
+	f[7].num = c.bytes;
+	snprintf(f[8].value, FCR_FIELD_LEN, "%.0f", fps);
+	return (int)RTE_DIM(cols);
+}
+
 const struct fcr_kind fcr_kind_flow = {
 	.name = "flow",
 	.rec_type = FCR_REC_FLOW,
@@ -168,4 +295,7 @@ const struct fcr_kind fcr_kind_flow = {
 	.rec = rec,
 	.find = find,
 	.apply = apply,
+	.refresh = refresh,
+	.refresh_size = sizeof(struct rescan),
+	.fields = fields,
 };

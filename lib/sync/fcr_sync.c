@@ -78,8 +78,6 @@ struct dead {
 	uint8_t used;
 };
 
-#define RESCAN_SEGS 64
-
 struct fcr_sync {
 	struct fcr_sync_params p;
 	struct rte_hash *dead_hash;  /* fcr_key -> index in dead[] */
@@ -105,11 +103,7 @@ struct fcr_sync {
 		uint32_t dirty[FCR_KIND_COUNT];
 	} due;
 	int ready;
-	uint32_t rescan_pos;
-	/* When the rescan reached the start of each segment of the table, in
-	 * this pass and in the previous one (before the first pass ended: the
-	 * first tick); 0: no tick yet. */
-	uint64_t rescan_seg_tsc[2][RESCAN_SEGS];
+	void *refresh[FCR_KIND_COUNT]; /* each kind's refresh state, or NULL */
 	unsigned int nb_peers;
 	struct peer peer[FCR_SYNC_MAX_PEERS];
 	/* the batch being built */
@@ -951,67 +945,18 @@ fcr_sync_input(struct fcr_sync *s, const struct fcr_sync_addr *from,
 
 /* ----------------------------------------------------------- the clock */
 
-/* A frame stamped this long before the rescan passed its entry may have
- * been counted after: a worker stamps a burst, then counts it. */
-#define RESCAN_MARGIN_MS 10
-
-/*
- * A slice of the flow table per tick, the whole table once per refresh
- * period: idle/active changes, and the counters of the flows that forwarded
- * frames since the previous pass over their entry. A flow with no frame
- * since is not noted: the peers already have its counters (from the update
- * that followed that pass, or from their bulk resync, which read them
- * later), so quiet flows and resyncs do not cost a record per active flow
- * per period. A frame's counters reach the peers within a refresh period
- * and a window.
- */
+/* The kinds that note changes of their own as time passes (flows: idle,
+ * new counters) take their turn. */
 static void
-rescan(struct fcr_sync *s, uint64_t now_tsc)
+refresh(struct fcr_sync *s, uint64_t now_tsc)
 {
-	struct fcr_flow_table *ft = s->t->flows;
-	uint64_t idle_tsc = s->p.tsc_hz * s->p.idle_ms / 1000;
-	uint64_t margin = s->p.tsc_hz * RESCAN_MARGIN_MS / 1000;
-	uint32_t per_tick = ft->capacity / (s->p.refresh_ms ? s->p.refresh_ms : 1) + 1;
-	uint32_t seg_len = ft->capacity / RESCAN_SEGS + 1;
-	struct fcr_flow_counters c;
-	uint32_t i, k;
+	struct fcr_refresh_ctx c = { .log = s->log, .now_tsc = now_tsc, .tsc_hz = s->p.tsc_hz,
+				     .idle_ms = s->p.idle_ms, .period_ms = s->p.refresh_ms };
+	int k;
 
-	if (s->rescan_seg_tsc[1][0] == 0) {
-		/* the first tick: a peer has what was counted before it from
-		 * its bulk resync, which starts no earlier */
-		for (k = 0; k < RESCAN_SEGS; k++)
-			s->rescan_seg_tsc[0][k] = s->rescan_seg_tsc[1][k] =
-				RTE_MAX(now_tsc, (uint64_t)1);
-	}
-	for (i = 0; i < per_tick; i++, s->rescan_pos++) {
-		uint32_t idx;
-		uint64_t since;
-		int idle, was_idle;
-
-		if (s->rescan_pos >= ft->capacity) {
-			s->rescan_pos = 0;
-			memcpy(s->rescan_seg_tsc[1], s->rescan_seg_tsc[0],
-			       sizeof(s->rescan_seg_tsc[0]));
-		}
-		idx = s->rescan_pos;
-		k = idx / seg_len;
-		if (idx % seg_len == 0)
-			s->rescan_seg_tsc[0][k] = now_tsc;
-		if (ft->key[idx] == UINT64_MAX)
-			continue;
-		fcr_flow_counters_sum(ft, idx, &c);
-		if (c.frames == 0)
-			continue; /* nothing forwarded here: a peer's flow */
-		/* the previous pass was here no earlier than this */
-		since = s->rescan_seg_tsc[1][k] - RTE_MIN(s->rescan_seg_tsc[1][k], margin);
-		idle = now_tsc - c.last_tsc > idle_tsc;
-		was_idle = (ft->sflags[idx] & FCR_SF_IDLE) != 0;
-		if (idle == was_idle && (idle || c.last_tsc < since))
-			continue; /* idle still, or no frame since the last pass */
-		ft->sflags[idx] = (uint8_t)(idle ? ft->sflags[idx] | FCR_SF_IDLE
-					   : ft->sflags[idx] & ~FCR_SF_IDLE);
-		fcr_change_mark(s->log, FCR_KIND_FLOW, &ft->sflags[idx], idx);
-	}
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		if (fcr_kinds[k]->refresh != NULL)
+			fcr_kinds[k]->refresh(s->t, s->refresh[k], &c);
 }
 
 void
@@ -1032,7 +977,7 @@ fcr_sync_tick(struct fcr_sync *s, uint64_t now_ms, uint64_t now_tsc)
 	if (!s->ready && up == 0 && now_ms - s->start_ms > s->p.dead_ms)
 		s->ready = 1;
 
-	rescan(s, now_tsc);
+	refresh(s, now_tsc);
 	if (pending(s) > 0 && s->first_dirty_ms == 0)
 		s->first_dirty_ms = now_ms;
 	/* A batch goes out when the window ends (in as many datagrams as it
@@ -1079,6 +1024,7 @@ fcr_sync_create(const struct fcr_sync_params *p, struct fcr_tables *t,
 		uint64_t now_ms)
 {
 	struct fcr_sync *s;
+	int k;
 
 	if (sodium_init() < 0 || t->log == NULL || p->send == NULL)
 		return NULL;
@@ -1145,6 +1091,15 @@ fcr_sync_create(const struct fcr_sync_params *p, struct fcr_tables *t,
 			return NULL;
 		}
 	}
+	for (k = 0; k < FCR_KIND_COUNT; k++) {
+		if (fcr_kinds[k]->refresh_size == 0)
+			continue;
+		s->refresh[k] = rte_zmalloc(NULL, fcr_kinds[k]->refresh_size, 0);
+		if (s->refresh[k] == NULL) {
+			fcr_sync_free(s);
+			return NULL;
+		}
+	}
 	s->t = t;
 	s->log = t->log;
 	s->start_ms = now_ms;
@@ -1164,6 +1119,8 @@ fcr_sync_free(struct fcr_sync *s)
 		rte_free(s->peer[i].inflight);
 		rte_free(s->peer[i].resend);
 	}
+	for (i = 0; i < FCR_KIND_COUNT; i++)
+		rte_free(s->refresh[i]);
 	rte_hash_free(s->dead_hash);
 	rte_free(s->dead);
 	rte_free(s);

@@ -3,7 +3,7 @@
  * Fuzz target "pipeline": the whole worker decision (fcr_pipeline_burst)
  * on real mbufs, bursts of redirect legs, plain traffic, logins, FIP and
  * other EtherTypes, mutated, chained, their tags stripped; its events then
- * applied by the table writer. Every frame must get the one outcome a model
+ * applied by the sync lcore. Every frame must get the one outcome a model
  * of the worker works out before the burst (rx == tx + drops), a sent frame
  * change only in its MACs, IDs and CRC (a bad CRC staying exactly as bad),
  * every login be reported, and the tables' views agree after each burst.
@@ -488,7 +488,7 @@ pipeline_one(const uint8_t *data, size_t size)
 		 firsts, misses);
 	tally.logins += want_logins;
 
-	/* the writer applies them, as the table writer would */
+	/* the sync lcore applies them, as the sync lcore would */
 	for (j = 0; j < nev; j++)
 		fcr_tables_event(t, &ev[j]);
 	if (tally.bursts % 16 == 15) {
@@ -575,7 +575,7 @@ fuzz_pipeline_bursts(void **state)
 	}
 	FZ_CHECK(rte_mempool_in_use_count(pl_mp) == 0, "mbufs leaked");
 	snprintf(extra, sizeof(extra), "%ld bursts, %ld sent, %ld chained, %ld "
-		 "tag-stripped, %ld logins; writer: %llu bindings learned, %llu "
+		 "tag-stripped, %ld logins; sync lcore: %llu bindings learned, %llu "
 		 "flows added", tally.bursts, tally.sent, tally.split, tally.stripped,
 		 tally.logins, (unsigned long long)pl_t->st.bindings_learned,
 		 (unsigned long long)pl_t->st.flows_added);

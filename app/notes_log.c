@@ -8,7 +8,7 @@
 #include "fcr_text.h"
 #include "fwd.h"
 #include "log.h"
-#include "watch.h"
+#include "notes_log.h"
 
 static struct rte_eth_link link_was[FCR_MAX_PORTS];
 static uint64_t last_ms, lost_was, full_was;
@@ -151,11 +151,11 @@ watch_links(void)
 }
 
 void
-fcr_watch_init(void)
+fcr_notes_log_init(void)
 {
 	uint16_t p;
 
-	fcr_fwd.tables->notify = (struct fcr_notify){ .fn = on_note, .ctx = NULL };
+	fcr_fwd.tables->note_hook = (struct fcr_note_hook){ .fn = on_note, .ctx = NULL };
 	for (p = 0; p < fcr_fwd.nb_ports; p++)
 		if (rte_eth_link_get_nowait(p, &link_was[p]) != 0)
 			memset(&link_was[p], 0, sizeof(link_was[p]));
@@ -165,7 +165,7 @@ fcr_watch_init(void)
 }
 
 void
-fcr_watch_tick(uint64_t now_ms)
+fcr_notes_log_tick(uint64_t now_ms)
 {
 	uint64_t lost, full;
 
@@ -177,7 +177,7 @@ fcr_watch_tick(uint64_t now_ms)
 	lost = events_lost();
 	if (lost != lost_was)
 		FCR_LOG(WARNING, tables, "%" PRIu64 " worker events lost on full rings in "
-			"the last second (first frames and logins the writer never saw)",
+			"the last second (first frames and logins the sync lcore never saw)",
 			lost - lost_was);
 	lost_was = lost;
 	full = fcr_fwd.tables->st.flow_table_full;

@@ -20,8 +20,8 @@
 #include "options.h"
 #include "show.h"
 #include "sync_io.h"
-#include "watch.h"
-#include "writer.h"
+#include "notes_log.h"
+#include "sync_lcore.h"
 
 struct fcr_login_latency fcr_login_latency;
 
@@ -39,10 +39,10 @@ static struct {
 	char *out;
 	int state;
 } mailbox;
-static int writer_exit;
+static int sync_lcore_exit;
 #define EXPIRE_MAX_DELETED 1024 /* flow entries expired a tenth of a second at most */
 
-/* A round of the writer's loop applies at most about this many events before
+/* A round of the sync lcore's loop applies at most about this many events before
  * its sync poll and command mailbox get their turn (at 600 ns an event, the
  * cost of a new flow entry, about 0.6 ms), so a flood of events holds back
  * neither the sync engine's 1 ms tick nor a command. */
@@ -60,8 +60,8 @@ drain_burst(unsigned int w, unsigned int max)
 					sizeof(ev[0]), max, NULL);
 	if (n == 0)
 		return 0;
-	if (unlikely(fcr_fwd.opt->writer_delay_us != 0))
-		usleep(fcr_fwd.opt->writer_delay_us);
+	if (unlikely(fcr_fwd.opt->sync_delay_us != 0))
+		usleep(fcr_fwd.opt->sync_delay_us);
 	fcr_tables_events(fcr_fwd.tables, ev, n);
 	/* the worker may send the login frames it holds for these: their
 	 * bindings and rules are in the tables (release: workers that find
@@ -311,7 +311,7 @@ post_and_wait(char **output)
 }
 
 int
-fcr_writer_apply(const struct fcr_config_line *lines, unsigned int n, const char *where,
+fcr_sync_lcore_apply(const struct fcr_config_line *lines, unsigned int n, const char *where,
 		 char **output)
 {
 	mailbox.lines = lines;
@@ -321,7 +321,7 @@ fcr_writer_apply(const struct fcr_config_line *lines, unsigned int n, const char
 }
 
 void
-fcr_writer_run(void (*job)(void *arg), void *arg)
+fcr_sync_lcore_run(void (*job)(void *arg), void *arg)
 {
 	char *out = NULL;
 
@@ -332,16 +332,16 @@ fcr_writer_run(void (*job)(void *arg), void *arg)
 }
 
 int
-fcr_writer_call(const struct fcr_cmd *c, char **output)
+fcr_sync_lcore_call(const struct fcr_cmd *c, char **output)
 {
 	mailbox.cmd = *c;
 	return post_and_wait(output);
 }
 
 void
-fcr_writer_exit(void)
+fcr_sync_lcore_exit(void)
 {
-	__atomic_store_n(&writer_exit, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&sync_lcore_exit, 1, __ATOMIC_RELEASE);
 }
 
 /* The tables' upkeep, paced by the clock: idle flows expire (the whole
@@ -367,17 +367,17 @@ upkeep(uint64_t ms)
 }
 
 int
-fcr_writer_main(void *arg)
+fcr_sync_lcore_main(void *arg)
 {
 	(void)arg;
-	fcr_watch_init();
-	while (!__atomic_load_n(&writer_exit, __ATOMIC_ACQUIRE)) {
+	fcr_notes_log_init();
+	while (!__atomic_load_n(&sync_lcore_exit, __ATOMIC_ACQUIRE)) {
 		unsigned int n = drain_events(DRAIN_MAX);
 		uint64_t ms = fcr_now_ms();
 
 		serve_mailbox();
 		fcr_sync_io_poll(ms);
-		fcr_watch_tick(ms);
+		fcr_notes_log_tick(ms);
 		upkeep(ms);
 		/* idle: short enough that a login is applied well within 1 ms */
 		if (n == 0)

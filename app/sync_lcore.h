@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The tables' one writer: it applies what workers report through their
+ * The sync lcore: it applies what workers report through their
  * rings (first frames, logins) and runs the table commands the command line
  * hands it, so no other thread ever changes a table. It runs on its own
  * lcore when one is given, otherwise on the main lcore.
  */
-#ifndef FCR_APP_WRITER_H
-#define FCR_APP_WRITER_H
+#ifndef FCR_APP_SYNC_LCORE_H
+#define FCR_APP_SYNC_LCORE_H
 
 #include <stdint.h>
 
 #include "fcr_cmd.h"
 #include "fcr_config.h"
 
-/* Time from a worker snooping a login to the writer having applied it. */
+/* Time from a worker snooping a login to the sync lcore having applied it. */
 struct fcr_login_latency {
 	uint64_t count;
 	uint64_t sum_tsc;
@@ -21,27 +21,27 @@ struct fcr_login_latency {
 };
 extern struct fcr_login_latency fcr_login_latency;
 
-/* lcore function: loops until fcr_writer_exit(). */
-int fcr_writer_main(void *arg);
-void fcr_writer_exit(void);
+/* lcore function: loops until fcr_sync_lcore_exit(). */
+int fcr_sync_lcore_main(void *arg);
+void fcr_sync_lcore_exit(void);
 
 /*
- * Run one parsed command in the writer and wait for it. Returns 0 or -1
+ * Run one parsed command in the sync lcore and wait for it. Returns 0 or -1
  * (the message is in the output); *output is malloc'd text to print (or
  * NULL).
  */
-int fcr_writer_call(const struct fcr_cmd *c, char **output);
+int fcr_sync_lcore_call(const struct fcr_cmd *c, char **output);
 
-/* Run job(arg) on the writer's lcore (a read of the tables that must not
+/* Run job(arg) on the sync lcore's lcore (a read of the tables that must not
  * race their changes) and wait for it. */
-void fcr_writer_run(void (*job)(void *arg), void *arg);
+void fcr_sync_lcore_run(void (*job)(void *arg), void *arg);
 
 /*
  * Apply a checked configuration (`where` names the file for messages) as
  * one step: if a line fails, what the earlier lines changed is undone. 0
  * or -1; *output as above.
  */
-int fcr_writer_apply(const struct fcr_config_line *lines, unsigned int n,
+int fcr_sync_lcore_apply(const struct fcr_config_line *lines, unsigned int n,
 		     const char *where, char **output);
 
-#endif /* FCR_APP_WRITER_H */
+#endif /* FCR_APP_SYNC_LCORE_H */
