@@ -53,21 +53,23 @@
  * few milliseconds (the "machine:" line measures it each run with a plain
  * compute loop), which would otherwise be measured instead of the code.
  *
- * The breakdown: a copy of the pipeline's steps built from the same
- * library calls, cut after each step (parse; + bulk flow lookup; + action
- * load and per-flow counters; + ID rewrite and CRC update; + bulk route
- * and MACs), so the difference between consecutive columns is what that
- * step costs. Its last column should match fcr_pipeline_burst. The parse
- * column includes the first touch of each frame's lines.
+ * The breakdown: fcr_pipeline_burst's own stages (fcr_pipeline_stages.h,
+ * inlined here as in the burst) run up to a cut (parse; with --edge, + the
+ * VN_Port check; + bulk flow lookup; + action load and per-flow counters;
+ * + ID rewrite and CRC update; + bulk route, its checks and MACs), so the
+ * difference between consecutive columns is what that stage costs. The
+ * last cut is the whole burst: it should match fcr_pipeline_burst. The
+ * parse column includes the first touch of each frame's lines.
  *
  * Correctness before timing: after the first pass of every configuration
- * (one worker, two workers, and the copy), every frame is compared byte for
- * byte with the frame expected from an independent model (new IDs from the
- * redirect's members as FCOE.md's table says, egress port and MACs from the
- * route, the CRC recomputed in full over the expected frame) and parsed
- * with its CRC verified (fcr_frame_verify_crc); the per-leg counters must
- * add up, nothing may be dropped or miss its flow entry. After the timed
- * runs, once more with two workers.
+ * (one worker, two workers, and the stages run up to the last cut), every
+ * frame is compared byte for byte with the frame expected from an
+ * independent model (new IDs from the redirect's members as FCOE.md's table
+ * says, egress port and MACs from the route, the CRC recomputed in full
+ * over the expected frame) and parsed with its CRC verified
+ * (fcr_frame_verify_crc); the per-leg counters must add up, nothing may be
+ * dropped or miss its flow entry. After the timed runs, once more with two
+ * workers.
  *
  * Exit status: 0 when all results are correct, whatever the timings; 1 on a
  * wrong result; 2 on a usage or set-up error.
@@ -95,6 +97,7 @@
 #include "fcr_crc.h"
 #include "fcr_frame.h"
 #include "fcr_pipeline.h"
+#include "fcr_pipeline_stages.h"
 #include "fcr_tables.h"
 
 #define NB_PORTS 4
@@ -315,12 +318,12 @@ world_free(struct world *w)
 
 enum job {
 	J_HARNESS, J_MACSWAP, J_PIPELINE,
-	J_S_PARSE, J_S_LOOKUP, J_S_ACTION, J_S_REWRITE, J_S_ROUTE,
+	J_S_PARSE, J_S_EDGE, J_S_LOOKUP, J_S_ACTION, J_S_REWRITE, J_S_ROUTE,
 	NJOBS
 };
 static const char *const job_names[NJOBS] = {
-	"harness", "macswap", "pipeline", "parse", "+lookup", "+action",
-	"+rewrite", "+route",
+	"harness", "macswap", "pipeline", "parse", "+edge", "+lookup",
+	"+action", "+rewrite", "+route",
 };
 
 struct wctx {
@@ -505,9 +508,9 @@ check_restored(const struct wctx *w)
 }
 
 /*
- * After one pass of the pipeline (or the copy's last stage): every frame
- * against the model, byte for byte; the CRC verified by the parser's path
- * too; the counters.
+ * After one pass of the pipeline (or its stages up to the last cut): every
+ * frame against the model, byte for byte; the CRC verified by the parser's
+ * path too; the counters.
  */
 static int
 verify_pass(const struct wctx *w, const struct world *wd, int check_stats,
@@ -568,95 +571,47 @@ verify_pass(const struct wctx *w, const struct world *wd, int check_stats,
 }
 
 /* ------------------------------------------------------------------ */
-/* the copy of the pipeline, cut after a stage */
+/* the pipeline's own stages, cut after one */
 
-/* The steps of fcr_pipeline_burst for the frames this benchmark sends
- * (valid FCP data, every flow known), stopping after `stage`. */
+/* fcr_pipeline_burst's stages, as it calls them, up to `stage`; what a cut
+ * leaves unread is summed and returned so the compiler keeps its work. */
 static inline __attribute__((always_inline)) uint64_t
 staged_burst(struct wctx *w, struct rte_mbuf **pkts, uint16_t n,
 	     uint16_t *out, const enum job stage, uint64_t now)
 {
-	const struct fcr_flow_table *ft = w->pl.tables->flows;
-	const struct fcr_route_table *rt = w->pl.tables->routes;
-	struct fcr_frame f[BURST];
-	uint64_t key[BURST], acc = 0;
-	uint32_t idx[BURST], did[BURST], lkey[BURST], nh[BURST];
-	uint8_t pos[BURST], leg[BURST];
-	unsigned int i, k = 0;
+	struct fcr_pipeline *p = &w->pl;
+	struct fcr_pipeline_frames fr;
+	unsigned int i, k, nev = 0;
+	uint64_t acc = 0;
 
-	for (i = 0; i < n && i < 4; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-
-		if (i + 4 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void *));
-		if (unlikely(fcr_frame_parse_mbuf(m, &f[k]) != FCR_R_OK ||
-			     rte_pktmbuf_data_len(m) <
-			     (uint32_t)f[k].fc_off + FCR_FC_HLEN ||
-			     f[k].type == FCR_TYPE_ELS)) {
-			out[i] = FCR_OUT_DROP;
-			continue;
-		}
-		key[k] = fcr_flow_key(f[k].vlan, f[k].s_id, f[k].d_id);
-		pos[k++] = (uint8_t)i;
-	}
-	if (stage == J_S_PARSE) {
+	k = fcr_pipeline_parse(p, 0, pkts, n, out, &w->st, w->ev, &nev, now, &fr);
+	if (stage == J_S_PARSE || k == 0) {
 		for (i = 0; i < k; i++)
-			acc += key[i];
+			acc += fr.key[i];
 		return acc;
 	}
-	fcr_flow_lookup_cached(ft, &w->pl.cache, key, k, idx);
+	/* without --edge only a reset of the hold flags: in +lookup */
+	k = fcr_pipeline_trust(p, 0, pkts, k, out, &w->st, w->ev, &nev, now, &fr);
+	if (stage == J_S_EDGE || k == 0) {
+		for (i = 0; i < k; i++)
+			acc += fr.key[i] + fr.hold[i];
+		return acc;
+	}
+	fcr_pipeline_lookup(p, k, &fr);
 	if (stage == J_S_LOOKUP) {
 		for (i = 0; i < k; i++)
-			acc += idx[i];
+			acc += fr.idx[i];
 		return acc;
 	}
-	for (i = 0; i < k; i++) {
-		struct rte_mbuf *m = pkts[pos[i]];
-		uint64_t a;
-		uint32_t s, d;
-
-		if (idx[i] == FCR_FLOW_NONE) {
-			did[i] = f[i].d_id;
-			leg[i] = FCR_LEG_PLAIN;
-			continue;
-		}
-		a = fcr_flow_action_load(ft, idx[i]);
-		fcr_flow_count(&ft->counters[w->pl.worker][idx[i]],
-			       rte_pktmbuf_pkt_len(m), now);
-		s = fcr_action_sid(a);
-		d = fcr_action_did(a);
-		leg[i] = (uint8_t)fcr_action_leg(a);
-		if (stage != J_S_ACTION && (s != f[i].s_id || d != f[i].d_id))
-			fcr_rewrite_ids(m, &f[i], s, d);
-		did[i] = d;
-	}
+	nev = fcr_pipeline_act(p, pkts, k, w->ev, nev, now, &fr,
+			       stage != J_S_ACTION);
 	if (stage == J_S_ACTION || stage == J_S_REWRITE) {
 		for (i = 0; i < k; i++)
-			acc += did[i] + leg[i];
+			acc += fr.did[i] + fr.leg[i];
 		return acc;
 	}
-	fcr_route_lookup_bulk(rt, did, lkey, nh, k);
-	for (i = 0; i < k; i++) {
-		struct rte_mbuf *m = pkts[pos[i]];
-		const struct fcr_nexthop *hop;
-		struct rte_ether_hdr *eth;
-
-		if (unlikely(nh[i] == FCR_ROUTE_NONE)) {
-			out[pos[i]] = FCR_OUT_DROP;
-			continue;
-		}
-		hop = &rt->nexthop[nh[i]];
-		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		if (hop->flags & FCR_NH_FPMA)
-			fcr_fpma(eth->dst_addr.addr_bytes, w->pl.fc_map, did[i]);
-		else
-			memcpy(eth->dst_addr.addr_bytes, hop->mac, 6);
-		memcpy(eth->src_addr.addr_bytes, w->pl.port_mac[hop->port], 6);
-		w->st.leg[leg[i]]++;
-		out[pos[i]] = hop->port;
-	}
+	fcr_pipeline_route(p, pkts, k, out, &w->st, w->ev, nev, &fr);
+	w->nev += nev;
 	return acc;
 }
 
@@ -706,6 +661,9 @@ process(struct wctx *w, enum job job)
 			break;
 		case J_S_PARSE:
 			w->acc += staged_burst(w, pk, BURST, out, J_S_PARSE, now);
+			break;
+		case J_S_EDGE:
+			w->acc += staged_burst(w, pk, BURST, out, J_S_EDGE, now);
 			break;
 		case J_S_LOOKUP:
 			w->acc += staged_burst(w, pk, BURST, out, J_S_LOOKUP, now);
@@ -930,7 +888,7 @@ usage(FILE *f, const char *prog)
 	fprintf(f,
 		"usage: %s [--runs N] [--passes N] [--frames N] [--cold] "
 		"[--gap-us N]\n          [--no-breakdown] [--max-flows N] "
-		"[--no-thp]\n"
+		"[--no-thp] [--edge]\n"
 		"  --runs N        timed runs per figure; the median is shown "
 		"(default 11, max %d)\n"
 		"  --passes N      passes over a worker's frames per run "
@@ -970,16 +928,18 @@ main(int argc, char **argv)
 	};
 	enum { C_HARNESS, C_MACSWAP, C_PIPE1, C_PIPE2, C_MACSWAP2, C_OWN0, C_OWN1,
 	       C_RATIO, NCOLS };
-	static const enum job stages[] = {
-		J_HARNESS, J_S_PARSE, J_S_LOOKUP, J_S_ACTION, J_S_REWRITE,
-		J_S_ROUTE, J_PIPELINE,
+	static const enum job all_stages[] = {
+		J_HARNESS, J_S_PARSE, J_S_EDGE, J_S_LOOKUP, J_S_ACTION,
+		J_S_REWRITE, J_S_ROUTE, J_PIPELINE,
 	};
-#define NSTAGES RTE_DIM(stages)
-	static double samples[NSIZES][NCOLS > NSTAGES ? NCOLS : NSTAGES]
+#define NSTAGES_MAX RTE_DIM(all_stages)
+	static double samples[NSIZES][NCOLS > NSTAGES_MAX ? NCOLS : NSTAGES_MAX]
 			     [BENCH_MAX_RUNS];
+	enum job stages[NSTAGES_MAX];
+	unsigned int nstages = 0;
 	double size_ratio[BENCH_MAX_RUNS], size_effect[NFLOWS];
 	char what[NSIZES][64];
-	struct cell res[NFLOWS][NSIZES][NCOLS], brk[NFLOWS][NSTAGES];
+	struct cell res[NFLOWS][NSIZES][NCOLS], brk[NFLOWS][NSTAGES_MAX];
 	double best_ratio[NFLOWS][NSIZES];
 	int measured[NFLOWS] = { 0 };
 	unsigned long runs = 11, passes = 32, nframes = 2048, max_flows = 1000000, v;
@@ -1039,6 +999,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	verbose = getenv("BENCH_VERBOSE") != NULL;
+	/* the VN_Port check is a stage of its own only on an edge port */
+	for (i = 0; i < NSTAGES_MAX; i++)
+		if (all_stages[i] != J_S_EDGE || edge)
+			stages[nstages++] = all_stages[i];
 	if (bench_eal_init("pipeline-bench", thp ? 256 : 2048, "0,1") < 0)
 		return 2;
 	if (rte_lcore_count() < 2 || !rte_lcore_is_enabled(1)) {
@@ -1083,7 +1047,7 @@ main(int argc, char **argv)
 			snprintf(what[sz], sizeof(what[sz]), "%u flows, %u-byte "
 				 "frames", wd.nflows, workers[0].frame_len);
 			/* correctness first: one worker, two workers, and the
-			 * copy used for the breakdown */
+			 * stages as the breakdown runs them */
 			if (verified_pass(&wd, J_PIPELINE, 1, what[sz]) < 0 ||
 			    verified_pass(&wd, J_PIPELINE, 2, what[sz]) < 0 ||
 			    verified_pass(&wd, J_S_ROUTE, 1, what[sz]) < 0)
@@ -1143,11 +1107,11 @@ main(int argc, char **argv)
 		if (breakdown) {
 			select_size(0);
 			for (r = 0; r < runs; r++)
-				for (st = 0; st < NSTAGES; st++)
+				for (st = 0; st < nstages; st++)
 					samples[0][st][r] = run_job(&wd, stages[st],
 								    1, (unsigned)passes,
 								    cold);
-			for (st = 0; st < NSTAGES; st++)
+			for (st = 0; st < nstages; st++)
 				measure(samples[0][st], (unsigned)runs,
 					&brk[fl][st]);
 		}
@@ -1201,35 +1165,38 @@ main(int argc, char **argv)
 	       worst * 100, worst_what);
 
 	if (breakdown) {
-		printf("\nWhere the cycles go (1 worker, 68-byte frames): a copy of "
-		       "the pipeline's steps, cut after each; cycles per frame,\n"
-		       "cumulative (the cost of a step is the difference to the "
-		       "column before)\n");
+		printf("\nWhere the cycles go (1 worker, 68-byte frames): "
+		       "fcr_pipeline_burst's own stages, run up to each cut; cycles "
+		       "per frame,\ncumulative (the cost of a stage is the "
+		       "difference to the column before)\n");
 		printf("%-8s", "flows");
-		for (st = 0; st < NSTAGES; st++)
-			printf(" %9s", st == NSTAGES - 1 ? "pipeline" :
+		for (st = 0; st < nstages; st++)
+			printf(" %9s", st == nstages - 1 ? "pipeline" :
 			       job_names[stages[st]]);
 		printf("\n");
 		for (fl = 0; fl < NFLOWS; fl++) {
 			if (!measured[fl])
 				continue;
 			printf("%-8u", flow_counts[fl]);
-			for (st = 0; st < NSTAGES; st++)
+			for (st = 0; st < nstages; st++)
 				printf(" %9.1f", brk[fl][st].med);
 			printf("\n%-8s", "  step");
-			for (st = 0; st < NSTAGES; st++)
+			for (st = 0; st < nstages; st++)
 				printf(" %9.1f", st == 0 ? brk[fl][0].med :
-				       st == NSTAGES - 1 ? brk[fl][st].med -
-				       brk[fl][st - 1].med :
 				       brk[fl][st].med - brk[fl][st - 1].med);
 			printf("\n");
 		}
-		printf("steps: parse = fcr_frame_parse_mbuf + key; +lookup = "
-		       "fcr_flow_lookup_cached (flow cache, rte_hash); +action = action load + per-flow "
-		       "counters;\n+rewrite = D_ID/S_ID + fcr_crc_update_ids; "
-		       "+route = fcr_route_lookup_bulk + MACs; pipeline = "
-		       "fcr_pipeline_burst itself\n(its 'step' is the difference "
-		       "to the copy: the checks and counters the copy leaves out)\n");
+		printf("stages (fcr_pipeline_stages.h): parse = fcr_pipeline_parse "
+		       "(fcr_frame_parse_mbuf + key);\n%s+lookup = "
+		       "fcr_pipeline_lookup (flow cache, rte_hash); +action = "
+		       "fcr_pipeline_act without its rewrite (action load,\nper-flow "
+		       "counters); +rewrite = with it (D_ID/S_ID + "
+		       "fcr_crc_update_ids); +route = fcr_pipeline_route\n"
+		       "(fcr_route_lookup_bulk, its checks, MACs); pipeline = "
+		       "fcr_pipeline_burst itself (its 'step' is the difference\n"
+		       "to the same stages inlined here: about 0)\n",
+		       edge ? "+edge = fcr_pipeline_trust (the VN_Port check, one "
+		       "bulk lookup);\n" : "");
 	}
 
 	for (fl = 0; fl < NFLOWS; fl++) {

@@ -5,7 +5,8 @@
  * It decides and rewrites; the caller (the worker) owns the I/O: it sends
  * each frame to the port chosen here, frees the dropped ones and passes the
  * events on to the sync lcore. Kept apart from the worker so the same
- * code is unit-tested and benchmarked on pre-built mbufs without a PMD.
+ * code is unit-tested and benchmarked on pre-built mbufs without a PMD;
+ * its stages, one by one, are in fcr_pipeline_stages.h.
  *
  * With fabric ports (the trust model), frames arriving on an edge port are
  * checked against the VN_Port table first: an FCoE frame whose (VLAN, S_ID)
@@ -109,8 +110,8 @@ fcr_put_crc_mbuf(struct rte_mbuf *m, uint32_t off, uint32_t crc)
 	}
 }
 
-/* New D_ID and S_ID, and the CRC updated for them (the pipeline's rewrite,
- * also what pipeline-bench's step copy calls). */
+/* New D_ID and S_ID, and the CRC updated for them (the pipeline's
+ * rewrite). */
 static inline void
 fcr_rewrite_ids(struct rte_mbuf *m, const struct fcr_frame *f, uint32_t sid,
 	    uint32_t did)

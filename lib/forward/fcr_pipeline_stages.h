@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stages of fcr_pipeline_burst, in its order: parse, the trust model's
+ * checks, flow lookup, action (counters, ID rewrite), route and MACs. The
+ * burst is these calls and nothing else; pipeline-bench runs them cut after
+ * each stage to tell what each one costs, so its breakdown measures this
+ * code, not a copy. Inline (always) so the burst still compiles as one
+ * function and the bench's cuts compile as the burst does. Not for the
+ * worker: it calls fcr_pipeline_burst.
+ *
+ * A stage works on the FCoE frames the stages before kept: k of them, in
+ * struct fcr_pipeline_frames, compacted; pos[] is each one's index in the
+ * burst. Events go to ev[], *nev or the returned count saying how many.
+ */
+#ifndef FCR_PIPELINE_STAGES_H
+#define FCR_PIPELINE_STAGES_H
+
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "fcr_build.h"
+#include "fcr_login.h"
+#include "fcr_pipeline.h"
+#include "fcr_tables.h"
+
+#define FCR_PIPELINE_FIP_SNOOP_MAX 2560 /* larger than any FIP frame a port delivers */
+
+/* A burst's FCoE frames between stages. */
+struct fcr_pipeline_frames {
+	struct fcr_frame f[FCR_PIPELINE_BURST_MAX];
+	uint64_t key[FCR_PIPELINE_BURST_MAX];
+	uint32_t idx[FCR_PIPELINE_BURST_MAX];  /* flow entry or FCR_FLOW_NONE */
+	uint32_t did[FCR_PIPELINE_BURST_MAX];  /* D_ID it leaves with */
+	uint8_t pos[FCR_PIPELINE_BURST_MAX];   /* index in the burst */
+	uint8_t leg[FCR_PIPELINE_BURST_MAX];
+	uint8_t missed[FCR_PIPELINE_BURST_MAX];
+	uint8_t hold[FCR_PIPELINE_BURST_MAX];  /* a login frame to hold */
+};
+
+static inline unsigned int
+fcr_pipeline_report_first(struct fcr_pipeline *p, uint64_t key,
+			  struct fcr_event *ev, uint64_t now)
+{
+	/* One report per new flow, not one per frame of its first bursts. */
+	unsigned int slot = (unsigned int)((key * 0x9E3779B97F4A7C15ull) >> 56), n = 0;
+
+	if (p->recent[slot] == key) {
+		p->recent_misses[slot]++;
+		return 0;
+	}
+	if (p->recent[slot] != UINT64_MAX && p->recent_misses[slot] != 0) {
+		/* the flow this slot held: its misses told now, not lost */
+		fcr_event_flow(ev, p->recent[slot]);
+		ev->type = FCR_EV_FLOW_MISSES;
+		ev->count = p->recent_misses[slot];
+		ev->worker = (uint8_t)p->worker;
+		ev->tsc = now;
+		n = 1;
+	}
+	p->recent[slot] = key;
+	p->recent_misses[slot] = 0;
+	fcr_event_flow(&ev[n], key);
+	ev[n].count = 1;
+	ev[n].worker = (uint8_t)p->worker;
+	ev[n].tsc = now;
+	return n + 1;
+}
+
+static inline unsigned int
+fcr_pipeline_login_event(struct fcr_pipeline *p, struct fcr_login *l,
+			 const uint8_t *eth, uint16_t in_port, uint16_t frame,
+			 struct fcr_pipeline_stats *st, struct fcr_event *ev,
+			 uint64_t now)
+{
+	if (l->kind == FCR_LOGIN_NONE)
+		return 0;
+	if (eth != NULL) {
+		memcpy(l->eth_dst, eth, 6);
+		memcpy(l->eth_src, eth + 6, 6);
+	}
+	fcr_event_login(ev, l);
+	ev->worker = (uint8_t)p->worker;
+	ev->port = (uint8_t)in_port;
+	ev->seq = frame;
+	ev->tsc = now;
+	st->logins++;
+	return 1;
+}
+
+/* A fabric login frame over FCoE: an ELS to or from the login server. */
+static inline unsigned int
+fcr_pipeline_snoop_els(struct fcr_pipeline *p, struct rte_mbuf *m,
+		       const struct fcr_frame *f, uint16_t in_port, uint16_t frame,
+		       struct fcr_pipeline_stats *st, struct fcr_event *ev,
+		       uint64_t now)
+{
+	uint8_t buf[FCR_ELS_SPARM_LEN];
+	uint32_t n = RTE_MIN((uint32_t)f->payload_len, (uint32_t)sizeof(buf));
+	const uint8_t *pl;
+	struct fcr_login l;
+
+	if (f->r_ctl != FCR_RCTL_ELS_REQ && f->r_ctl != FCR_RCTL_ELS_REP)
+		return 0;
+	if (f->d_id != FCR_FCID_FLOGI && f->s_id != FCR_FCID_FLOGI)
+		return 0; /* between N_Ports (PLOGI, N_Port LOGO): teaches nothing */
+	/* a corrupted login must not teach a wrong binding; logins are rare,
+	 * so the full check costs nothing that matters */
+	if (fcr_frame_verify_crc_mbuf(m, f) != FCR_R_OK) {
+		st->logins_bad_crc++;
+		return 0;
+	}
+	pl = rte_pktmbuf_read(m, f->fc_off + FCR_FC_HLEN, n, buf);
+	if (pl == NULL || fcr_login_from_els(f, pl, n, &l) != FCR_R_OK)
+		return 0;
+	return fcr_pipeline_login_event(p, &l, rte_pktmbuf_mtod(m, const uint8_t *),
+					in_port, frame, st, ev, now);
+}
+
+static inline unsigned int
+fcr_pipeline_snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
+		       const struct fcr_frame *f, uint16_t in_port, uint16_t frame,
+		       struct fcr_pipeline_stats *st, struct fcr_event *ev,
+		       uint64_t now)
+{
+	uint8_t buf[FCR_PIPELINE_FIP_SNOOP_MAX];
+	uint32_t n = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)sizeof(buf));
+	const uint8_t *b = rte_pktmbuf_read(m, 0, n, buf);
+	struct fcr_login l;
+
+	unsigned int j, k = 0;
+
+	if (b == NULL || fcr_login_parse(b, n, &l) != FCR_R_OK)
+		return 0;
+	/* a tag the NIC stripped is not in the bytes: the frame's VLAN is */
+	l.vlan = f->vlan;
+	if (l.kind != FCR_LOGIN_CVL)
+		return fcr_pipeline_login_event(p, &l, NULL, in_port, frame, st, ev,
+						now);
+	/* an event per VN_Port cleared; the frame waits for the last */
+	for (j = 0; j < l.nb_cvl; j++) {
+		struct fcr_login one = l;
+
+		one.port_id = l.cvl[j].fcid;
+		one.wwpn = l.cvl[j].wwpn;
+		one.has_wwpn = 1;
+		memcpy(one.mac, l.cvl[j].mac, 6);
+		one.has_mac = 1;
+		k += fcr_pipeline_login_event(p, &one, NULL, in_port, frame, st,
+					      &ev[k], now);
+	}
+	return k;
+}
+
+_Static_assert(FCR_CVL_MAX <= 3, "a frame's events fit FCR_PIPELINE_EVENTS_MAX");
+
+/* A login frame dropped after all: its event goes on, with nothing held. */
+static inline void
+fcr_pipeline_unhold(struct fcr_event *ev, unsigned int nev, uint16_t frame)
+{
+	unsigned int j;
+
+	for (j = 0; j < nev; j++)
+		if (ev[j].type == FCR_EV_LOGIN && ev[j].seq == frame)
+			ev[j].seq = UINT32_MAX;
+}
+
+/* Edge port: keep the frames w[0..k) whose (VLAN, S_ID) logged in through
+ * this port from their source MAC (or has a static binding), and fabric
+ * login requests; drop the rest. Returns how many are kept, compacted. */
+static inline unsigned int
+fcr_pipeline_edge_check(const struct fcr_pipeline *p, uint16_t in_port,
+			struct rte_mbuf **pkts, struct fcr_pipeline_frames *w,
+			unsigned int k, uint16_t *out, struct fcr_pipeline_stats *st)
+{
+	uint64_t vk[FCR_PIPELINE_BURST_MAX], vn[FCR_PIPELINE_BURST_MAX];
+	unsigned int i, j = 0;
+
+	for (i = 0; i < k; i++)
+		vk[i] = fcr_vn_key(w->f[i].vlan, w->f[i].s_id);
+	fcr_vn_lookup_bulk(p->tables->bindings, vk, k, vn);
+	for (i = 0; i < k; i++) {
+		const uint8_t *eth = rte_pktmbuf_mtod(pkts[w->pos[i]], const uint8_t *);
+
+		if (!fcr_vn_allows(vn[i], eth + 6, in_port) &&
+		    !(w->f[i].s_id == 0 && w->f[i].d_id == FCR_FCID_FLOGI)) {
+			out[w->pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_NOT_LOGGED_IN]++;
+			continue;
+		}
+		if (j != i) {
+			w->f[j] = w->f[i];
+			w->key[j] = w->key[i];
+			w->pos[j] = w->pos[i];
+		}
+		j++;
+	}
+	return j;
+}
+
+/*
+ * Parse the n frames: each FCoE frame's header and flow key to w, the others
+ * decided here (out[i]: passed through, FIP snooped with the trust model;
+ * or dropped). Returns how many FCoE frames go on.
+ */
+static __rte_always_inline unsigned int
+fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
+		   struct rte_mbuf **pkts, uint16_t n, uint16_t *out,
+		   struct fcr_pipeline_stats *st, struct fcr_event *ev,
+		   unsigned int *nev, uint64_t now, struct fcr_pipeline_frames *w)
+{
+	unsigned int i, k = 0;
+	int trust = p->fabric_mask != 0;
+
+	for (i = 0; i < n && i < 4; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		enum fcr_reason r;
+
+		if (i + 4 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void *));
+		r = fcr_frame_parse_mbuf(m, &w->f[k]);
+		if (likely(r == FCR_R_OK)) {
+			if (unlikely(rte_pktmbuf_data_len(m) <
+				     (uint32_t)w->f[k].fc_off + FCR_FC_HLEN)) {
+				out[i] = FCR_OUT_DROP;
+				st->drop[FCR_R_SPLIT_HEADER]++;
+				continue;
+			}
+			w->key[k] = fcr_flow_key(w->f[k].vlan, w->f[k].s_id,
+						 w->f[k].d_id);
+			w->pos[k++] = (uint8_t)i;
+		} else if (r == FCR_R_NOT_FCOE) {
+			uint16_t to = p->passthrough[in_port];
+
+			unsigned int held = 0;
+
+			if (trust && w->f[k].ethertype == FCR_ETHERTYPE_FIP)
+				held = fcr_pipeline_snoop_fip(p, m, &w->f[k], in_port,
+							      i, st, &ev[*nev], now);
+			*nev += held;
+			if (to >= p->nb_ports) {
+				out[i] = FCR_OUT_DROP;
+				st->drop[FCR_R_NO_PASSTHROUGH]++;
+				/* nothing to hold: the events still tell the sync lcore */
+				if (held)
+					fcr_pipeline_unhold(ev, *nev, i);
+			} else {
+				out[i] = (uint16_t)(to | (held ? FCR_OUT_HOLD : 0));
+				st->passthrough++;
+			}
+		} else {
+			out[i] = FCR_OUT_DROP;
+			st->drop[r]++;
+		}
+	}
+	return k;
+}
+
+/*
+ * The trust model (fabric ports given): on an edge port the VN_Port check,
+ * then every fabric login over FCoE an event and its frame held. Without
+ * it nothing is held. Returns how many of the k frames go on.
+ */
+static __rte_always_inline unsigned int
+fcr_pipeline_trust(struct fcr_pipeline *p, uint16_t in_port,
+		   struct rte_mbuf **pkts, unsigned int k, uint16_t *out,
+		   struct fcr_pipeline_stats *st, struct fcr_event *ev,
+		   unsigned int *nev, uint64_t now, struct fcr_pipeline_frames *w)
+{
+	unsigned int i;
+
+	if (p->fabric_mask == 0) {
+		memset(w->hold, 0, k);
+		return k;
+	}
+	if (!(p->fabric_mask >> in_port & 1))
+		k = fcr_pipeline_edge_check(p, in_port, pkts, w, k, out, st);
+	for (i = 0; i < k; i++) {
+		w->hold[i] = 0;
+		if (unlikely(w->f[i].type == FCR_TYPE_ELS)) {
+			w->hold[i] = (uint8_t)fcr_pipeline_snoop_els(p,
+				pkts[w->pos[i]], &w->f[i], in_port, w->pos[i], st,
+				&ev[*nev], now);
+			*nev += w->hold[i];
+		}
+	}
+	return k;
+}
+
+/* The k frames' flow entries, through this worker's flow cache. */
+static __rte_always_inline void
+fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
+		    struct fcr_pipeline_frames *w)
+{
+	fcr_flow_lookup_cached(p->tables->flows, &p->cache, w->key, k, w->idx);
+}
+
+/*
+ * Each frame's action: its flow's counters, its leg and the D_ID it leaves
+ * with; the IDs rewritten and the CRC updated when `rewrite` (a constant:
+ * 0 only for pipeline-bench's cut before the rewrite). A frame with no
+ * entry goes on plain, its flow reported. Returns nev plus those reports.
+ */
+static __rte_always_inline unsigned int
+fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
+		 struct fcr_event *ev, unsigned int nev, uint64_t now,
+		 struct fcr_pipeline_frames *w, const int rewrite)
+{
+	const struct fcr_flow_table *ft = p->tables->flows;
+	const struct fcr_route_table *rt = p->tables->routes;
+	unsigned int i;
+
+	/* the entries' action words and this worker's counters: one miss
+	 * each per frame in a large table, started together here */
+	for (i = 0; i < k; i++)
+		if (w->idx[i] != FCR_FLOW_NONE) {
+			rte_prefetch0(&ft->action[w->idx[i]]);
+			rte_prefetch0_write(&ft->counters[p->worker][w->idx[i]]);
+		}
+	for (i = 0; i < k; i++) {
+		struct rte_mbuf *m = pkts[w->pos[i]];
+		uint64_t a;
+		uint32_t s, d;
+
+		w->missed[i] = w->idx[i] == FCR_FLOW_NONE;
+		if (w->missed[i]) {
+			nev += fcr_pipeline_report_first(p, w->key[i], &ev[nev], now);
+			w->did[i] = w->f[i].d_id;
+			w->leg[i] = FCR_LEG_PLAIN;
+			continue;
+		}
+		a = fcr_flow_action_load(ft, w->idx[i]);
+		fcr_flow_count(&ft->counters[p->worker][w->idx[i]],
+			       rte_pktmbuf_pkt_len(m), now);
+		s = fcr_action_sid(a);
+		d = fcr_action_did(a);
+		w->leg[i] = (uint8_t)fcr_action_leg(a);
+		/* the route's tbl24 entry (prefixes are /24 or shorter: the
+		 * lookup is this one read) */
+		rte_prefetch0(&rt->lpm->tbl24[d]);
+		if (rewrite && (s != w->f[i].s_id || d != w->f[i].d_id))
+			fcr_rewrite_ids(m, &w->f[i], s, d);
+		w->did[i] = d;
+	}
+	return nev;
+}
+
+/*
+ * Route the k frames in bulk: out[] gets each one's port (held for a login
+ * frame) with its MACs set, or a drop (redirect not ready: fail closed; no
+ * route; no such port). ev[0..nev) are the burst's events, for the logins
+ * of dropped frames to hold nothing.
+ */
+static __rte_always_inline void
+fcr_pipeline_route(struct fcr_pipeline *p, struct rte_mbuf **pkts,
+		   unsigned int k, uint16_t *out, struct fcr_pipeline_stats *st,
+		   struct fcr_event *ev, unsigned int nev,
+		   const struct fcr_pipeline_frames *w)
+{
+	const struct fcr_flow_table *ft = p->tables->flows;
+	const struct fcr_route_table *rt = p->tables->routes;
+	uint32_t lkey[FCR_PIPELINE_BURST_MAX], nh[FCR_PIPELINE_BURST_MAX];
+	unsigned int i;
+
+	fcr_route_lookup_bulk(rt, w->did, lkey, nh, k);
+	for (i = 0; i < k; i++) {
+		struct rte_mbuf *m = pkts[w->pos[i]];
+		const struct fcr_nexthop *hop;
+		struct rte_ether_hdr *eth;
+
+		if (unlikely(w->leg[i] == FCR_LEG_BLOCKED)) {
+			const struct fcr_redirect_table *rd = p->tables->redirects;
+			uint32_t o = ft->owner[w->idx[i]];
+
+			/* fail closed: the pair never talks directly */
+			out[w->pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_REDIRECT_NOT_READY]++;
+			if (o < rd->capacity)
+				rd->not_ready[p->worker][o]++;
+			if (w->hold[i])
+				fcr_pipeline_unhold(ev, nev, w->pos[i]);
+			continue;
+		}
+		if (unlikely(nh[i] == FCR_ROUTE_NONE)) {
+			out[w->pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_NO_ROUTE]++;
+			if (w->hold[i])
+				fcr_pipeline_unhold(ev, nev, w->pos[i]);
+			continue;
+		}
+		hop = &rt->nexthop[nh[i]];
+		if (unlikely(hop->port >= p->nb_ports)) {
+			out[w->pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_NO_PORT]++;
+			if (w->hold[i])
+				fcr_pipeline_unhold(ev, nev, w->pos[i]);
+			continue;
+		}
+		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		if (hop->flags & FCR_NH_FPMA)
+			fcr_fpma(eth->dst_addr.addr_bytes, p->fc_map, w->did[i]);
+		else
+			memcpy(eth->dst_addr.addr_bytes, hop->mac, 6);
+		memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
+		st->leg[w->leg[i]]++;
+		st->flow_miss += w->missed[i];
+		out[w->pos[i]] = (uint16_t)(hop->port | (w->hold[i] ? FCR_OUT_HOLD : 0));
+	}
+}
+
+#endif /* FCR_PIPELINE_STAGES_H */
