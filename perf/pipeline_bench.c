@@ -38,7 +38,8 @@
  * line, trailer line) whatever its size. With --cold they are flushed from
  * the caches as well, as a NIC writing to memory without DDIO leaves them.
  *
- * References measured in the same run (DESIGN.md: every figure a ratio):
+ * References measured in the same run (docs/benchmarks.md, "How the figures
+ * are measured": every figure a ratio):
  *   macswap   testpmd's macswap engine per frame (swap the MACs, choose a
  *             port): the least a forwarder that reads and writes each
  *             frame's header does.
@@ -64,7 +65,7 @@
  * Correctness before timing: after the first pass of every configuration
  * (one worker, two workers, and the stages run up to the last cut), every
  * frame is compared byte for byte with the frame expected from an
- * independent model (new IDs from the redirect's members as FCOE.md's table
+ * independent model (new IDs from the redirect's members as docs/fcoe.md's table
  * says, egress port and MACs from the route, the CRC recomputed in full
  * over the expected frame) and parsed with its CRC verified
  * (fcr_frame_verify_crc); the per-leg counters must add up, nothing may be
@@ -263,7 +264,7 @@ world_create(struct world *w, uint32_t nflows, int sock)
 			fprintf(stderr, "FAIL: redirect %u not active: %d\n", i, rc);
 			return -1;
 		}
-		/* FCOE.md's table, independently of lib/forward/fcr_redirect.c */
+		/* docs/fcoe.md, "FC-Redirect: the four rules", independently of lib/forward/fcr_redirect.c */
 		fs[0] = (struct flow_spec){ f[R_HOST], f[R_TARGET], f[R_HOST],
 					    f[R_VT], FCR_LEG_HOST_TO_TARGET };
 		fs[1] = (struct flow_spec){ f[R_VI], f[R_TARGET], f[R_HOST],
