@@ -133,6 +133,21 @@ fcr_rec_is_del(const struct fcr_kind *k, const struct fcr_rec *r)
 	return r->type != k->rec_type;
 }
 
+/* A key with a VLAN a frame can carry (keys keep 12 bits of it). */
+static inline int
+fcr_key_vlan_valid(const struct fcr_key *k)
+{
+	return k->vlan <= 0x0FFF;
+}
+
+/*
+ * A peer's record applied the way configuration is (routes, redirects):
+ * stale against the object's version, else deleted, or checked and set as
+ * a command would be, the object then holding the record's version.
+ */
+enum fcr_apply_result fcr_kind_apply_config(const struct fcr_kind *k, struct fcr_tables *t,
+					    const struct fcr_rec *r);
+
 /* A peer's record loses to the version an object holds, and to a change
  * made here and not sent yet (it goes out with a newer version). */
 static inline int

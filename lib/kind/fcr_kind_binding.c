@@ -22,12 +22,6 @@ static const struct fcr_cmd_def cmds[] = {
 	{ FCR_OP_LIST, "binding list", "list bound port names (static or learned)", NULL, 0, &fcr_kind_binding },
 };
 
-static int
-key_valid(const struct fcr_key *k)
-{
-	return k->vlan <= 0x0FFF;
-}
-
 static size_t
 put(uint8_t *b, const struct fcr_rec *r)
 {
@@ -189,7 +183,7 @@ apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c
 const struct fcr_kind fcr_kind_binding = {
 	.name = "binding",
 	.rec_type = FCR_REC_BINDING,
-	.key_valid = key_valid,
+	.key_valid = fcr_key_vlan_valid,
 	.put = put,
 	.get = get,
 	.slots = slots,

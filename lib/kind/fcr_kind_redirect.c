@@ -21,12 +21,6 @@ static const struct fcr_cmd_def cmds[] = {
 	{ FCR_OP_LIST, "redirect list", "list redirects: active, or which port they wait for", NULL, 0, &fcr_kind_redirect },
 };
 
-static int
-key_valid(const struct fcr_key *k)
-{
-	return k->vlan <= 0x0FFF;
-}
-
 static size_t
 put(uint8_t *b, const struct fcr_rec *r)
 {
@@ -191,32 +185,14 @@ counts(const struct fcr_tables *t, struct fcr_field *f)
 static enum fcr_apply_result
 apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c)
 {
-	const struct fcr_key *k = &r->key;
-	struct fcr_sync_meta m;
-	int i = find(t, k);
-	char why[FCR_CMD_MSG_LEN];
-
 	(void)c;
-	if (i >= 0 && slot(t, (uint32_t)i, &m) && fcr_rec_stale(&m, r->version))
-		return FCR_APPLY_STALE;
-	if (r->type == FCR_REC_REDIRECT_DEL) {
-		set(t, r);
-		return FCR_APPLY_DONE;
-	}
-	if (check(t, r, why) < 0 || set(t, r) < 0)
-		return FCR_APPLY_REFUSED;
-	i = find(t, k);
-	if (i < 0)
-		return FCR_APPLY_REFUSED;
-	t->redirects->r[i].version = r->version;
-	t->redirects->r[i].sflags = FCR_SF_KNOWN;
-	return FCR_APPLY_DONE;
+	return fcr_kind_apply_config(&fcr_kind_redirect, t, r);
 }
 
 const struct fcr_kind fcr_kind_redirect = {
 	.name = "redirect",
 	.rec_type = FCR_REC_REDIRECT,
-	.key_valid = key_valid,
+	.key_valid = fcr_key_vlan_valid,
 	.put = put,
 	.get = get,
 	.slots = slots,

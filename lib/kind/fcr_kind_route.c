@@ -172,27 +172,8 @@ counts(const struct fcr_tables *t, struct fcr_field *f)
 static enum fcr_apply_result
 apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c)
 {
-	uint32_t prefix = (uint32_t)r->key.k1;
-	unsigned int bits = (unsigned int)r->key.k2;
-	struct fcr_sync_meta m;
-	int i = fcr_route_find(t->routes, prefix, bits);
-	char why[FCR_CMD_MSG_LEN];
-
 	(void)c;
-	if (i >= 0 && slot(t, (uint32_t)i, &m) && fcr_rec_stale(&m, r->version))
-		return FCR_APPLY_STALE;
-	if (r->type == FCR_REC_ROUTE_DEL) {
-		set(t, r);
-		return FCR_APPLY_DONE;
-	}
-	if (check(t, r, why) < 0 || set(t, r) < 0)
-		return FCR_APPLY_REFUSED;
-	i = fcr_route_find(t->routes, prefix, bits);
-	if (i >= 0) {
-		t->routes->routes[i].version = r->version;
-		t->routes->routes[i].sflags = FCR_SF_KNOWN;
-	}
-	return FCR_APPLY_DONE;
+	return fcr_kind_apply_config(&fcr_kind_route, t, r);
 }
 
 const struct fcr_kind fcr_kind_route = {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "fcr_kind.h"
+#include "fcr_tables.h"
 
 extern const struct fcr_kind fcr_kind_route, fcr_kind_binding, fcr_kind_redirect,
 	fcr_kind_flow;
@@ -21,4 +22,28 @@ fcr_kind_of_rec(uint8_t type)
 		if (type == fcr_kinds[k]->rec_type || type == fcr_kinds[k]->rec_type + 1)
 			return fcr_kinds[k];
 	return NULL;
+}
+
+enum fcr_apply_result
+fcr_kind_apply_config(const struct fcr_kind *k, struct fcr_tables *t, const struct fcr_rec *r)
+{
+	char why[FCR_CMD_MSG_LEN];
+	struct fcr_sync_meta m;
+	int i = k->find(t, &r->key);
+
+	if (i >= 0 && k->slot(t, (uint32_t)i, &m) && fcr_rec_stale(&m, r->version))
+		return FCR_APPLY_STALE;
+	if (fcr_rec_is_del(k, r)) {
+		k->set(t, r); /* gone already: nothing to do */
+		return FCR_APPLY_DONE;
+	}
+	if (k->check(t, r, why) < 0 || k->set(t, r) < 0)
+		return FCR_APPLY_REFUSED;
+	i = k->find(t, &r->key);
+	if (i < 0)
+		return FCR_APPLY_REFUSED;
+	k->slot(t, (uint32_t)i, &m);
+	*m.version = r->version;
+	*m.sflags = FCR_SF_KNOWN;
+	return FCR_APPLY_DONE;
 }
