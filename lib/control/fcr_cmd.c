@@ -61,58 +61,112 @@ fcr_addr_parse(const char *s, uint32_t *ip, uint16_t *port)
 	return 0;
 }
 
-int fcr_cmd_add_word(struct fcr_cmd *c, int i, const char *w);
+static int
+arg_fcid(const char *tok, union fcr_cmd_arg *a, const char **why)
+{
+	return fcr_fcid_parse(tok, &a->fcid, why);
+}
+
+static int
+arg_wwpn(const char *tok, union fcr_cmd_arg *a, const char **why)
+{
+	return fcr_wwpn_parse(tok, &a->wwpn, why);
+}
+
+static int
+arg_mac(const char *tok, union fcr_cmd_arg *a, const char **why)
+{
+	return fcr_mac_parse(tok, a->mac, why);
+}
+
+static int
+arg_vlan(const char *tok, union fcr_cmd_arg *a, const char **why)
+{
+	*why = "a VLAN is a number from 0 to 4095";
+	return parse_u32(tok, 4095, &a->u32);
+}
+
+static int
+arg_port(const char *tok, union fcr_cmd_arg *a, const char **why)
+{
+	*why = "a port is a number from 0 to 1023";
+	return parse_u32(tok, 1023, &a->u32);
+}
+
+static int
+arg_addr(const char *tok, union fcr_cmd_arg *a, const char **why)
+{
+	*why = "an address is IPv4:port, e.g. 127.0.0.1:7000";
+	return fcr_addr_parse(tok, &a->addr.ip, &a->addr.port);
+}
+
+static int
+arg_number(const char *tok, union fcr_cmd_arg *a, const char **why)
+{
+	*why = "expected an unsigned number";
+	return parse_u32(tok, UINT32_MAX, &a->u32);
+}
+
+static int
+arg_prefix(const char *tok, union fcr_cmd_arg *a, const char **why)
+{
+	char buf[32];
+	const char *slash = strchr(tok, '/');
+	uint32_t bits;
+
+	*why = "a prefix is <fcid>/<bits>, bits 1 to 24, e.g. 0x010000/8";
+	if (slash == NULL || (size_t)(slash - tok) >= sizeof(buf))
+		return -1;
+	memcpy(buf, tok, (size_t)(slash - tok));
+	buf[slash - tok] = '\0';
+	if (fcr_fcid_parse(buf, &a->prefix.fcid, NULL) < 0 ||
+	    parse_u32(slash + 1, 24, &bits) < 0 || bits == 0)
+		return -1;
+	a->prefix.bits = (uint8_t)bits;
+	return 0;
+}
+
+/* The typed placeholders; any other is a <word>. */
+static const struct {
+	const char *ph;
+	int (*parse)(const char *tok, union fcr_cmd_arg *a, const char **why);
+} typed[] = {
+	{ "<fcid>", arg_fcid }, { "<wwpn>", arg_wwpn }, { "<mac>", arg_mac },
+	{ "<vlan>", arg_vlan }, { "<port>", arg_port }, { "<addr>", arg_addr },
+	{ "<n>", arg_number }, { "<ms>", arg_number }, { "<prefix>", arg_prefix },
+};
+
+static int
+typed_index(const char *ph, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(typed) / sizeof(typed[0]); i++)
+		if (len == strlen(typed[i].ph) && memcmp(ph, typed[i].ph, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+fcr_cmd_placeholder_is_word(const char *ph, size_t len)
+{
+	return typed_index(ph, len) < 0;
+}
 
 /* Parse one token as placeholder `ph` (e.g. "<vlan>"). 0 or -1 with why. */
 static int
 parse_arg(const char *ph, size_t phlen, const char *tok, union fcr_cmd_arg *a,
 	  const char **why, struct fcr_cmd *out)
 {
-#define IS(name) (phlen == sizeof(name) - 1 && memcmp(ph, name, phlen) == 0)
-	if (IS("<fcid>"))
-		return fcr_fcid_parse(tok, &a->fcid, why);
-	if (IS("<wwpn>"))
-		return fcr_wwpn_parse(tok, &a->wwpn, why);
-	if (IS("<mac>"))
-		return fcr_mac_parse(tok, a->mac, why);
-	if (IS("<vlan>")) {
-		*why = "a VLAN is a number from 0 to 4095";
-		return parse_u32(tok, 4095, &a->u32);
-	}
-	if (IS("<port>")) {
-		*why = "a port is a number from 0 to 1023";
-		return parse_u32(tok, 1023, &a->u32);
-	}
-	if (IS("<addr>")) {
-		*why = "an address is IPv4:port, e.g. 127.0.0.1:7000";
-		return fcr_addr_parse(tok, &a->addr.ip, &a->addr.port);
-	}
-	if (IS("<n>") || IS("<ms>")) {
-		*why = "expected an unsigned number";
-		return parse_u32(tok, UINT32_MAX, &a->u32);
-	}
-	if (IS("<prefix>")) {
-		char buf[32];
-		const char *slash = strchr(tok, '/');
-		uint32_t bits;
+	int t = typed_index(ph, phlen);
 
-		*why = "a prefix is <fcid>/<bits>, bits 1 to 24, e.g. 0x010000/8";
-		if (slash == NULL || (size_t)(slash - tok) >= sizeof(buf))
-			return -1;
-		memcpy(buf, tok, (size_t)(slash - tok));
-		buf[slash - tok] = '\0';
-		if (fcr_fcid_parse(buf, &a->prefix.fcid, NULL) < 0 ||
-		    parse_u32(slash + 1, 24, &bits) < 0 || bits == 0)
-			return -1;
-		a->prefix.bits = (uint8_t)bits;
-		return 0;
-	}
+	if (t >= 0)
+		return typed[t].parse(tok, a, why);
 	/* <word>, <file>, <type>, ...: copied, so the command holds its words */
 	*why = "too long";
 	if (out == NULL)
 		return 0;
 	return fcr_cmd_add_word(out, (int)(a - out->arg), tok);
-#undef IS
 }
 
 /*
@@ -242,19 +296,4 @@ fcr_cmd_add_word(struct fcr_cmd *c, int i, const char *w)
 	c->arg[i].word = c->text_used;
 	c->text_used = (uint16_t)(c->text_used + len);
 	return 0;
-}
-
-int
-fcr_cmd_placeholder_is_word(const char *ph, size_t len)
-{
-	static const char *const typed[] = {
-		"<fcid>", "<wwpn>", "<mac>", "<vlan>", "<port>", "<addr>", "<n>", "<ms>",
-		"<prefix>",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(typed) / sizeof(typed[0]); i++)
-		if (len == strlen(typed[i]) && memcmp(ph, typed[i], len) == 0)
-			return 0;
-	return 1;
 }
