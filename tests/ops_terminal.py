@@ -23,7 +23,12 @@ import time
 FCR = sys.argv[1]
 PREFIX = "opsterm%d" % os.getpid()
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-BOUND_S = 60  # only against a hang: every wait ends when its text appears
+BOUND_S = 60
+
+
+def plain(s):
+    """What a terminal shows at the end: no escape sequences, no returns."""
+    return ANSI.sub("", s).replace("\r", "").replace("\x07", "")  # only against a hang: every wait ends when its text appears
 passed = failed = 0
 
 
@@ -81,8 +86,13 @@ class Terminal:
     def prompt_after(self, text):
         """Type text; wait until the output ends with a bare prompt (the
         line ran and the program waits for the next one)."""
-        return self.keys(text, lambda s: "\n" in s and
-                         ANSI.sub("", s).endswith("fcredirect> "))
+        return self.keys(text, lambda s: "\n" in s and plain(s).endswith("fcredirect> "))
+
+    def line_shows(self, text, line, also=lambda s: True):
+        """Type text; wait until the prompt shows `line` (after a completion
+        or a list of choices, the prompt and the line are printed again)
+        and also(what was printed) holds."""
+        return self.keys(text, lambda s: plain(s).endswith("fcredirect> " + line) and also(s))
 
 
 def main():
@@ -103,28 +113,30 @@ def main():
           "show port stats 1: that port alone", out)
 
     print("completion")
-    ok, out = t.keys("show port st\t", lambda s: "stats" in s)
+    # completed in place: the echo of what was typed, then the rest of the word
+    ok, out = t.keys("show port st\t", lambda s: plain(s).endswith("show port stats "))
     check(ok, "tab completes 'show port st' to 'show port stats'", out)
     ok, out = t.prompt_after("all\r")
     check(ok and "NIC statistics for port 1" in out, "the completed line runs", out)
-    ok, out = t.keys("route add 0x010000/8 port \t\t",
-                     lambda s: re.search(r"\b0\b", s) and re.search(r"\b1\b", s))
+    ok, out = t.line_shows("route add 0x010000/8 port \t\t", "route add 0x010000/8 port ",
+                           lambda s: re.search(r"\b0\b", s) and re.search(r"\b1\b", s))
     check(ok, "tab tab after 'port' offers the ports, 0 and 1", out)
     ok, out = t.prompt_after("0 fpma\r")
     ok, out = t.prompt_after("route list\r")
     check(ok and "route 0x010000/8 port 0 fpma" in out, "the route typed with completion is there",
           out)
     t.prompt_after("binding add vlan 100 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001\r")
-    ok, out = t.keys("binding del vlan 100 wwpn \t", lambda s: "21:00:00:00:00:00:00:01" in s)
+    ok, out = t.line_shows("binding del vlan 100 wwpn \t", "binding del vlan 100 wwpn ",
+                           lambda s: "21:00:00:00:00:00:00:01" in s)
     check(ok, "tab after 'wwpn' offers the WWPN of the one binding", out)
-    ok, out = t.keys("2\t", lambda s: "1:00:00:00:00:00:00:01" in s)
+    ok, out = t.keys("2\t", lambda s: plain(s).endswith("21:00:00:00:00:00:00:01 "))
     check(ok, "tab after '2' completes it", out)
     ok, out = t.prompt_after("\r")
     ok, out = t.prompt_after("binding list\r")
     check(ok and "0 bindings" in out, "the binding del completed that way ran", out)
 
     print("help with '?'")
-    ok, out = t.keys("show port ?", lambda s: "show port xstats" in s)
+    ok, out = t.line_shows("show port ?", "show port ", lambda s: "show port xstats" in s)
     check(ok and "show port stats all" in out and "show port info <port>" in out,
           "'show port ?' lists the commands that can follow, with their help", out)
     ok, out = t.prompt_after("info 0\r")
