@@ -251,7 +251,11 @@ fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, const char *text,
 	for (i = 0; i < nb_defs; i++) {
 		char m[FCR_CMD_MSG_LEN] = "";
 
-		memset(out, 0, sizeof(*out));
+		/* not the words' text: it is as long as the words copied */
+		out->def = NULL;
+		out->nb_args = 0;
+		out->text_used = 0;
+		memset(out->arg, 0, sizeof(out->arg));
 		r = match(&defs[i], tok, n, out, m);
 		if (r == 1)
 			return 1;
