@@ -85,6 +85,7 @@ struct fcr_fwd {
 	uint16_t nb_ports;
 	struct rte_ether_addr port_mac[FCR_MAX_PORTS];
 	uint16_t passthrough[FCR_MAX_PORTS];
+	uint32_t flood[FCR_MAX_PORTS]; /* fabric port -> edge ports peered with it */
 	uint32_t fabric_mask;     /* --fabric-ports */
 	uint32_t fc_map;
 	uint16_t burst;

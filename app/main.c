@@ -294,6 +294,11 @@ main(int argc, char **argv)
 	fcr_fwd.drain_tsc = (rte_get_tsc_hz() + 9999) / 10000; /* 100 us */
 	for (p = 0; p < FCR_MAX_PORTS; p++)
 		fcr_fwd.passthrough[p] = opt.passthrough[p];
+	/* several edge ports peered with one fabric port: its FIP goes to all */
+	for (p = 0; p < nb_ports; p++)
+		if (!(opt.fabric_mask >> p & 1) && opt.passthrough[p] < nb_ports &&
+		    (opt.fabric_mask >> opt.passthrough[p] & 1))
+			fcr_fwd.flood[opt.passthrough[p]] |= 1u << p;
 
 	qsize = rte_rcu_qsbr_get_memsize(fcr_fwd.nb_workers);
 	fcr_fwd.qsbr = rte_zmalloc("fcr_qsbr", qsize, RTE_CACHE_LINE_SIZE);

@@ -53,6 +53,35 @@ send_frame(struct fcr_worker *w, struct rte_mbuf *m, uint16_t port)
 	rte_eth_tx_buffer(port, w->txq, w->txb[port], m);
 }
 
+/* A frame to its port, or to each of a fabric port's edge ports (a copy
+ * each but the last: FIP is rare and small). */
+static void
+send_out(struct fcr_worker *w, struct rte_mbuf *m, uint16_t out)
+{
+	uint32_t mask;
+	uint16_t p;
+
+	if (likely(!(out & FCR_OUT_FLOOD))) {
+		send_frame(w, m, out);
+		return;
+	}
+	mask = fcr_fwd.flood[out & ~FCR_OUT_FLOOD];
+	while (mask != 0) {
+		struct rte_mbuf *c = m;
+
+		p = (uint16_t)__builtin_ctz(mask);
+		mask &= mask - 1;
+		if (mask != 0) {
+			c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
+			if (c == NULL) {
+				w->st.pl.drop[FCR_R_NO_MBUF]++;
+				continue;
+			}
+		}
+		send_frame(w, c, p);
+	}
+}
+
 /* Send the held login frames whose events the sync lcore has applied. */
 static inline void
 release_held(struct fcr_worker *w)
@@ -73,7 +102,7 @@ release_held(struct fcr_worker *w)
 		w->st.hold_us[RTE_MIN(us / FCR_HOLD_BUCKET_US, (uint64_t)FCR_HOLD_BUCKETS - 1)]++;
 		if (now - h->tsc > w->st.hold_max_tsc)
 			w->st.hold_max_tsc = now - h->tsc;
-		send_frame(w, h->m, h->port);
+		send_out(w, h->m, h->port);
 		w->held_head++;
 	}
 }
@@ -109,7 +138,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 			continue;
 		}
 		if (likely(!(out[i] & FCR_OUT_HOLD))) {
-			send_frame(w, pkts[i], out[i]);
+			send_out(w, pkts[i], out[i]);
 			continue;
 		}
 		/* its event lost (ring full) or no room to wait: a fabric
@@ -152,6 +181,7 @@ fcr_worker_main(void *arg)
 		.tables = fcr_fwd.tables,
 		.port_mac = (const uint8_t (*)[6])fcr_fwd.port_mac,
 		.passthrough = fcr_fwd.passthrough,
+		.flood = fcr_fwd.flood,
 		.nb_ports = fcr_fwd.nb_ports,
 		.fabric_mask = fcr_fwd.fabric_mask,
 		.fc_map = fcr_fwd.fc_map,

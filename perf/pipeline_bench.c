@@ -611,7 +611,7 @@ staged_burst(struct wctx *w, struct rte_mbuf **pkts, uint16_t n,
 			acc += fr.did[i] + fr.leg[i];
 		return acc;
 	}
-	fcr_pipeline_route(p, pkts, k, out, &w->st, w->ev, nev, &fr);
+	fcr_pipeline_route(p, 0, pkts, k, out, &w->st, w->ev, nev, &fr);
 	w->nev += nev;
 	return acc;
 }

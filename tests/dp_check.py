@@ -24,8 +24,12 @@ frame, on an independent model of the forwarder (README.md; docs/fcoe.md,
     frames (both ways) are dropped as redirect_not_ready.
   * The final D_ID picks the route (longest prefix): the egress port, the
     destination MAC (FC-MAP || D_ID for fpma, else the route's MAC); the
-    source MAC becomes the egress port's MAC; the FC CRC follows the rewrite
-    and a bad one stays exactly as bad.
+    source MAC becomes the egress port's MAC. With fabric ports the MACs are
+    a fabric's instead: to an edge port from the FCF's MAC (the frame's
+    destination if it came from an edge port, its source if from the
+    fabric); to a fabric port to the FCF's MAC (kept) from the S_ID's
+    VN_Port MAC (kept, or FPMA of a rewritten S_ID). The FC CRC follows the
+    rewrite and a bad one stays exactly as bad.
   * FIP and other EtherTypes leave unchanged through the pass-through peer.
 
 tshark reads the input and every output capture; the expected record of each
@@ -834,6 +838,18 @@ def run_model(args, rep):
     initial_rules = dict(m.rules)
     activated = {}     # redirect index -> input frame whose login completed it
 
+    def egress_macs(b, hop, s_in, s_id, d_id):
+        """(source, destination) MACs of a frame leaving by route hop
+        (README: MACs in a fabric)."""
+        dst = hop[1] if hop[1] is not None else m.fpma(d_id)
+        if not fabric:
+            return macs[hop[0]], dst
+        from_fabric = args.in_port in fabric
+        if hop[0] not in fabric:
+            # the FCF's MAC, as the ENode addressed it or the FCF sent it
+            return (b[6:12] if from_fabric else b[0:6]), dst
+        return (b[6:12] if s_id == s_in else m.fpma(s_id)), b[0:6]
+
     exp = []
     parse_disagree = []
     for i, b in enumerate(frames):
@@ -873,34 +889,27 @@ def run_model(args, rep):
             if key in m.blocks:
                 e.drop, e.rule_key, e.redirect = NOT_READY, key, m.blocks[key]
                 if hop is not None and hop[0] < nports:
-                    dst = hop[1] if hop[1] is not None else \
-                        bytes([(args.fc_map >> 16) & 0xFF, (args.fc_map >> 8) & 0xFF,
-                               args.fc_map & 0xFF]) + d_id.to_bytes(3, "big")
+                    src, dst = egress_macs(b, hop, f.s_id, s_id, d_id)
                     # what it is if the pair is not learned yet
-                    e.alt = (hop[0], rewrite_rec(inrecs[i], macs[hop[0]], dst, s_id, d_id),
-                             rewrite_bytes(b, f, macs[hop[0]], dst, s_id, d_id))
+                    e.alt = (hop[0], rewrite_rec(inrecs[i], src, dst, s_id, d_id),
+                             rewrite_bytes(b, f, src, dst, s_id, d_id))
             elif hop is None:
                 e.drop = "no_route"
             elif hop[0] >= nports:
                 e.drop = "no_port"
             else:
                 port = hop[0]
-                dst = hop[1] if hop[1] is not None else \
-                    bytes([(args.fc_map >> 16) & 0xFF, (args.fc_map >> 8) & 0xFF,
-                           args.fc_map & 0xFF]) + d_id.to_bytes(3, "big")
+                src, dst = egress_macs(b, hop, f.s_id, s_id, d_id)
                 e.port, e.leg = port, leg
-                e.rec = rewrite_rec(inrecs[i], macs[port], dst, s_id, d_id)
-                e.data = rewrite_bytes(b, f, macs[port], dst, s_id, d_id)
+                e.rec = rewrite_rec(inrecs[i], src, dst, s_id, d_id)
+                e.data = rewrite_bytes(b, f, src, dst, s_id, d_id)
                 if rule:
                     # what it is if the rule is not there yet
                     phop = m.route(f.d_id)
                     if phop is not None and phop[0] < nports:
-                        pdst = phop[1] if phop[1] is not None else \
-                            bytes([(args.fc_map >> 16) & 0xFF, (args.fc_map >> 8) & 0xFF,
-                                   args.fc_map & 0xFF]) + f.d_id.to_bytes(3, "big")
-                        e.alt = (phop[0], rewrite_rec(inrecs[i], macs[phop[0]], pdst,
-                                                      f.s_id, f.d_id),
-                                 rewrite_bytes(b, f, macs[phop[0]], pdst, f.s_id, f.d_id))
+                        psrc, pdst = egress_macs(b, phop, f.s_id, f.s_id, f.d_id)
+                        e.alt = (phop[0], rewrite_rec(inrecs[i], psrc, pdst, f.s_id, f.d_id),
+                                 rewrite_bytes(b, f, psrc, pdst, f.s_id, f.d_id))
         if lg is not None:
             # held until the sync lcore applied it: sent, but maybe later
             e.held = e.port is not None

@@ -390,6 +390,76 @@ edge_ports_pass_only_logged_in_vn_ports(void **state)
 	tables->fabric_mask = pl.fabric_mask = 0;
 }
 
+/* With fabric ports fcredirect never sends its own MAC: to an ENode the
+ * FCF's MAC (as the ENode addressed it, or as the FCF sent it) and the
+ * route's destination; to the FCF its MAC kept and the S_ID's VN_Port MAC
+ * (FPMA of a rewritten S_ID). FIP from a fabric port peered with several
+ * edge ports goes to all of them. */
+static void
+fabric_macs_are_the_fcf_s_and_the_vn_port_s(void **state)
+{
+	static const uint8_t fcf[6] = { 0x0e, 0xfc, 0xf0, 0, 0, 1 };
+	static const uint32_t flood[4] = { 0, 1u << 0 | 1u << 2, 0, 0 };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[5];
+	uint16_t out[5];
+	uint8_t mac[6];
+	const uint8_t *e;
+	int i;
+
+	(void)state;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	pl.flood = flood;
+	m[0] = fcp(FH, FT);        /* host -> VT leg, edge to edge */
+	m[1] = fcp(FH, 0x410009);  /* plain, edge to the fabric */
+	m[2] = fcp(FVI, FT);       /* VI -> target leg (S_ID := host), to the fabric */
+	for (i = 0; i < 3; i++)
+		memcpy(rte_pktmbuf_mtod(m[i], uint8_t *), fcf, 6);
+	run(m, 2, 0, out, &st, ev);
+	run(&m[2], 1, 2, &out[2], &st, ev);
+	assert_int_equal(out[0], 2);
+	e = rte_pktmbuf_mtod(m[0], const uint8_t *);
+	assert_memory_equal(e, sn_mac, 6);        /* the route's MAC */
+	assert_memory_equal(e + 6, fcf, 6);       /* from the FCF */
+	assert_int_equal(out[1], 1);
+	e = rte_pktmbuf_mtod(m[1], const uint8_t *);
+	fcr_fpma(mac, FCR_FC_MAP_DEFAULT, FH);
+	assert_memory_equal(e, fcf, 6);
+	assert_memory_equal(e + 6, mac, 6);
+	assert_int_equal(out[2], 1);
+	e = rte_pktmbuf_mtod(m[2], const uint8_t *);
+	assert_memory_equal(e, fcf, 6);
+	assert_memory_equal(e + 6, mac, 6);       /* FPMA of the host, its new S_ID */
+	free_all(m, 3);
+
+	/* from the FCF to an ENode: still from the FCF, to the VN_Port */
+	m[0] = fcp(0x410009, FH);
+	memcpy(rte_pktmbuf_mtod(m[0], uint8_t *) + 6, fcf, 6);
+	run(m, 1, 1, out, &st, ev);
+	assert_int_equal(out[0], 0);
+	e = rte_pktmbuf_mtod(m[0], const uint8_t *);
+	assert_memory_equal(e, mac, 6);
+	assert_memory_equal(e + 6, fcf, 6);
+	free_all(m, 1);
+
+	/* FIP: from the fabric port to both of its edge ports; back to it */
+	for (i = 0; i < 2; i++) {
+		struct rte_mbuf *f = fcp(FH, FT);
+
+		rte_pktmbuf_mtod(f, uint8_t *)[16] = 0x89;  /* 0x8914 under the tag */
+		rte_pktmbuf_mtod(f, uint8_t *)[17] = 0x14;
+		m[i] = f;
+	}
+	run(m, 1, 1, out, &st, ev);
+	run(&m[1], 1, 0, &out[1], &st, ev);
+	assert_int_equal(out[0], 1 | FCR_OUT_FLOOD);
+	assert_int_equal(out[1], 1);
+	free_all(m, 2);
+	pl.flood = NULL;
+	tables->fabric_mask = pl.fabric_mask = 0;
+}
+
 static void
 fip_and_other_ethertypes_pass_through(void **state)
 {
@@ -568,6 +638,7 @@ main(void)
 		cmocka_unit_test(largest_payload_forwards_with_a_good_crc),
 		cmocka_unit_test(fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not),
 		cmocka_unit_test(edge_ports_pass_only_logged_in_vn_ports),
+		cmocka_unit_test(fabric_macs_are_the_fcf_s_and_the_vn_port_s),
 		cmocka_unit_test(fip_and_other_ethertypes_pass_through),
 		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
 		cmocka_unit_test(drops_are_counted_under_their_reason),

@@ -45,6 +45,6 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 		return nev;
 	fcr_pipeline_lookup(p, k, &w);
 	nev = fcr_pipeline_act(p, pkts, k, ev, nev, now, &w, 1);
-	fcr_pipeline_route(p, pkts, k, out, st, ev, nev, &w);
+	fcr_pipeline_route(p, in_port, pkts, k, out, st, ev, nev, &w);
 	return nev;
 }

@@ -41,11 +41,15 @@ struct fcr_tables;
 #define FCR_OUT_DROP UINT16_MAX
 /* or'ed into out[i]: hold the frame until the sync lcore applied its event */
 #define FCR_OUT_HOLD 0x8000u
+/* or'ed into out[i] with the port it came in on: FIP (or another EtherType)
+ * from a fabric port, for every edge port in flood[that port] */
+#define FCR_OUT_FLOOD 0x4000u
 
 struct fcr_pipeline {
 	const struct fcr_tables *tables;
 	const uint8_t (*port_mac)[6];  /* [nb_ports] */
 	const uint16_t *passthrough;   /* [in port] -> out port */
+	const uint32_t *flood;         /* [fabric port] -> its edge ports; NULL: none */
 	uint16_t nb_ports;
 	uint32_t fabric_mask;          /* fabric ports; 0: no trust model */
 	uint32_t fc_map;

@@ -35,6 +35,7 @@ struct fcr_pipeline_frames {
 	uint64_t key[FCR_PIPELINE_BURST_MAX];
 	uint32_t idx[FCR_PIPELINE_BURST_MAX];  /* flow entry or FCR_FLOW_NONE */
 	uint32_t did[FCR_PIPELINE_BURST_MAX];  /* D_ID it leaves with */
+	uint32_t sid[FCR_PIPELINE_BURST_MAX];  /* S_ID it leaves with */
 	uint8_t pos[FCR_PIPELINE_BURST_MAX];   /* index in the burst */
 	uint8_t leg[FCR_PIPELINE_BURST_MAX];
 	uint8_t missed[FCR_PIPELINE_BURST_MAX];
@@ -236,23 +237,29 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 			w->pos[k++] = (uint8_t)i;
 		} else if (r == FCR_R_NOT_FCOE) {
 			uint16_t to = p->passthrough[in_port];
-
 			unsigned int held = 0;
+			/* a fabric port's FIP reaches every ENode behind
+			 * the edge ports that name it as their peer */
+			int flood = trust && (p->fabric_mask >> in_port & 1) &&
+				    p->flood != NULL &&
+				    __builtin_popcount(p->flood[in_port]) > 1;
 
 			if (trust && w->f[k].ethertype == FCR_ETHERTYPE_FIP)
 				held = fcr_pipeline_snoop_fip(p, m, &w->f[k], in_port,
 							      i, st, &ev[*nev], now);
 			*nev += held;
-			if (to >= p->nb_ports) {
+			if (flood)
+				to = (uint16_t)(in_port | FCR_OUT_FLOOD);
+			else if (to >= p->nb_ports) {
 				out[i] = FCR_OUT_DROP;
 				st->drop[FCR_R_NO_PASSTHROUGH]++;
 				/* nothing to hold: the events still tell the sync lcore */
 				if (held)
 					fcr_pipeline_unhold(ev, *nev, i);
-			} else {
-				out[i] = (uint16_t)(to | (held ? FCR_OUT_HOLD : 0));
-				st->passthrough++;
+				continue;
 			}
+			out[i] = (uint16_t)(to | (held ? FCR_OUT_HOLD : 0));
+			st->passthrough++;
 		} else {
 			out[i] = FCR_OUT_DROP;
 			st->drop[r]++;
@@ -331,6 +338,7 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		if (w->missed[i]) {
 			nev += fcr_pipeline_report_first(p, w->key[i], &ev[nev], now);
 			w->did[i] = w->f[i].d_id;
+			w->sid[i] = w->f[i].s_id;
 			w->leg[i] = FCR_LEG_PLAIN;
 			continue;
 		}
@@ -346,8 +354,52 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		if (rewrite && (s != w->f[i].s_id || d != w->f[i].d_id))
 			fcr_rewrite_ids(m, &w->f[i], s, d);
 		w->did[i] = d;
+		w->sid[i] = s;
 	}
 	return nev;
+}
+
+/* The destination MAC a route gives: FC-MAP || D_ID, or its own. */
+static inline void
+fcr_pipeline_hop_dst(const struct fcr_pipeline *p, struct rte_ether_hdr *eth,
+		     const struct fcr_nexthop *hop, uint32_t d_id)
+{
+	if (hop->flags & FCR_NH_FPMA)
+		fcr_fpma(eth->dst_addr.addr_bytes, p->fc_map, d_id);
+	else
+		memcpy(eth->dst_addr.addr_bytes, hop->mac, 6);
+}
+
+/*
+ * MACs in a fabric (FC-BB-5): an ENode takes a frame only from its FCF's
+ * MAC and only for its VN_Port's MAC (low 24 bits the D_ID); the FCF only
+ * from the VN_Port MAC of the S_ID. fcredirect is not the FCF, so it never
+ * writes its own port MAC: the FCF's MAC is in the frame, as the
+ * destination an ENode addressed or the source the FCF sent from.
+ *   to an edge port: source the FCF's MAC, destination the route's (FPMA);
+ *   to a fabric port: destination the FCF's MAC, source the VN_Port MAC of
+ *   the S_ID (kept when the S_ID is; FPMA of the new one when rewritten).
+ * Between two fabric ports the frame keeps its MACs but for that source.
+ */
+static inline void
+fcr_pipeline_fabric_macs(const struct fcr_pipeline *p, struct rte_ether_hdr *eth,
+			 uint16_t in_port, const struct fcr_nexthop *hop,
+			 uint32_t s_in, uint32_t s_out, uint32_t d_out)
+{
+	int from_fabric = p->fabric_mask >> in_port & 1;
+	int to_fabric = p->fabric_mask >> hop->port & 1;
+	uint8_t fcf[6];
+
+	if (!to_fabric) {
+		memcpy(fcf, from_fabric ? eth->src_addr.addr_bytes :
+		       eth->dst_addr.addr_bytes, 6);
+		fcr_pipeline_hop_dst(p, eth, hop, d_out);
+		memcpy(eth->src_addr.addr_bytes, fcf, 6);
+		return;
+	}
+	/* the destination stays: the FCF's MAC its ENode or the FCF put */
+	if (s_out != s_in)
+		fcr_fpma(eth->src_addr.addr_bytes, p->fc_map, s_out);
 }
 
 /*
@@ -357,7 +409,7 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
  * of dropped frames to hold nothing.
  */
 static __rte_always_inline void
-fcr_pipeline_route(struct fcr_pipeline *p, struct rte_mbuf **pkts,
+fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **pkts,
 		   unsigned int k, uint16_t *out, struct fcr_pipeline_stats *st,
 		   struct fcr_event *ev, unsigned int nev,
 		   const struct fcr_pipeline_frames *w)
@@ -402,11 +454,13 @@ fcr_pipeline_route(struct fcr_pipeline *p, struct rte_mbuf **pkts,
 			continue;
 		}
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		if (hop->flags & FCR_NH_FPMA)
-			fcr_fpma(eth->dst_addr.addr_bytes, p->fc_map, w->did[i]);
-		else
-			memcpy(eth->dst_addr.addr_bytes, hop->mac, 6);
-		memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
+		if (p->fabric_mask != 0)
+			fcr_pipeline_fabric_macs(p, eth, in_port, hop, w->f[i].s_id,
+						 w->sid[i], w->did[i]);
+		else {
+			fcr_pipeline_hop_dst(p, eth, hop, w->did[i]);
+			memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
+		}
 		st->leg[w->leg[i]]++;
 		st->flow_miss += w->missed[i];
 		out[w->pos[i]] = (uint16_t)(hop->port | (w->hold[i] ? FCR_OUT_HOLD : 0));

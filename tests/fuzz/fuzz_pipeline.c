@@ -288,7 +288,7 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
  * and the CRC is exactly as right or wrong as it arrived. */
 static void
 check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *e,
-	   uint16_t out)
+	   uint16_t in_port, uint16_t out)
 {
 	static uint8_t a[FZ_CAP];
 	const struct fcr_nexthop *hop = NULL;
@@ -316,12 +316,24 @@ check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *
 	FZ_CHECK((f.crc ^ tu_crc32_ref(p + fo, f.fc_len)) == e->crc_err,
 		 "CRC error changed from %08x", e->crc_err);
 	route_port(t, e->did, &hop, &drop);
+	/* a fabric's MACs (README): toward the FCF its MAC as addressed, from
+	 * the S_ID's VN_Port MAC; toward an ENode from the FCF's MAC */
+	if (PL_FABRIC_MASK >> out & 1) {
+		FZ_CHECK(memcmp(p, e->bytes, 6) == 0, "destination MAC (the FCF's)");
+		if (e->sid == e->f.s_id)
+			memcpy(mac, e->bytes + 6, 6);
+		else
+			fcr_fpma(mac, FCR_FC_MAP_DEFAULT, e->sid);
+		FZ_CHECK(memcmp(p + 6, mac, 6) == 0, "source MAC (the S_ID's VN_Port)");
+		return;
+	}
 	if (hop->flags & FCR_NH_FPMA)
 		fcr_fpma(mac, FCR_FC_MAP_DEFAULT, e->did);
 	else
 		memcpy(mac, hop->mac, 6);
 	FZ_CHECK(memcmp(p, mac, 6) == 0, "destination MAC");
-	FZ_CHECK(memcmp(p + 6, pl_port_mac[out], 6) == 0, "source MAC");
+	FZ_CHECK(memcmp(p + 6, PL_FABRIC_MASK >> in_port & 1 ? e->bytes + 6 : e->bytes,
+			6) == 0, "source MAC (the FCF's)");
 }
 
 static void
@@ -435,7 +447,7 @@ pipeline_one(const uint8_t *data, size_t size)
 			want_leg[e[i].leg]++;
 			want_miss += e[i].miss;
 		}
-		check_sent(t, pkts[i], &e[i], (uint16_t)(out[i] & ~FCR_OUT_HOLD));
+		check_sent(t, pkts[i], &e[i], in_port, (uint16_t)(out[i] & ~FCR_OUT_HOLD));
 	}
 	for (j = 0; j < FCR_R_COUNT; j++) {
 		FZ_CHECK(st.drop[j] == want_drop[j], "drop[%s] %llu, expected %llu",
