@@ -593,6 +593,16 @@ class Model:
     def active(self, i):
         return any(v[3] == i for v in self.rules.values())
 
+    def egress(self, vlan, d_id, by_login):
+        """The (port, mac) a frame leaves by: with fabric ports, what came
+        from the fabric or was rewritten goes where its D_ID's VN_Port
+        logged in, if through an edge port (README: Trust); else the route."""
+        if by_login and self.fabric:
+            port, mac = self.vn.get((vlan, d_id), (None, None))
+            if port is not None and mac is not None and port not in self.fabric:
+                return (port, mac)
+        return self.route(d_id)
+
     def route(self, d_id):
         best = None
         for (pfx, bits), hop in self.routes.items():
@@ -885,7 +895,7 @@ def run_model(args, rep):
                 e.rule_key, e.redirect = key, rule[3]
                 # the pair's legs: dropped while only host and target are learned
                 e.may_drop = rule[2] in (1, 3)
-            hop = m.route(d_id)
+            hop = m.egress(f.vlan, d_id, args.in_port in fabric or rule is not None)
             if key in m.blocks:
                 e.drop, e.rule_key, e.redirect = NOT_READY, key, m.blocks[key]
                 if hop is not None and hop[0] < nports:
@@ -905,7 +915,7 @@ def run_model(args, rep):
                 e.data = rewrite_bytes(b, f, src, dst, s_id, d_id)
                 if rule:
                     # what it is if the rule is not there yet
-                    phop = m.route(f.d_id)
+                    phop = m.egress(f.vlan, f.d_id, args.in_port in fabric)
                     if phop is not None and phop[0] < nports:
                         psrc, pdst = egress_macs(b, phop, f.s_id, f.s_id, f.d_id)
                         e.alt = (phop[0], rewrite_rec(inrecs[i], psrc, pdst, f.s_id, f.d_id),

@@ -443,6 +443,36 @@ fabric_macs_are_the_fcf_s_and_the_vn_port_s(void **state)
 	assert_memory_equal(e + 6, fcf, 6);
 	free_all(m, 1);
 
+	/* a VN_Port that logged in through port 2: what the FCF sends it
+	 * goes there, to its granted MAC, whatever the route says; what an
+	 * edge station sends it follows the route (to the FCF) */
+	{
+		struct fcr_event le = { .type = FCR_EV_LOGIN, .kind = FCR_LOGIN_FDISC,
+					.vlan = VLAN, .ox_id = 91, .has_wwpn = 1,
+					.wwpn = 0x2100000000000077ull, .port = 2,
+					.d_id = FCR_FCID_FLOGI, .via_fip = 1 };
+		static const uint8_t spma[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+
+		le.enode[5] = 0x77;
+		fcr_tables_event(tables, &le);
+		le.kind = FCR_LOGIN_ACC;
+		le.answers = FCR_LOGIN_FDISC;
+		le.s_id = FCR_FCID_FLOGI;
+		le.d_id = 0x010077;    /* the route says port 0 */
+		le.port = 1;
+		le.has_mac = 1;
+		memcpy(le.mac, spma, 6);
+		fcr_tables_event(tables, &le);
+		m[0] = fcp(0x410009, 0x010077);
+		m[1] = fcp(FH, 0x010077);
+		run(m, 1, 1, out, &st, ev);
+		run(&m[1], 1, 0, &out[1], &st, ev);
+		assert_int_equal(out[0], 2);
+		assert_memory_equal(rte_pktmbuf_mtod(m[0], const uint8_t *), spma, 6);
+		assert_int_equal(out[1], 0);
+		free_all(m, 2);
+	}
+
 	/* FIP: from the fabric port to both of its edge ports; back to it */
 	for (i = 0; i < 2; i++) {
 		struct rte_mbuf *f = fcp(FH, FT);

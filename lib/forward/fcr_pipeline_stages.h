@@ -370,6 +370,30 @@ fcr_pipeline_hop_dst(const struct fcr_pipeline *p, struct rte_ether_hdr *eth,
 		memcpy(eth->dst_addr.addr_bytes, hop->mac, 6);
 }
 
+/* A VN_Port's source word names a port to send its frames to: learned
+ * (one port, one MAC) on an edge port that exists. */
+static inline int
+fcr_pipeline_vn_hop(const struct fcr_pipeline *p, uint64_t vn)
+{
+	unsigned int port = (unsigned int)(vn >> 48) & 0xFF;
+
+	return vn != 0 && !(vn & FCR_VN_ANY_MAC) && port < p->nb_ports &&
+	       !(p->fabric_mask >> port & 1);
+}
+
+/* That port, to the VN_Port's own MAC (FPMA or SPMA). */
+static inline void
+fcr_pipeline_vn_nexthop(uint64_t vn, struct fcr_nexthop *hop)
+{
+	int b;
+
+	hop->port = (uint16_t)(vn >> 48 & 0xFF);
+	hop->flags = 0;
+	hop->in_use = 1;
+	for (b = 5; b >= 0; b--, vn >>= 8)
+		hop->mac[b] = (uint8_t)vn;
+}
+
 /*
  * MACs in a fabric (FC-BB-5): an ENode takes a frame only from its FCF's
  * MAC and only for its VN_Port's MAC (low 24 bits the D_ID); the FCF only
@@ -417,12 +441,33 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 	const struct fcr_flow_table *ft = p->tables->flows;
 	const struct fcr_route_table *rt = p->tables->routes;
 	uint32_t lkey[FCR_PIPELINE_BURST_MAX], nh[FCR_PIPELINE_BURST_MAX];
-	unsigned int i;
+	uint64_t vk[FCR_PIPELINE_BURST_MAX], vn[FCR_PIPELINE_BURST_MAX];
+	uint64_t vto[FCR_PIPELINE_BURST_MAX];
+	uint8_t vi[FCR_PIPELINE_BURST_MAX];
+	unsigned int i, nv = 0;
 
 	fcr_route_lookup_bulk(rt, w->did, lkey, nh, k);
+	/* in a fabric: where the D_ID's VN_Port logged in, for what came from
+	 * the FCF and what a redirect rewrote (an edge station's plain frames
+	 * follow the routes: to the FCF, which zones them) */
+	if (p->fabric_mask != 0) {
+		for (i = 0; i < k; i++) {
+			vto[i] = 0;
+			if ((p->fabric_mask >> in_port & 1) || w->leg[i] != FCR_LEG_PLAIN) {
+				vk[nv] = fcr_vn_key(w->f[i].vlan, w->did[i]);
+				vi[nv++] = (uint8_t)i;
+			}
+		}
+		if (nv != 0)
+			fcr_vn_lookup_bulk(p->tables->bindings, vk, nv, vn);
+		for (i = 0; i < nv; i++)
+			if (fcr_pipeline_vn_hop(p, vn[i]))
+				vto[vi[i]] = vn[i];
+	}
 	for (i = 0; i < k; i++) {
 		struct rte_mbuf *m = pkts[w->pos[i]];
 		const struct fcr_nexthop *hop;
+		struct fcr_nexthop vhop;
 		struct rte_ether_hdr *eth;
 
 		if (unlikely(w->leg[i] == FCR_LEG_BLOCKED)) {
@@ -438,21 +483,23 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 				fcr_pipeline_unhold(ev, nev, w->pos[i]);
 			continue;
 		}
-		if (unlikely(nh[i] == FCR_ROUTE_NONE)) {
+		if (p->fabric_mask != 0 && vto[i] != 0) {
+			fcr_pipeline_vn_nexthop(vto[i], &vhop);
+			hop = &vhop;
+		} else if (unlikely(nh[i] == FCR_ROUTE_NONE)) {
 			out[w->pos[i]] = FCR_OUT_DROP;
 			st->drop[FCR_R_NO_ROUTE]++;
 			if (w->hold[i])
 				fcr_pipeline_unhold(ev, nev, w->pos[i]);
 			continue;
-		}
-		hop = &rt->nexthop[nh[i]];
-		if (unlikely(hop->port >= p->nb_ports)) {
+		} else if (unlikely(rt->nexthop[nh[i]].port >= p->nb_ports)) {
 			out[w->pos[i]] = FCR_OUT_DROP;
 			st->drop[FCR_R_NO_PORT]++;
 			if (w->hold[i])
 				fcr_pipeline_unhold(ev, nev, w->pos[i]);
 			continue;
-		}
+		} else
+			hop = &rt->nexthop[nh[i]];
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		if (p->fabric_mask != 0)
 			fcr_pipeline_fabric_macs(p, eth, in_port, hop, w->f[i].s_id,
