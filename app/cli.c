@@ -79,6 +79,24 @@ wait_idle(uint32_t ms)
 	}
 }
 
+/* A state, not a lull: a capture replayed to its end on a loaded machine
+ * may pause for longer than any idle time. */
+static int
+wait_rx(uint32_t n, uint32_t ms)
+{
+	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc(), rx;
+
+	while ((rx = rx_total()) < n) {
+		if (fcr_cli_signal || rte_rdtsc() - start >= hz / 1000 * ms) {
+			printf("error: wait rx: %" PRIu64 " of %u frames received after %u ms\n",
+			       rx, n, ms);
+			return -1;
+		}
+		usleep(500);
+	}
+	return 0;
+}
+
 static void
 help(void)
 {
@@ -208,6 +226,9 @@ fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where)
 		break;
 	case CMD_WAIT_IDLE:
 		wait_idle(c->arg[0].u32);
+		break;
+	case CMD_WAIT_RX:
+		r = wait_rx(c->arg[0].u32, c->arg[1].u32);
 		break;
 	case CMD_LOAD_CONFIG:
 		r = load_config(fcr_cmd_word(c, 0));

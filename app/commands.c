@@ -13,6 +13,7 @@ static const struct fcr_cmd_def own[] = {
 	ROW(CMD_QUIT, "quit", "stop, print the forward statistics, close the ports, exit", NULL, FCR_CMD_LOCAL),
 	ROW(CMD_SLEEP, "sleep <ms>", "wait (for command files and scripts)", NULL, FCR_CMD_LOCAL),
 	ROW(CMD_WAIT_IDLE, "wait idle <ms>", "wait until no frame has arrived for <ms> ms (at most 60 s)", NULL, FCR_CMD_LOCAL),
+	ROW(CMD_WAIT_RX, "wait rx <n> <ms>", "wait until the ports have received <n> frames in all since start (an error after <ms> ms)", NULL, FCR_CMD_LOCAL),
 	ROW(CMD_SET_LOG_LEVEL, "set log level <word> <word>", "log type (or pattern, e.g. fcr.*) and level: emerg alert crit err warning notice info debug", NULL, FCR_CMD_CHANGES),
 	ROW(CMD_SHOW_LOG, "show log levels", "every log type (fcr.main, fcr.port, fcr.tables, fcr.sync, fcr.cli and DPDK's) with its level", NULL, 0),
 

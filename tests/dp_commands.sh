@@ -101,7 +101,7 @@ gen idle --flows 8 --redirects 2 --exchanges 4 || true
 {
 	cat "$TMP/idle.cmds"
 	echo "start"
-	echo "wait idle 300"
+	echo "wait rx @FRAMES@ 120000"
 	echo "stop"
 	echo "show fwd stats"
 	echo "sleep 3500"

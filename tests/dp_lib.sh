@@ -60,13 +60,24 @@ gen() {
 		tr ' ' '\n' | grep -v '=0$' | tr '\n' ' ')"
 }
 
+# pcap_frames FILE: the number of frames in a pcap file
+pcap_frames() {
+	python3 -c 'import sys
+b = open(sys.argv[1], "rb").read()
+o, n = 24, 0
+while o + 16 <= len(b):
+    o += 16 + int.from_bytes(b[o + 8:o + 12], "little")
+    n += 1
+print(n)' "$1"
+}
+
 # script CONFIG OUT: the commands fcredirect runs: CONFIG, then forward the
 # whole capture, then the reports dp_check.py reads
 script() {
 	{
 		cat "$1"
 		echo "start"
-		echo "wait idle 300"
+		echo "wait rx @FRAMES@ 120000"
 		echo "stop"
 		echo "show fwd stats"
 		echo "redirect list"
@@ -111,10 +122,17 @@ fcr() {
 		app=(--config "(0,0,1),(0,1,2)" "${app[@]}")
 	fi
 	FCR_RC=0
+	# wait for the whole capture by its count, not for a lull: a loaded
+	# machine can pause the replay for longer than any idle time
+	local frames=0 f
+	for f in ${in//,/ }; do
+		frames=$((frames + $(pcap_frames "$f")))
+	done
+	sed "s/@FRAMES@/$frames/" "$cmds" >"$TMP/$name.cmds.run"
 	"$FCR" --no-huge -m 512 --no-pci "${eal[@]}" --file-prefix "dp$$-$name" \
 		--log-level=lib.eal:error --log-level=pmd.net.pcap:error "${vdev[@]}" \
 		-- -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 "${app[@]}" \
-		<"$cmds" >"$TMP/$name.log" 2>&1 || FCR_RC=$?
+		<"$TMP/$name.cmds.run" >"$TMP/$name.log" 2>&1 || FCR_RC=$?
 	rm -rf "/var/run/dpdk/dp$$-$name" 2>/dev/null || true
 	if [ "$FCR_RC" -ne 0 ]; then
 		ko "$name: fcredirect exited $FCR_RC"
