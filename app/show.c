@@ -116,6 +116,9 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 		t->w.pl.passthrough += s->pl.passthrough;
 		t->w.pl.logins += s->pl.logins;
 		t->w.pl.logins_bad_crc += s->pl.logins_bad_crc;
+		t->w.pl.els_ids += s->pl.els_ids;
+		for (j = 0; j < 256; j++)
+			t->w.pl.els_unread[j] += s->pl.els_unread[j];
 		t->w.events_lost += s->events_lost;
 		t->w.frames += s->frames;
 		t->w.busy_cycles += s->busy_cycles;
@@ -153,6 +156,12 @@ fcr_show_fwd_stats(FILE *out)
 	fprintf(out, "    %-28s %" PRIu64 "\n", "passthrough", t.w.pl.passthrough);
 	fprintf(out, "    %-28s %" PRIu64 "  (of plain: no flow entry yet)\n",
 		"flow_miss", t.w.pl.flow_miss);
+	fprintf(out, "    %-28s %" PRIu64 "  (of the legs: identities in the payload rewritten)\n",
+		"els_ids", t.w.pl.els_ids);
+	for (i = 0; i < 256; i++)
+		if (t.w.pl.els_unread[i] != 0)
+			fprintf(out, "    els_unread 0x%02x%-17s %" PRIu64 "  (of the legs: an ELS not read)\n",
+				i, "", t.w.pl.els_unread[i]);
 	fprintf(out, "  drops by reason:\n");
 	for (i = 1; i < FCR_R_COUNT; i++) {
 		if (t.w.pl.drop[i] == 0)

@@ -603,6 +603,16 @@ class Model:
                 return (port, mac)
         return self.route(d_id)
 
+    def leg_subst(self, rule, f):
+        """(old FCID, new FCID, old WWPN, new WWPN) of a rule's leg: the
+        member its header stops naming and the one it names now."""
+        r = self.redirects[rule[3]]
+        host, target, vi, vt = r[1], r[2], r[3], r[4]
+        old, new = {1: (target, vt), 2: (vi, host), 3: (host, vi), 4: (vt, target)}[rule[2]]
+        if rule[1] != f.d_id:
+            return (f.d_id, rule[1], old, new)
+        return (f.s_id, rule[0], old, new)
+
     def route(self, d_id):
         best = None
         for (pfx, bits), hop in self.routes.items():
@@ -782,7 +792,53 @@ def port_files(specs):
     return out
 
 
-def rewrite_bytes(b, f, port_mac, dst_mac, s_id, d_id):
+def els_ids(pl, r_ctl, subst):
+    """An ELS payload on a redirect leg with the old N_Port's identities
+    (FCID, WWPN) replaced by the new one's wherever FC-LS puts them
+    (docs/fcoe.md, "Identities inside payloads")."""
+    fold, fnew, wold, wnew = subst
+    o = bytearray(pl)
+    n = len(o)
+
+    def fcid(off):
+        if off + 3 <= n and be24(o, off) == fold:
+            o[off:off + 3] = fnew.to_bytes(3, "big")
+            return True
+        return False
+
+    def wwpn(off):
+        if wold and off + 8 <= n and int.from_bytes(o[off:off + 8], "big") == wold:
+            o[off:off + 8] = wnew.to_bytes(8, "big")
+            return True
+        return False
+
+    if n < 4:
+        return pl
+    if r_ctl == 0x22:
+        cmd = o[0]
+        if cmd in (ELS_PLOGI, 0x50):
+            wwpn(20)
+        elif cmd == 0x52:
+            wwpn(8)
+            fcid(25)
+        elif cmd == ELS_LOGO:
+            fcid(5)
+            wwpn(8)
+        elif cmd in (0x12, 0x13, 0x06, 0x08, 0x0F):
+            fcid(5)
+    elif r_ctl == 0x23 and o[0] == ELS_LS_ACC:
+        if n >= 116:
+            wwpn(20)
+        elif n == 28:
+            if wwpn(8):
+                fcid(25)
+        elif n >= 24:
+            fcid(9)
+            fcid(13)
+    return bytes(o)
+
+
+def rewrite_bytes(b, f, port_mac, dst_mac, s_id, d_id, subst=None):
     o = bytearray(b)
     o[0:6] = dst_mac
     o[6:12] = port_mac
@@ -791,6 +847,8 @@ def rewrite_bytes(b, f, port_mac, dst_mac, s_id, d_id):
         old = zlib.crc32(bytes(o[fc:fc + f.fc_len])) & 0xFFFFFFFF
         o[fc + 1:fc + 4] = d_id.to_bytes(3, "big")
         o[fc + 5:fc + 8] = s_id.to_bytes(3, "big")
+        if subst is not None and f.type == 0x01 and f.payload:
+            o[fc + 24:fc + 24 + len(f.payload)] = els_ids(f.payload, f.r_ctl, subst)
         new = zlib.crc32(bytes(o[fc:fc + f.fc_len])) & 0xFFFFFFFF
         struct.pack_into("<I", o, len(o) - 8, f.crc_stored ^ old ^ new)
     return bytes(o)
@@ -912,7 +970,8 @@ def run_model(args, rep):
                 src, dst = egress_macs(b, hop, f.s_id, s_id, d_id)
                 e.port, e.leg = port, leg
                 e.rec = rewrite_rec(inrecs[i], src, dst, s_id, d_id)
-                e.data = rewrite_bytes(b, f, src, dst, s_id, d_id)
+                e.data = rewrite_bytes(b, f, src, dst, s_id, d_id,
+                                       m.leg_subst(rule, f) if rule else None)
                 if rule:
                     # what it is if the rule is not there yet
                     phop = m.egress(f.vlan, f.d_id, args.in_port in fabric)

@@ -490,6 +490,44 @@ fabric_macs_are_the_fcf_s_and_the_vn_port_s(void **state)
 	tables->fabric_mask = pl.fabric_mask = 0;
 }
 
+/* The VT's PLOGI accept reaches the host as the target's: its port name
+ * too, with a good CRC; the counters say so. */
+static void
+an_els_on_a_leg_names_the_members_the_header_names(void **state)
+{
+	struct rte_mbuf *m[2] = {
+		frame(FVT, FH, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REP, FCR_TYPE_ELS),
+		frame(FVI, FT, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
+	};
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct fcr_frame f;
+	uint16_t out[2];
+	int i;
+
+	(void)state;
+	/* the VI's PLOGI names the VI; make it so (frame() names the VT) */
+	parse(m[1], &f);
+	fcr_put_be64(rte_pktmbuf_mtod_offset(m[1], uint8_t *, f.fc_off + FCR_FC_HLEN + 20), VI);
+	fcr_put_crc_mbuf(m[1], fcr_frame_crc_off(&f),
+			 fcr_crc_calc(rte_pktmbuf_mtod_offset(m[1], uint8_t *, f.fc_off), f.fc_len));
+	run(m, 1, 2, out, &st, ev);
+	run(&m[1], 1, 2, &out[1], &st, ev);
+	assert_int_equal(out[0], 0);
+	assert_int_equal(out[1], 1);
+	assert_int_equal(st.els_ids, 1);
+	for (i = 0; i < 2; i++) {
+		const uint8_t *els;
+
+		parse(m[i], &f);
+		els = rte_pktmbuf_mtod_offset(m[i], const uint8_t *, f.fc_off + FCR_FC_HLEN);
+		/* the host sees the target's name; the target the host's */
+		assert_true(fcr_get_be64(els + 20) == (i == 0 ? T : H));
+		assert_int_equal(fcr_frame_verify_crc_mbuf(m[i], &f), FCR_R_OK);
+	}
+	free_all(m, 2);
+}
+
 static void
 fip_and_other_ethertypes_pass_through(void **state)
 {
@@ -669,6 +707,7 @@ main(void)
 		cmocka_unit_test(fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not),
 		cmocka_unit_test(edge_ports_pass_only_logged_in_vn_ports),
 		cmocka_unit_test(fabric_macs_are_the_fcf_s_and_the_vn_port_s),
+		cmocka_unit_test(an_els_on_a_leg_names_the_members_the_header_names),
 		cmocka_unit_test(fip_and_other_ethertypes_pass_through),
 		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
 		cmocka_unit_test(drops_are_counted_under_their_reason),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <string.h>
 
+#include "fcr_els_ids.h"
 #include "fcr_pipeline.h"
 #include "fcr_pipeline_stages.h"
 
@@ -47,4 +48,57 @@ fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 	nev = fcr_pipeline_act(p, pkts, k, ev, nev, now, &w, 1);
 	fcr_pipeline_route(p, in_port, pkts, k, out, st, ev, nev, &w);
 	return nev;
+}
+
+/* Which member a leg's header stopped naming, and which it names now. */
+static const uint8_t leg_members[FCR_LEG_COUNT][2] = {
+	[FCR_LEG_HOST_TO_TARGET] = { FCR_M_TARGET, FCR_M_VT },
+	[FCR_LEG_VI_TO_TARGET] = { FCR_M_VI, FCR_M_HOST },
+	[FCR_LEG_TARGET_TO_HOST] = { FCR_M_HOST, FCR_M_VI },
+	[FCR_LEG_VT_TO_HOST] = { FCR_M_VT, FCR_M_TARGET },
+};
+
+void
+fcr_pipeline_els_ids(const struct fcr_pipeline *p, struct rte_mbuf *m,
+		     const struct fcr_frame *f, unsigned int leg, uint32_t owner,
+		     uint32_t sid, uint32_t did, struct fcr_pipeline_stats *st)
+{
+	const struct fcr_redirect_table *rd = p->tables->redirects;
+	uint32_t off = (uint32_t)f->fc_off + FCR_FC_HLEN, crc_off = fcr_frame_crc_off(f);
+	uint8_t old[FCR_FC_MAX_PAYLOAD], *pl, cmd;
+	struct fcr_els_subst sub;
+	enum fcr_els_shape shape;
+	unsigned int n;
+	const uint8_t *c;
+	uint8_t cb[4];
+	uint32_t crc;
+
+	if (f->payload_len == 0 || owner >= rd->capacity ||
+	    off + f->payload_len + 4 > rte_pktmbuf_data_len(m) ||
+	    crc_off + 4 > rte_pktmbuf_data_len(m)) {
+		st->els_unread[0]++;
+		return;
+	}
+	pl = rte_pktmbuf_mtod_offset(m, uint8_t *, off);
+	cmd = pl[0];
+	sub.fcid_old = did != f->d_id ? f->d_id : f->s_id;
+	sub.fcid_new = did != f->d_id ? did : sid;
+	sub.wwpn_old = __atomic_load_n(&rd->wwpn[owner][leg_members[leg][0]], __ATOMIC_ACQUIRE);
+	sub.wwpn_new = __atomic_load_n(&rd->wwpn[owner][leg_members[leg][1]], __ATOMIC_ACQUIRE);
+	memcpy(old, pl, f->payload_len);
+	shape = fcr_els_ids_rewrite(pl, f->payload_len, f->r_ctl, &sub, &n);
+	if (shape == FCR_ELS_UNKNOWN) {
+		st->els_unread[cmd]++;
+		return;
+	}
+	if (n == 0)
+		return;
+	st->els_ids++;
+	c = rte_pktmbuf_mtod_offset(m, const uint8_t *, crc_off);
+	memcpy(cb, c, 4);
+	crc = (uint32_t)cb[0] | (uint32_t)cb[1] << 8 | (uint32_t)cb[2] << 16 |
+	      (uint32_t)cb[3] << 24;
+	/* incremental, as for the header: a bad CRC stays exactly as bad */
+	crc = fcr_crc_update(crc, f->fc_len, FCR_FC_HLEN, old, pl, f->payload_len);
+	fcr_put_crc_mbuf(m, crc_off, crc);
 }

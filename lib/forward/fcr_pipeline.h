@@ -67,6 +67,10 @@ struct fcr_pipeline_stats {
 	uint64_t passthrough;          /* FIP and other EtherTypes sent */
 	uint64_t logins;               /* login frames reported */
 	uint64_t logins_bad_crc;       /* login frames not learned from */
+	uint64_t els_ids;              /* ELS on a redirect leg: identities rewritten */
+	uint64_t els_unread[256];      /* ELS on a redirect leg not read, by command
+					* code (LS_ACC 0x02: of no known shape;
+					* 0: payload not in the first segment) */
 };
 
 /* Forget the first frames reported (the worker does it every drain
@@ -87,6 +91,12 @@ unsigned int fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 				struct rte_mbuf **pkts, uint16_t n,
 				uint16_t *out, struct fcr_pipeline_stats *st,
 				struct fcr_event *ev, uint64_t now);
+
+/* An ELS on a redirect leg (cold): the identities in its payload follow
+ * the header's, the CRC follows them (lib/frame/fcr_els_ids.h). */
+void fcr_pipeline_els_ids(const struct fcr_pipeline *p, struct rte_mbuf *m,
+			  const struct fcr_frame *f, unsigned int leg, uint32_t owner,
+			  uint32_t sid, uint32_t did, struct fcr_pipeline_stats *st);
 
 /* Store a frame's CRC at off; it may sit in a later segment of a chained
  * mbuf. */

@@ -508,6 +508,9 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 			fcr_pipeline_hop_dst(p, eth, hop, w->did[i]);
 			memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
 		}
+		if (unlikely(w->f[i].type == FCR_TYPE_ELS && w->leg[i] != FCR_LEG_PLAIN))
+			fcr_pipeline_els_ids(p, m, &w->f[i], w->leg[i],
+					     ft->owner[w->idx[i]], w->sid[i], w->did[i], st);
 		st->leg[w->leg[i]]++;
 		st->flow_miss += w->missed[i];
 		out[w->pos[i]] = (uint16_t)(hop->port | (w->hold[i] ? FCR_OUT_HOLD : 0));

@@ -71,9 +71,10 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	if (rt->by_key == NULL)
 		goto fail;
 	rt->r = rte_zmalloc_socket(NULL, sizeof(*rt->r) * capacity, 0, socket);
+	rt->wwpn = rte_zmalloc_socket(NULL, sizeof(*rt->wwpn) * capacity, 0, socket);
 	rt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
-	if (rt->r == NULL || rt->free_idx == NULL)
+	if (rt->r == NULL || rt->wwpn == NULL || rt->free_idx == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
 		rt->free_idx[i] = capacity - 1 - i;
@@ -107,6 +108,7 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 	for (i = 0; i < FCR_MAX_WORKERS; i++)
 		rte_free(rt->not_ready[i]);
 	rte_free(rt->r);
+	rte_free(rt->wwpn);
 	rte_free(rt->free_idx);
 	rte_free(rt);
 }
@@ -224,6 +226,11 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	if (!missing && !conflict) {
 		n = 4;
 		state = FCR_RS_ACTIVE;
+		/* before the rules: a worker that meets one reads these */
+		for (i = 0; i < FCR_M_COUNT; i++)
+			__atomic_store_n(&rt->wwpn[id][i],
+					 rt->bindings->entry[r->binding[i]].wwpn,
+					 __ATOMIC_RELEASE);
 	} else {
 		if (f[FCR_M_HOST] != FCR_FCID_NONE && f[FCR_M_TARGET] != FCR_FCID_NONE) {
 			uint64_t b[2] = {

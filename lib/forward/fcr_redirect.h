@@ -59,6 +59,9 @@ struct fcr_redirect {
 struct fcr_redirect_table {
 	struct rte_hash *by_key;     /* (vlan, host, target) -> id */
 	struct fcr_redirect *r;
+	/* each redirect's members' WWPNs as its rules were installed: the
+	 * workers rewrite port names in ELS payloads with them */
+	uint64_t (*wwpn)[FCR_M_COUNT];
 	uint32_t *free_idx;
 	uint32_t nb_free;
 	uint32_t capacity;

@@ -21,6 +21,7 @@
 #include "fcr_build.h"
 #include "fcr_frame.h"
 #include "fcr_login.h"
+#include "fcr_els_ids.h"
 #include "fcr_pipeline.h"
 #include "fcr_tables.h"
 #include "fuzz.h"
@@ -282,6 +283,30 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 	}
 	e->out = route_port(t, e->did, &hop, &e->drop);
 	expect_hold(e);
+	/* an ELS on a leg names the members the header names now, when its
+	 * payload is in the first segment (lib/frame/fcr_els_ids.h) */
+	if (e->out != FCR_OUT_DROP && e->leg != FCR_LEG_PLAIN && f->type == FCR_TYPE_ELS &&
+	    f->payload_len > 0 &&
+	    (uint32_t)f->fc_off + FCR_FC_HLEN + f->payload_len + 4 <= rte_pktmbuf_data_len(m) &&
+	    fcr_frame_crc_off(f) + 4 <= rte_pktmbuf_data_len(m)) {
+		static const uint8_t mem[FCR_LEG_COUNT][2] = {
+			[FCR_LEG_HOST_TO_TARGET] = { FCR_M_TARGET, FCR_M_VT },
+			[FCR_LEG_VI_TO_TARGET] = { FCR_M_VI, FCR_M_HOST },
+			[FCR_LEG_TARGET_TO_HOST] = { FCR_M_HOST, FCR_M_VI },
+			[FCR_LEG_VT_TO_HOST] = { FCR_M_VT, FCR_M_TARGET },
+		};
+		uint32_t o = t->flows->owner[idx];
+		struct fcr_els_subst sub = {
+			.fcid_old = e->did != f->d_id ? f->d_id : f->s_id,
+			.fcid_new = e->did != f->d_id ? e->did : e->sid,
+			.wwpn_old = t->redirects->wwpn[o][mem[e->leg][0]],
+			.wwpn_new = t->redirects->wwpn[o][mem[e->leg][1]],
+		};
+		unsigned int changed;
+
+		fcr_els_ids_rewrite(e->bytes + f->fc_off + FCR_FC_HLEN, f->payload_len,
+				    f->r_ctl, &sub, &changed);
+	}
 }
 
 /* A frame sent on: the pipeline changed only the MACs, S_ID, D_ID and CRC,

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "fcr_els_ids.h"
+
+#include "fcr_fcoe.h"
+
+/* ELS command codes read here beyond fcr_fcoe.h's (FC-LS) */
+#define ELS_ABTX 0x06
+#define ELS_RES 0x08
+#define ELS_RLS 0x0F
+#define ELS_ECHO 0x10
+#define ELS_RRQ 0x12
+#define ELS_REC 0x13
+#define ELS_PRLO 0x21
+#define ELS_PDISC 0x50
+#define ELS_ADISC 0x52
+
+/* payload offsets (FC-LS) */
+#define SPARM_WWPN 20  /* PLOGI, PDISC and their accepts */
+#define ADISC_WWPN 8
+#define ADISC_NPORT 25
+#define LOGO_NPORT 5
+#define LOGO_WWPN 8
+#define ORIG_SID 5     /* RRQ, REC, ABTX, RES, RLS: an N_Port ID */
+#define REC_ACC_ORIG 9
+#define REC_ACC_RESP 13
+#define SPARM_LEN 116
+#define ADISC_LEN 28
+#define REC_ACC_LEN 24
+
+static unsigned int
+fcid_at(uint8_t *p, uint32_t len, uint32_t off, const struct fcr_els_subst *s)
+{
+	if (off + 3 > len || fcr_get_be24(p + off) != s->fcid_old)
+		return 0;
+	fcr_put_be24(p + off, s->fcid_new);
+	return 1;
+}
+
+static unsigned int
+wwpn_at(uint8_t *p, uint32_t len, uint32_t off, const struct fcr_els_subst *s)
+{
+	if (s->wwpn_old == 0 || off + 8 > len || fcr_get_be64(p + off) != s->wwpn_old)
+		return 0;
+	fcr_put_be64(p + off, s->wwpn_new);
+	return 1;
+}
+
+static enum fcr_els_shape
+request(uint8_t *pl, uint32_t len, const struct fcr_els_subst *s, unsigned int *n)
+{
+	switch (pl[0]) {
+	case FCR_ELS_PLOGI:
+	case ELS_PDISC:
+		*n += wwpn_at(pl, len, SPARM_WWPN, s);
+		return FCR_ELS_IDS;
+	case ELS_ADISC:
+		*n += wwpn_at(pl, len, ADISC_WWPN, s);
+		*n += fcid_at(pl, len, ADISC_NPORT, s);
+		return FCR_ELS_IDS;
+	case FCR_ELS_LOGO:
+		*n += fcid_at(pl, len, LOGO_NPORT, s);
+		*n += wwpn_at(pl, len, LOGO_WWPN, s);
+		return FCR_ELS_IDS;
+	case ELS_RRQ:
+	case ELS_REC:
+	case ELS_ABTX:
+	case ELS_RES:
+	case ELS_RLS:
+		*n += fcid_at(pl, len, ORIG_SID, s);
+		return FCR_ELS_IDS;
+	case FCR_ELS_PRLI:
+	case ELS_PRLO:
+	case ELS_ECHO:
+		return FCR_ELS_NO_IDS;
+	default:
+		return FCR_ELS_UNKNOWN;
+	}
+}
+
+static enum fcr_els_shape
+accept(uint8_t *pl, uint32_t len, const struct fcr_els_subst *s, unsigned int *n)
+{
+	if (len >= SPARM_LEN) {
+		*n += wwpn_at(pl, len, SPARM_WWPN, s);
+		return FCR_ELS_IDS;
+	}
+	/* an ADISC accept, or an RLS accept (28 bytes too: its counters
+	 * where the port name would be, which no WWPN matches) */
+	if (len == ADISC_LEN) {
+		unsigned int w = wwpn_at(pl, len, ADISC_WWPN, s);
+
+		*n += w;
+		if (w)
+			*n += fcid_at(pl, len, ADISC_NPORT, s);
+		return FCR_ELS_IDS;
+	}
+	if (len >= REC_ACC_LEN) {
+		*n += fcid_at(pl, len, REC_ACC_ORIG, s);
+		*n += fcid_at(pl, len, REC_ACC_RESP, s);
+		return FCR_ELS_IDS;
+	}
+	/* LOGO, PRLO, RRQ, ECHO accepts (4 bytes), PRLI's (20): no N_Port */
+	return FCR_ELS_NO_IDS;
+}
+
+enum fcr_els_shape
+fcr_els_ids_rewrite(uint8_t *pl, uint32_t len, uint8_t r_ctl,
+		    const struct fcr_els_subst *s, unsigned int *changed)
+{
+	*changed = 0;
+	if (len < 4)
+		return FCR_ELS_UNKNOWN;
+	if (r_ctl == FCR_RCTL_ELS_REQ)
+		return request(pl, len, s, changed);
+	if (r_ctl == FCR_RCTL_ELS_REP && pl[0] == FCR_ELS_LS_ACC)
+		return accept(pl, len, s, changed);
+	if (r_ctl == FCR_RCTL_ELS_REP && pl[0] == FCR_ELS_LS_RJT)
+		return FCR_ELS_NO_IDS;
+	return FCR_ELS_UNKNOWN;
+}

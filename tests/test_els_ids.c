@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Identities inside ELS payloads on a redirect leg: each field that names
+ * the old N_Port names the new one, nothing else changes, and what is not
+ * read is told apart from what names nobody.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fcr_build.h"
+#include "fcr_els_ids.h"
+#include "fcr_fcoe.h"
+
+#define OLD_ID 0x810002u
+#define NEW_ID 0x410001u
+#define OLD_WWPN 0x2f00000000000002ull
+#define NEW_WWPN 0x5000000000000001ull
+
+static const struct fcr_els_subst sub = {
+	.fcid_old = OLD_ID, .fcid_new = NEW_ID,
+	.wwpn_old = OLD_WWPN, .wwpn_new = NEW_WWPN,
+};
+
+/* Rewrite pl and check that exactly the fields at off[] (3-byte N_Port
+ * IDs, or 8-byte names when the size is 8) changed to the new values. */
+static void
+expect(uint8_t *pl, uint32_t len, uint8_t r_ctl, enum fcr_els_shape shape,
+       const uint32_t *off, const uint8_t *size, unsigned int n)
+{
+	uint8_t before[256];
+	unsigned int changed, i;
+	uint32_t b;
+
+	memcpy(before, pl, len);
+	assert_int_equal(fcr_els_ids_rewrite(pl, len, r_ctl, &sub, &changed), shape);
+	assert_int_equal(changed, n);
+	for (i = 0; i < n; i++) {
+		if (size[i] == 8)
+			assert_true(fcr_get_be64(pl + off[i]) == NEW_WWPN);
+		else
+			assert_int_equal(fcr_get_be24(pl + off[i]), NEW_ID);
+		memcpy(pl + off[i], before + off[i], size[i]);
+	}
+	for (b = 0; b < len; b++)
+		assert_int_equal(pl[b], before[b]);
+}
+
+static void
+plogi_and_its_accept_name_the_new_port(void **state)
+{
+	uint8_t pl[FCR_ELS_SPARM_LEN];
+	const uint32_t off[] = { 20 };
+	const uint8_t size[] = { 8 };
+
+	(void)state;
+	fcr_els_sparm(pl, FCR_ELS_PLOGI, OLD_WWPN, OLD_WWPN + 1);
+	expect(pl, sizeof(pl), FCR_RCTL_ELS_REQ, FCR_ELS_IDS, off, size, 1);
+	fcr_els_sparm(pl, FCR_ELS_LS_ACC, OLD_WWPN, OLD_WWPN + 1);
+	expect(pl, sizeof(pl), FCR_RCTL_ELS_REP, FCR_ELS_IDS, off, size, 1);
+	/* another port's PLOGI: not this leg's name, left alone */
+	fcr_els_sparm(pl, FCR_ELS_PLOGI, 0x2100000000000009ull, 1);
+	expect(pl, sizeof(pl), FCR_RCTL_ELS_REQ, FCR_ELS_IDS, off, size, 0);
+}
+
+static void
+adisc_and_its_accept_name_the_new_port(void **state)
+{
+	uint8_t pl[28] = { 0x52 };
+	const uint32_t off[] = { 8, 25 };
+	const uint8_t size[] = { 8, 3 };
+
+	(void)state;
+	fcr_put_be64(pl + 8, OLD_WWPN);
+	fcr_put_be64(pl + 16, OLD_WWPN + 1);   /* node name: kept */
+	fcr_put_be24(pl + 25, OLD_ID);
+	expect(pl, sizeof(pl), FCR_RCTL_ELS_REQ, FCR_ELS_IDS, off, size, 2);
+	pl[0] = FCR_ELS_LS_ACC;
+	expect(pl, sizeof(pl), FCR_RCTL_ELS_REP, FCR_ELS_IDS, off, size, 2);
+}
+
+/* An RLS accept is 28 bytes too: counters where an ADISC accept has the
+ * port name; even a counter equal to the old N_Port ID is left alone. */
+static void
+a_28_byte_accept_without_the_port_name_is_left_alone(void **state)
+{
+	uint8_t pl[28] = { FCR_ELS_LS_ACC };
+
+	(void)state;
+	fcr_put_be24(pl + 25, OLD_ID);
+	expect(pl, sizeof(pl), FCR_RCTL_ELS_REP, FCR_ELS_IDS, NULL, NULL, 0);
+}
+
+static void
+logo_rrq_rec_and_rls_name_the_new_n_port(void **state)
+{
+	uint8_t logo[FCR_ELS_LOGO_LEN] = { FCR_ELS_LOGO }, rrq[12] = { 0x12 },
+		rec[12] = { 0x13 }, rls[8] = { 0x0F }, acc[24] = { FCR_ELS_LS_ACC };
+	const uint32_t off_logo[] = { 5, 8 }, off_5[] = { 5 }, off_acc[] = { 9, 13 };
+	const uint8_t size_logo[] = { 3, 8 }, size_3[] = { 3 }, size_acc[] = { 3, 3 };
+
+	(void)state;
+	fcr_put_be24(logo + 5, OLD_ID);
+	fcr_put_be64(logo + 8, OLD_WWPN);
+	expect(logo, sizeof(logo), FCR_RCTL_ELS_REQ, FCR_ELS_IDS, off_logo, size_logo, 2);
+	fcr_put_be24(rrq + 5, OLD_ID);
+	expect(rrq, sizeof(rrq), FCR_RCTL_ELS_REQ, FCR_ELS_IDS, off_5, size_3, 1);
+	fcr_put_be24(rec + 5, OLD_ID);
+	expect(rec, sizeof(rec), FCR_RCTL_ELS_REQ, FCR_ELS_IDS, off_5, size_3, 1);
+	fcr_put_be24(rls + 5, OLD_ID);
+	expect(rls, sizeof(rls), FCR_RCTL_ELS_REQ, FCR_ELS_IDS, off_5, size_3, 1);
+	/* REC accept: originator and responder */
+	fcr_put_be24(acc + 9, OLD_ID);
+	fcr_put_be24(acc + 13, OLD_ID);
+	expect(acc, sizeof(acc), FCR_RCTL_ELS_REP, FCR_ELS_IDS, off_acc, size_acc, 2);
+}
+
+static void
+what_names_nobody_and_what_is_not_read_are_told_apart(void **state)
+{
+	uint8_t prli[20] = { FCR_ELS_PRLI }, rjt[8] = { FCR_ELS_LS_RJT },
+		acc[4] = { FCR_ELS_LS_ACC }, rnid[16] = { 0x78 }, tiny[2] = { 0x52 };
+	unsigned int changed;
+
+	(void)state;
+	expect(prli, sizeof(prli), FCR_RCTL_ELS_REQ, FCR_ELS_NO_IDS, NULL, NULL, 0);
+	expect(rjt, sizeof(rjt), FCR_RCTL_ELS_REP, FCR_ELS_NO_IDS, NULL, NULL, 0);
+	expect(acc, sizeof(acc), FCR_RCTL_ELS_REP, FCR_ELS_NO_IDS, NULL, NULL, 0);
+	fcr_put_be24(rnid + 5, OLD_ID);
+	expect(rnid, sizeof(rnid), FCR_RCTL_ELS_REQ, FCR_ELS_UNKNOWN, NULL, NULL, 0);
+	assert_int_equal(fcr_els_ids_rewrite(tiny, sizeof(tiny), FCR_RCTL_ELS_REQ, &sub,
+					     &changed), FCR_ELS_UNKNOWN);
+	/* a truncated ADISC: nothing past its end is touched */
+	{
+		uint8_t adisc[12] = { 0x52 };
+
+		fcr_put_be64(adisc + 8 - 4, OLD_WWPN >> 32);
+		expect(adisc, sizeof(adisc), FCR_RCTL_ELS_REQ, FCR_ELS_IDS, NULL, NULL, 0);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(plogi_and_its_accept_name_the_new_port),
+		cmocka_unit_test(adisc_and_its_accept_name_the_new_port),
+		cmocka_unit_test(a_28_byte_accept_without_the_port_name_is_left_alone),
+		cmocka_unit_test(logo_rrq_rec_and_rls_name_the_new_n_port),
+		cmocka_unit_test(what_names_nobody_and_what_is_not_read_are_told_apart),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
