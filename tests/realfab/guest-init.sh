@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# /init of a real-FCoE guest. Kernel log on ttyS0; ttyS1 is the harness's
+# command channel: it sends "<id> <shell command>" lines, the guest answers
+# with the command's output then "@@FCR-END <id> <rc>@@". "@@FCR-READY ...@@"
+# is printed once, when the guest can take commands.
+# Kernel parameters: fcr.mtu=N (eth0's MTU), fcr.name=NAME (hostname).
+export PATH=/bin:/sbin HOME=/root
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs -o size=64m tmpfs /tmp
+
+FCR_mtu=1500
+FCR_name=guest
+for a in $(cat /proc/cmdline); do
+    case $a in
+        fcr.*=*) k=${a%%=*}; k=${k#fcr.}; eval "FCR_$k=\${a#*=}" ;;
+    esac
+done
+hostname "$FCR_name"
+ip link set lo up
+
+modprobe -a virtio_pci virtio_net
+i=0
+while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+ip link set eth0 mtu "$FCR_mtu" up
+
+# raw, no echo: what the harness reads is only what commands print
+exec </dev/ttyS1 >/dev/ttyS1 2>&1
+stty raw -echo
+. /etc/fcr-lib.sh
+echo "@@FCR-READY $(uname -r) $FCR_name@@"
+while :; do
+    while IFS= read -r line; do
+        id=${line%% *}
+        cmd=${line#* }
+        (eval "$cmd") </dev/null
+        echo "@@FCR-END $id $?@@"
+    done
+    sleep 1   # channel closed: keep PID 1 alive and listen again
+done
