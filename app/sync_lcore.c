@@ -347,11 +347,12 @@ fcr_sync_lcore_exit(void)
 /* The tables' upkeep, paced by the clock: idle flows expire (the whole
  * table in no less than an idle period, a tenth of a second at a time,
  * with a bounded number of deletions so a mass expiry does not hold up the
- * events), and blocked redirects get another try once a second. */
+ * events), blocked redirects get another try once a second, and ENodes
+ * that stopped keeping alive lose their bindings. */
 static void
 upkeep(uint64_t ms)
 {
-	static uint64_t expire_ms, retry_ms;
+	static uint64_t expire_ms, retry_ms, keepalive_ms;
 	uint32_t idle = fcr_fwd.opt->flow_idle_s;
 
 	if (idle != 0 && ms - expire_ms >= 100) {
@@ -363,6 +364,11 @@ upkeep(uint64_t ms)
 	if (ms - retry_ms >= 1000) {
 		retry_ms = ms;
 		fcr_redirect_retry_blocked(fcr_fwd.tables->redirects);
+	}
+	if (ms - keepalive_ms >= 100) {
+		keepalive_ms = ms;
+		/* workers stamp keep-alives with their TSC */
+		fcr_tables_keepalive(fcr_fwd.tables, rte_rdtsc(), rte_get_tsc_hz() / 1000);
 	}
 }
 

@@ -596,16 +596,19 @@ test_fip_padding_and_unknown_descriptors_are_ignored(void **state)
 }
 
 static void
-test_fip_discovery_keepalive_and_vlan_give_kind_none(void **state)
+test_fip_discovery_keepalive_and_vlan_give_their_kind(void **state)
 {
 	static const struct {
 		uint16_t op;
 		uint8_t sub;
+		uint8_t kind;
 	} t[] = {
-		{ 0x0001, 1 }, { 0x0001, 2 },   /* discovery solicit, advertise */
-		{ 0x0003, 1 }, { 0x0003, 2 },   /* keep-alive, clear virtual link */
-		{ 0x0004, 1 }, { 0x0004, 2 },   /* VLAN request, notification */
-		{ 0x0002, 3 }, { 0x0002, 0 },   /* LS with an unknown subcode */
+		{ 0x0001, 1, FCR_LOGIN_NONE },  /* discovery solicitation */
+		{ 0x0001, 2, FCR_LOGIN_ADV },   /* advertisement: the FCF's MAC */
+		{ 0x0003, 1, FCR_LOGIN_KA },    /* keep-alive: the ENode's MAC */
+		{ 0x0003, 2, FCR_LOGIN_NONE },  /* clear virtual links naming no VN_Port */
+		{ 0x0004, 1, FCR_LOGIN_NONE }, { 0x0004, 2, FCR_LOGIN_NONE }, /* VLAN */
+		{ 0x0002, 3, FCR_LOGIN_NONE }, { 0x0002, 0, FCR_LOGIN_NONE }, /* LS, unknown subcode */
 	};
 	uint8_t buf[512], desc[64];
 	struct fcr_login l;
@@ -625,11 +628,42 @@ test_fip_discovery_keepalive_and_vlan_give_kind_none(void **state)
 			len = fip_raw(buf, tagged, t[i].op, t[i].sub, desc, 12);
 			memset(&l, 0xA5, sizeof(l));
 			expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
-			assert_int_equal(l.kind, FCR_LOGIN_NONE);
+			assert_int_equal(l.kind, t[i].kind);
 			assert_int_equal(l.answers, FCR_LOGIN_NONE);
 			assert_int_equal(l.has_wwpn, 0);
 			assert_int_equal(l.vlan, tagged ? TU_VLAN : 0);
+			if (t[i].kind != FCR_LOGIN_NONE)
+				assert_memory_equal(l.mac, mac_req, 6);
+			if (t[i].kind == FCR_LOGIN_ADV)  /* no FKA_ADV_Period descriptor */
+				assert_int_equal(l.port_id, UINT32_MAX);
 		}
+	}
+	/* an advertisement's keep-alive period, and its D bit (none wanted);
+	 * a VN_Port keep-alive's identification */
+	{
+		uint8_t d[32] = { FCR_FIP_DT_MAC, 2, 0, 0, 0, 0, 0, 0,
+				  FCR_FIP_DT_FKA, 2, 0, 0, 0, 0, 0x03, 0xe8 };
+		uint8_t v[28] = { FCR_FIP_DT_MAC, 2 };
+
+		memcpy(d + 2, mac_req, 6);
+		len = fip_raw(buf, 0, 0x0001, 2, d, 16);
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.kind, FCR_LOGIN_ADV);
+		assert_int_equal(l.port_id, 1000);
+		d[11] = 1;
+		len = fip_raw(buf, 0, 0x0001, 2, d, 16);
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.port_id, 0);
+		memcpy(v + 2, mac_req, 6);
+		v[8] = FCR_FIP_DT_VN_ID;
+		v[9] = 5;
+		fcr_put_be24(v + 8 + 9, 0x010203);
+		fcr_put_be64(v + 8 + 12, WWPN_H);
+		len = fip_raw(buf, 0, 0x0003, 1, v, 28);
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.kind, FCR_LOGIN_KA);
+		assert_int_equal(l.port_id, 0x010203);
+		assert_true(l.wwpn == WWPN_H);
 	}
 }
 
@@ -1008,7 +1042,9 @@ test_kind_names(void **state)
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_ACC), "ls_acc");
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_RJT), "ls_rjt");
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_CVL), "clear_virtual_links");
-	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)8), "?");
+	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_KA), "keep_alive");
+	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_ADV), "advertisement");
+	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)10), "?");
 	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)-1), "?");
 }
 
@@ -1092,7 +1128,7 @@ main(void)
 		cmocka_unit_test(test_fip_flogi_and_fdisc_replies_give_answers_granted_mac_and_fcid),
 		cmocka_unit_test(test_fip_logo_request_and_reply),
 		cmocka_unit_test(test_fip_padding_and_unknown_descriptors_are_ignored),
-		cmocka_unit_test(test_fip_discovery_keepalive_and_vlan_give_kind_none),
+		cmocka_unit_test(test_fip_discovery_keepalive_and_vlan_give_their_kind),
 		cmocka_unit_test(test_fip_shorter_than_its_header_is_trunc_payload),
 		cmocka_unit_test(test_fip_version_not_1_is_bad_version),
 		cmocka_unit_test(test_fip_descriptor_list_longer_than_the_frame_is_bad_payload),

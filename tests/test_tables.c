@@ -785,6 +785,85 @@ the_fcfs_clear_virtual_links_unbinds(void **state)
 	fcr_tables_free(t);
 }
 
+/* An ENode that kept alive and then went silent for 2.5 keep-alive periods
+ * (the period the FCF advertises) has gone: its learned bindings go, and a
+ * redirect naming it waits (its pair fails closed). One that never kept
+ * alive (a capture, a login over FCoE) is never timed out; nor are ENodes
+ * whose FCF wants no keep-alives. Keep-alives from the fabric port or an
+ * advertisement from an edge port teach nothing. */
+static void
+an_enode_silent_for_two_and_a_half_periods_loses_its_bindings(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_event ev;
+	uint32_t n;
+	int id;
+
+	(void)state;
+	bind4(t);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	fcr_tables_binding_del(t, VLAN, VT);
+	/* the VT logs in over FIP from ENode ...:04, the VI over FCoE */
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	/* the FCF advertises a 1 s period; an edge station's "advertisement"
+	 * does not count */
+	memset(&ev, 0, sizeof(ev));
+	ev.type = FCR_EV_LOGIN;
+	ev.kind = FCR_LOGIN_ADV;
+	ev.via_fip = 1;
+	ev.has_mac = 1;
+	ev.port_id = 50;
+	ev.port = EDGE_PORT;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(t->fka_ms, FCR_FKA_DEFAULT_MS);
+	ev.port_id = 1000;
+	ev.port = FABRIC_PORT;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(t->fka_ms, 1000);
+	/* no keep-alive yet: not watched, however long */
+	assert_int_equal(fcr_tables_keepalive(t, 1000000, 1), 0);
+	/* the ENode keeps alive at 1000 (ticks of 1 ms here) */
+	ev.kind = FCR_LOGIN_KA;
+	ev.vlan = VLAN;
+	ev.port_id = 0;
+	ev.mac[0] = 0x0e;
+	ev.mac[5] = 4;
+	ev.tsc = 1000;
+	ev.port = FABRIC_PORT;           /* from the fabric: not an ENode's */
+	fcr_tables_event(t, &ev);
+	assert_int_equal(fcr_tables_keepalive(t, 1000000, 1), 0);
+	ev.port = EDGE_PORT;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(fcr_tables_keepalive(t, 3500, 1), 0);  /* 2.5 periods: still here */
+	n = fcr_binding_get(t->bindings, VLAN, VT, 0);
+	assert_int_equal(t->bindings->entry[n].fcid, FVT);
+	assert_int_equal(fcr_tables_keepalive(t, 3501, 1), 1);
+	assert_int_equal(fcr_binding_get(t->bindings, VLAN, VT, 0) == FCR_BINDING_NONE ||
+			 t->bindings->entry[fcr_binding_get(t->bindings, VLAN, VT, 0)].fcid ==
+			 FCR_FCID_NONE, 1);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_WAITING);
+	assert_int_equal(t->st.keepalive_timeouts, 1);
+	assert_int_equal(t->st.keepalive_unbound, 1);
+	/* static bindings and the others stay */
+	n = fcr_binding_get(t->bindings, VLAN, H, 0);
+	assert_int_equal(t->bindings->entry[n].fcid, FH);
+	/* logged in again, keeping alive; the FCF then wants none: kept */
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 2, VT, 0, 4);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 2, 0, 0, 4);
+	ev.tsc = 5000;
+	fcr_tables_event(t, &ev);
+	ev.kind = FCR_LOGIN_ADV;
+	ev.port = FABRIC_PORT;
+	ev.port_id = 0;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(fcr_tables_keepalive(t, 1000000, 1), 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	fcr_tables_free(t);
+}
+
 /* The operator's word stands: a login never moves a static binding, never
  * takes its FCID, and a fabric logout does not remove it. */
 static void
@@ -1322,6 +1401,7 @@ main(void)
 		cmocka_unit_test(a_fabric_reply_on_an_edge_port_teaches_nothing),
 		cmocka_unit_test(a_login_never_overrides_a_static_binding),
 		cmocka_unit_test(the_fcfs_clear_virtual_links_unbinds),
+		cmocka_unit_test(an_enode_silent_for_two_and_a_half_periods_loses_its_bindings),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),

@@ -82,6 +82,7 @@ struct fcr_binding {
 	uint32_t *refs;      /* redirect ids that name this port */
 	uint64_t version;    /* replication: version of the binding */
 	uint64_t vn;         /* bound: where its frames may come from (fcr_vn_pack) */
+	uint64_t enode;      /* learned over FIP: its ENode (fcr_enode_key); 0 */
 };
 
 struct fcr_binding_table {

@@ -12,6 +12,7 @@
 #include "fcr_build.h"
 #include "fcr_change.h"
 #include "fcr_fcoe.h"
+#include "fcr_enode.h"
 #include "fcr_tables.h"
 
 /*
@@ -38,6 +39,9 @@ struct fcr_pending {
 };
 
 #define PENDING_MAX 4096
+/* ENodes watched for keep-alives: far more than one fabric puts behind a
+ * forwarder */
+#define ENODES_MAX 65536u
 
 struct fcr_tables *
 fcr_tables_create(const char *name, const struct fcr_tables_params *p)
@@ -69,16 +73,19 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 		t->redirects = fcr_redirect_table_create(n, p->max_redirects,
 							 t->flows, t->bindings,
 							 p->socket);
+	snprintf(n, sizeof(n), "%s_en", name);
+	t->enodes = fcr_enode_table_create(n, RTE_MIN(p->max_bindings, ENODES_MAX), p->socket);
 	snprintf(n, sizeof(n), "%s_pl", name);
 	t->pending = rte_hash_create(&hp);
 	t->pend = rte_zmalloc_socket(NULL, sizeof(*t->pend) * PENDING_MAX, 0, p->socket);
 	if (!t->flows || !t->routes || !t->bindings || !t->redirects || !t->pending ||
-	    !t->pend) {
+	    !t->pend || !t->enodes) {
 		fcr_tables_free(t);
 		return NULL;
 	}
 	t->redirects->note_hook = &t->note_hook;
 	t->fc_map = FCR_FC_MAP_DEFAULT;
+	t->fka_ms = FCR_FKA_DEFAULT_MS;
 	t->nb_ports = p->nb_ports;
 	return t;
 }
@@ -143,6 +150,7 @@ fcr_tables_free(struct fcr_tables *t)
 	fcr_binding_table_free(t->bindings);
 	fcr_route_table_free(t->routes);
 	fcr_flow_table_free(t->flows);
+	fcr_enode_table_free(t->enodes);
 	rte_hash_free(t->pending);
 	rte_free(t->pend);
 	rte_free(t);
@@ -313,7 +321,7 @@ note_static_kept(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fc
  * a login never changes it, nor takes its FCID. */
 static void
 learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
-      uint64_t vn)
+      uint64_t vn, uint64_t enode)
 {
 	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
 	uint32_t o = fcr_binding_by_fcid(t->bindings, vlan, fcid);
@@ -328,7 +336,9 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 		note_static_kept(t, vlan, wwpn, fcid, FCR_FCID_NONE, t->bindings->entry[o].wwpn);
 		return;
 	}
-	bind(t, vlan, wwpn, fcid, FCR_BIND_LEARNED, vn);
+	if (bind(t, vlan, wwpn, fcid, FCR_BIND_LEARNED, vn) == 0 &&
+	    (n = fcr_binding_get(t->bindings, vlan, wwpn, 0)) != FCR_BINDING_NONE)
+		t->bindings->entry[n].enode = enode;
 }
 
 /* The fabric accepted a logout of wwpn at fcid, asked through req_port: a
@@ -414,7 +424,8 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 				logout(t, ev->vlan, ev->wwpn, ev->port_id, ev->port);
 			else
 				learn(t, ev->vlan, ev->wwpn, got.fcid,
-				      got.vn | (uint64_t)ev->port << 48);
+				      got.vn | (uint64_t)ev->port << 48,
+				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
 			break;
 		}
 		p = pending_get(t, &k);
@@ -465,7 +476,17 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		if (!ev->via_fip && !ev->has_wwpn)
 			break;
 		vn = granted_vn(t, ev) | (uint64_t)got.port << 48;
-		learn(t, ev->vlan, got.wwpn, ev->d_id, vn);
+		learn(t, ev->vlan, got.wwpn, ev->d_id, vn,
+		      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
+		break;
+	case FCR_LOGIN_KA:
+		/* an ENode behind an edge port is alive; watched from now on */
+		if (!from_fabric(t, ev))
+			fcr_enode_alive(t->enodes, fcr_enode_key(ev->vlan, ev->mac), ev->tsc);
+		break;
+	case FCR_LOGIN_ADV:
+		if (from_fabric(t, ev) && ev->port_id != UINT32_MAX)
+			t->fka_ms = ev->port_id;
 		break;
 	default:
 		break;
@@ -586,4 +607,30 @@ void
 fcr_tables_expire(struct fcr_tables *t, uint32_t n, uint32_t max_deleted)
 {
 	t->st.flows_expired += fcr_flow_expire(t->flows, n, max_deleted);
+}
+
+unsigned int
+fcr_tables_keepalive(struct fcr_tables *t, uint64_t now, uint64_t ticks_per_ms)
+{
+	uint64_t gone[16];
+	unsigned int n, i;
+	uint32_t b;
+
+	if (t->fka_ms == 0)
+		return 0;
+	n = fcr_enode_expired(t->enodes, now, (uint64_t)t->fka_ms * 5 / 2 * ticks_per_ms,
+			      gone, RTE_DIM(gone));
+	/* rare (an ENode lost): a scan of the bindings is cheap enough */
+	for (i = 0; i < n; i++) {
+		t->st.keepalive_timeouts++;
+		for (b = 0; b < t->bindings->capacity; b++) {
+			const struct fcr_binding *e = &t->bindings->entry[b];
+
+			if (e->in_use && e->origin == FCR_BIND_LEARNED &&
+			    e->fcid != FCR_FCID_NONE && e->enode == gone[i] &&
+			    unbind(t, b) == 0)
+				t->st.keepalive_unbound++;
+		}
+	}
+	return n;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "fcr_binding.h"
+#include "fcr_enode.h"
 #include "fcr_event.h"
 #include "fcr_flow.h"
 #include "fcr_note.h"
@@ -43,7 +44,9 @@ struct fcr_tables_params {
 	X(logins_untrusted, "fabric login replies and Clear Virtual Links that arrived on an edge port: ignored") \
 	X(logins_static_kept, "fabric logins that would have changed a static binding: kept") \
 	X(pending_overflow, "fabric login requests forgotten: too many at once") \
-	X(flows_expired, "plain flow entries removed after --flow-idle with no frame")
+	X(flows_expired, "plain flow entries removed after --flow-idle with no frame") \
+	X(keepalive_timeouts, "ENodes silent for 2.5 keep-alive periods after keeping alive") \
+	X(keepalive_unbound, "learned bindings removed with their silent ENode")
 
 struct fcr_tables_stats {
 #define FCR_TS_FIELD(name, text) uint64_t name;
@@ -68,6 +71,8 @@ struct fcr_tables {
 	uint32_t fabric_mask;
 	uint16_t nb_ports;        /* routes name ports below it; 0: any */
 	uint32_t fc_map;          /* FPMA MACs of VN_Ports logged in over FCoE */
+	struct fcr_enode_table *enodes; /* ENodes that keep alive */
+	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
 	struct fcr_tables_stats st;
 	struct fcr_note_hook note_hook;  /* bindings and redirects changing state */
 };
@@ -92,6 +97,13 @@ void fcr_tables_expire(struct fcr_tables *t, uint32_t n, uint32_t max_deleted);
 
 /* Apply one worker event. */
 void fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev);
+
+/* ENodes silent for 2.5 keep-alive periods (the workers' TSC, now, with
+ * ticks_per_ms) are gone: their learned bindings are removed, so a redirect
+ * whose VI or VT went with them fails closed. Returns how many ENodes. */
+#define FCR_FKA_DEFAULT_MS 8000
+unsigned int fcr_tables_keepalive(struct fcr_tables *t, uint64_t now,
+				  uint64_t ticks_per_ms);
 
 /* Flow events looked up together by fcr_tables_events. */
 #define FCR_TABLES_BURST 64

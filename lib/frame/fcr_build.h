@@ -52,7 +52,11 @@ size_t fcr_build_fcoe(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 /* FIP link-service frames: FLOGI, FDISC or LOGO, request or reply. */
 #define FCR_FIP_OP_LS 0x0002
 #define FCR_FIP_OP_CTRL 0x0003   /* keep-alive, Clear Virtual Links */
+#define FCR_FIP_SC_KA 1
 #define FCR_FIP_SC_CVL 2
+#define FCR_FIP_OP_DISC 0x0001   /* solicitation, advertisement */
+#define FCR_FIP_SC_ADV 2
+#define FCR_FIP_DT_FKA 12        /* FKA_ADV_Period: flags (D bit), period in ms */
 #define FCR_FIP_DT_VN_ID 11      /* Vx_Port identification: MAC, FC ID, port name */
 #define FCR_FIP_VN_ID_LEN 20
 #define FCR_FIP_SC_REQ 1

@@ -15,6 +15,7 @@ fcr_login_kind_name(enum fcr_login_kind k)
 		[FCR_LOGIN_FDISC] = "fdisc", [FCR_LOGIN_PLOGI] = "plogi",
 		[FCR_LOGIN_LOGO] = "logo", [FCR_LOGIN_ACC] = "ls_acc",
 		[FCR_LOGIN_RJT] = "ls_rjt", [FCR_LOGIN_CVL] = "clear_virtual_links",
+		[FCR_LOGIN_KA] = "keep_alive", [FCR_LOGIN_ADV] = "advertisement",
 	};
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
@@ -138,6 +139,45 @@ fip_cvl(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 	return FCR_R_OK;
 }
 
+/* A keep-alive (the ENode's MAC; a VN_Port's adds its identification) or
+ * an advertisement (the FCF's MAC and keep-alive period). */
+static enum fcr_reason
+fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
+{
+	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len, left;
+
+	if (dlen > avail - FCR_FIP_HLEN)
+		return FCR_R_BAD_PAYLOAD;
+	out->via_fip = 1;
+	out->port_id = adv ? UINT32_MAX : 0;
+	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen; off += len) {
+		const uint8_t *d = h + off;
+
+		left = FCR_FIP_HLEN + dlen - off;
+		if (left < 2)
+			return FCR_R_TRUNC_PAYLOAD;
+		len = (uint32_t)d[1] * 4;
+		if (len == 0 || len > left)
+			return FCR_R_BAD_PAYLOAD;
+		if (d[0] == FCR_FIP_DT_MAC && len >= 8) {
+			memcpy(out->mac, d + 2, 6);
+			out->has_mac = 1;
+		} else if (d[0] == FCR_FIP_DT_VN_ID && !adv && len >= FCR_FIP_VN_ID_LEN) {
+			out->port_id = fcr_get_be24(d + 9);
+			out->wwpn = fcr_get_be64(d + 12);
+			out->has_wwpn = 1;
+		} else if (d[0] == FCR_FIP_DT_FKA && adv && len >= 8) {
+			/* the D bit: the FCF expects no keep-alives */
+			out->port_id = (d[3] & 1) ? 0 : fcr_get_be32(d + 4);
+		}
+	}
+	if (out->has_mac)
+		out->kind = adv ? FCR_LOGIN_ADV : FCR_LOGIN_KA;
+	else
+		out->port_id = 0; /* nothing learned */
+	return FCR_R_OK;
+}
+
 static enum fcr_reason
 fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 {
@@ -155,8 +195,12 @@ fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 	sub = h[5];
 	if (op == FCR_FIP_OP_CTRL && sub == FCR_FIP_SC_CVL)
 		return fip_cvl(h, avail, out);
+	if (op == FCR_FIP_OP_CTRL && sub == FCR_FIP_SC_KA)
+		return fip_alive(h, avail, 0, out);
+	if (op == FCR_FIP_OP_DISC && sub == FCR_FIP_SC_ADV)
+		return fip_alive(h, avail, 1, out);
 	if (op != FCR_FIP_OP_LS || (sub != FCR_FIP_SC_REQ && sub != FCR_FIP_SC_REP))
-		return FCR_R_OK; /* discovery, keep-alive, VLAN: nothing to learn */
+		return FCR_R_OK; /* solicitation, VLAN: nothing to learn */
 	dlen = (uint32_t)fcr_get_be16(h + 6) * 4;
 	if (dlen > avail - FCR_FIP_HLEN)
 		return FCR_R_BAD_PAYLOAD;

@@ -22,6 +22,11 @@ enum fcr_login_kind {
 	FCR_LOGIN_ACC,      /* LS_ACC */
 	FCR_LOGIN_RJT,      /* LS_RJT */
 	FCR_LOGIN_CVL,      /* FIP Clear Virtual Links: the VN_Ports in cvl[] */
+	FCR_LOGIN_KA,       /* FIP keep-alive: mac the ENode's; a VN_Port's
+			     * also names it (port_id, wwpn) */
+	FCR_LOGIN_ADV,      /* FIP advertisement: mac the FCF's; port_id its
+			     * keep-alive period in ms, 0 when it wants none,
+			     * UINT32_MAX when it does not say */
 };
 
 /* VN_Ports one Clear Virtual Links frame clears that are read (a frame

@@ -26,7 +26,7 @@ static struct tu_guard flat_guard, payload_guard;
 /* what the inputs were, for the report */
 static struct {
 	long learned, via_fip, els;
-	unsigned long kinds[FCR_LOGIN_CVL + 1];
+	unsigned long kinds[FCR_LOGIN_ADV + 1];
 } tally;
 
 /* FIP-specific lies: descriptor list and descriptor lengths, types,
@@ -141,13 +141,16 @@ check_els_login(const struct fcr_frame *f, const uint8_t *pl, uint32_t avail,
 static void
 check_login_ranges(const struct fcr_login *l)
 {
-	FZ_CHECK(l->kind <= FCR_LOGIN_CVL, "kind %u", l->kind);
+	FZ_CHECK(l->kind <= FCR_LOGIN_ADV, "kind %u", l->kind);
 	FZ_CHECK(l->nb_cvl <= FCR_CVL_MAX && (l->kind == FCR_LOGIN_CVL) == (l->nb_cvl > 0),
 		 "%u VN_Ports cleared", l->nb_cvl);
 	FZ_CHECK(l->answers <= FCR_LOGIN_RJT, "answers %u", l->answers);
 	FZ_CHECK(l->via_fip <= 1 && l->has_wwpn <= 1 && l->has_mac <= 1, "flags");
+	/* an advertisement's port_id is its keep-alive period in ms */
 	FZ_CHECK(l->s_id <= FCR_FCID_MASK && l->d_id <= FCR_FCID_MASK &&
-		 l->port_id <= FCR_FCID_MASK, "24-bit FCIDs");
+		 (l->port_id <= FCR_FCID_MASK || l->kind == FCR_LOGIN_ADV), "24-bit FCIDs");
+	FZ_CHECK((l->kind != FCR_LOGIN_KA && l->kind != FCR_LOGIN_ADV) || l->has_mac,
+		 "a keep-alive or advertisement names its MAC");
 	FZ_CHECK(l->vlan <= 0xFFF, "vlan %u", l->vlan);
 	FZ_CHECK(strcmp(fcr_login_kind_name((enum fcr_login_kind)l->kind), "?") != 0,
 		 "kind name");

@@ -381,9 +381,11 @@ check_login_event(const struct fcr_event *ev, const struct fcr_login *l)
 		 ev->wwpn == l->wwpn, "login event fields");
 	FZ_CHECK(memcmp(ev->enode, l->kind == FCR_LOGIN_ACC || l->kind == FCR_LOGIN_RJT ?
 			l->eth_dst : l->eth_src, 6) == 0, "login event enode");
-	FZ_CHECK(ev->kind >= FCR_LOGIN_FLOGI && ev->kind <= FCR_LOGIN_RJT &&
+	FZ_CHECK(ev->kind >= FCR_LOGIN_FLOGI && ev->kind <= FCR_LOGIN_ADV &&
+		 ev->kind != FCR_LOGIN_CVL &&
 		 ev->vlan <= 0xFFF && ev->s_id <= FCR_FCID_MASK &&
-		 ev->d_id <= FCR_FCID_MASK && ev->port_id <= FCR_FCID_MASK,
+		 ev->d_id <= FCR_FCID_MASK &&
+		 (ev->port_id <= FCR_FCID_MASK || ev->kind == FCR_LOGIN_ADV),
 		 "login event ranges");
 }
 
