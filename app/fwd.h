@@ -68,6 +68,7 @@ struct fcr_worker {
 	struct fcr_rxq rxq[FCR_MAX_RXQ_PER_WORKER];
 	uint16_t txq;             /* this worker's TX queue on every port */
 	struct rte_ring *events;  /* to the sync lcore */
+	struct rte_ring *inject;  /* worker 0: frames the sync lcore sends (app/cutover.c) */
 	struct rte_eth_dev_tx_buffer *txb[FCR_MAX_PORTS];
 	volatile int paused;      /* acknowledges a stop */
 	uint32_t login_seq;       /* login events numbered so far */

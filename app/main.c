@@ -22,6 +22,7 @@
 #include <rte_ring_elem.h>
 
 #include "cli.h"
+#include "cutover.h"
 #include "commands.h"
 #include "fcr_crc.h"
 #include "fcr_tables.h"
@@ -178,6 +179,8 @@ setup_workers(uint16_t nb_ports, uint16_t burst)
 						  FCR_EVENT_RING_SIZE, socket,
 						  RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (wk->events == NULL)
+			return -1;
+		if (w == 0 && fcr_cutover_init() != 0)
 			return -1;
 		for (p = 0; p < nb_ports; p++) {
 			wk->txb[p] = rte_zmalloc_socket("txb", RTE_ETH_TX_BUFFER_SIZE(burst),

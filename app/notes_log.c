@@ -4,6 +4,7 @@
 
 #include <rte_ethdev.h>
 
+#include "cutover.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "fwd.h"
@@ -105,6 +106,9 @@ on_note(void *ctx, const struct fcr_note *n)
 	switch (n->kind) {
 	case FCR_NOTE_REDIRECT:
 		log_redirect(n, now);
+		break;
+	case FCR_NOTE_CUTOVER:
+		fcr_cutover_note(n);
 		break;
 	case FCR_NOTE_STATIC_KEPT:
 	case FCR_NOTE_UNTRUSTED:

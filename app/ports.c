@@ -125,6 +125,12 @@ fcr_ports_start(const struct fcr_port_conf *conf)
 	return 0;
 }
 
+struct rte_mempool *
+fcr_ports_pool(uint16_t port)
+{
+	return pools[port_socket(port)];
+}
+
 void
 fcr_ports_free_pools(void)
 {

@@ -29,6 +29,8 @@ struct fcr_port_conf {
  * and the step that failed. */
 int fcr_ports_start(const struct fcr_port_conf *conf);
 void fcr_ports_free_pools(void);
+/* The mbuf pool of a started port's socket. */
+struct rte_mempool *fcr_ports_pool(uint16_t port);
 void fcr_ports_print(FILE *out);
 void fcr_ports_close(void);
 

@@ -217,6 +217,13 @@ fcr_worker_main(void *arg)
 
 		cur = rte_rdtsc();
 		if (unlikely(cur - prev > fcr_fwd.drain_tsc)) {
+			struct rte_mbuf *inj[8];
+			unsigned int k, ni = w->inject == NULL ? 0 :
+				rte_ring_dequeue_burst(w->inject, (void **)inj, 8, NULL);
+
+			/* frames the sync lcore asked to be sent */
+			for (k = 0; k < ni; k++)
+				send_frame(w, inj[k], inj[k]->port);
 			flush_all(w);
 			send_events(w, w->forget_ev,
 				    fcr_pipeline_forget(&w->pipeline, w->forget_ev, cur));

@@ -1109,6 +1109,33 @@ test_fip_clear_virtual_links_names_the_vn_ports(void **state)
 	n = cvl_frame(b, 0);
 	assert_int_equal(fcr_login_parse(b, (uint32_t)n, &l), FCR_R_OK);
 	assert_int_equal(l.kind, FCR_LOGIN_NONE);
+	/* the one fcredirect builds for a cutover (tagged and not): the FCF's
+	 * MAC and name, one VN_Port */
+	{
+		struct fcr_l2_spec l2 = { .tagged = 1, .vlan = TU_VLAN };
+		static const uint8_t vn[6] = { 0x0e, 0xfc, 0x00, 0x01, 0x00, 0x07 };
+		int tagged;
+
+		memcpy(l2.dst, tu_mac_dst, 6);
+		memcpy(l2.src, tu_mac_src, 6);
+		for (tagged = 0; tagged < 2; tagged++) {
+			l2.tagged = (uint8_t)tagged;
+			n = fcr_build_fip_cvl(b, sizeof(b), &l2, 0x2001000dec000001ull, vn,
+					      0x010007, WWPN_H);
+			assert_int_equal(n, 14 + 4 * tagged + FCR_FIP_CVL_LEN);
+			assert_int_equal(fcr_login_parse(b, (uint32_t)n, &l), FCR_R_OK);
+			assert_int_equal(l.kind, FCR_LOGIN_CVL);
+			assert_int_equal(l.nb_cvl, 1);
+			assert_int_equal(l.cvl[0].fcid, 0x010007);
+			assert_true(l.cvl[0].wwpn == WWPN_H);
+			assert_memory_equal(l.cvl[0].mac, vn, 6);
+			assert_memory_equal(l.eth_src, tu_mac_src, 6);
+			assert_memory_equal(b + 14 + 4 * tagged + FCR_FIP_HLEN + 2, tu_mac_src, 6);
+			assert_true(fcr_get_be64(b + 14 + 4 * tagged + FCR_FIP_HLEN + 12) ==
+				    0x2001000dec000001ull);
+		}
+		assert_int_equal(fcr_build_fip_cvl(b, 40, &l2, 1, vn, 1, 1), 0);
+	}
 }
 
 int

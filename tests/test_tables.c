@@ -864,6 +864,42 @@ an_enode_silent_for_two_and_a_half_periods_loses_its_bindings(void **state)
 	fcr_tables_free(t);
 }
 
+/* The operator changing a bound pair's path (a redirect added, its
+ * service node replaced, deleted) is told once each time, naming the host
+ * and the VI to make log in again; a pair not bound has no open exchange. */
+static void
+a_path_change_of_a_bound_pair_is_a_cutover(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct note_log l = { .count = 0 };
+	unsigned int i, cut = 0;
+
+	(void)state;
+	t->note_hook = (struct fcr_note_hook){ .fn = record_note, .ctx = &l };
+	/* the host not bound yet: nothing to cut over */
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	for (i = 0; i < l.count; i++)
+		cut += l.n[i].kind == FCR_NOTE_CUTOVER;
+	assert_int_equal(cut, 0);
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	bind4(t);
+	l.count = 0;
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0); /* the same: no change */
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VT, VI) >= 0); /* swapped: a change */
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	for (i = 0, cut = 0; i < l.count; i++) {
+		if (l.n[i].kind != FCR_NOTE_CUTOVER)
+			continue;
+		assert_true(l.n[i].wwpn == H);
+		assert_true(l.n[i].other_wwpn == (cut == 0 ? VI : VT));
+		assert_int_equal(l.n[i].vlan, VLAN);
+		cut++;
+	}
+	assert_int_equal(cut, 3);
+	fcr_tables_free(t);
+}
+
 /* The operator's word stands: a login never moves a static binding, never
  * takes its FCID, and a fabric logout does not remove it. */
 static void
@@ -1402,6 +1438,7 @@ main(void)
 		cmocka_unit_test(a_login_never_overrides_a_static_binding),
 		cmocka_unit_test(the_fcfs_clear_virtual_links_unbinds),
 		cmocka_unit_test(an_enode_silent_for_two_and_a_half_periods_loses_its_bindings),
+		cmocka_unit_test(a_path_change_of_a_bound_pair_is_a_cutover),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),

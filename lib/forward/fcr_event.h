@@ -38,7 +38,10 @@ struct fcr_event {
 	uint32_t d_id;
 	uint32_t port_id;
 	uint64_t wwpn;
-	uint64_t flow_key;
+	union {
+		uint64_t flow_key;  /* FLOW_FIRST/FLOW_MISSES */
+		uint64_t name;      /* LOGIN: an advertisement's FCF name */
+	};
 	uint8_t mac[6];     /* FIP MAC descriptor */
 	uint8_t enode[6];   /* requester's MAC: source of a request, destination of a reply */
 	union {
@@ -67,6 +70,8 @@ fcr_event_login(struct fcr_event *ev, const struct fcr_login *l)
 	ev->port_id = l->port_id;
 	ev->wwpn = l->wwpn;
 	memcpy(ev->mac, l->mac, 6);
+	if (l->kind == FCR_LOGIN_ADV)
+		ev->name = l->wwnn;
 	if (l->kind == FCR_LOGIN_ACC || l->kind == FCR_LOGIN_RJT)
 		memcpy(ev->enode, l->eth_dst, 6);
 	else

@@ -19,6 +19,10 @@ enum fcr_note_kind {
 			       * statically bound to fcid) stays */
 	FCR_NOTE_UNTRUSTED, /* a fabric login reply arrived on edge port
 			     * `port`: ignored */
+	FCR_NOTE_CUTOVER,   /* redirect `redirect` was added, replaced or
+			     * deleted while its host (wwpn) and target were
+			     * bound: the pair's path changed under any open
+			     * exchange; other_wwpn the service node's VI */
 };
 
 struct fcr_note {

@@ -317,6 +317,26 @@ install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 	fcr_note_tell(rt->note_hook, &note);
 }
 
+/* The operator changed the path of a pair whose host and target are bound:
+ * exchanges open on the old path must not go on on the new one. */
+static void
+note_cutover(struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_note note;
+
+	if (e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
+	    e[r->binding[FCR_M_TARGET]].fcid == FCR_FCID_NONE)
+		return;
+	note = (struct fcr_note){
+		.kind = FCR_NOTE_CUTOVER, .vlan = r->vlan, .redirect = id,
+		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
+		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
+	};
+	fcr_note_tell(rt->note_hook, &note);
+}
+
 static void
 rebuild(struct fcr_redirect_table *rt, uint32_t id)
 {
@@ -424,6 +444,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	if (set_members(rt, (uint32_t)id, from, w) < 0)
 		return -ENOSPC;
 	install_noted(rt, (uint32_t)id, r->state);
+	note_cutover(rt, (uint32_t)id);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, (uint32_t)id);
 	return id;
@@ -440,6 +461,7 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	if (id < 0)
 		return id;
 	r = &rt->r[id];
+	note_cutover(rt, (uint32_t)id);
 	uninstall(rt, (uint32_t)id);
 	unref_names(rt, r, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);

@@ -78,8 +78,9 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	snprintf(n, sizeof(n), "%s_pl", name);
 	t->pending = rte_hash_create(&hp);
 	t->pend = rte_zmalloc_socket(NULL, sizeof(*t->pend) * PENDING_MAX, 0, p->socket);
+	t->fcf = rte_zmalloc_socket(NULL, sizeof(*t->fcf) * 4096, 0, p->socket);
 	if (!t->flows || !t->routes || !t->bindings || !t->redirects || !t->pending ||
-	    !t->pend || !t->enodes) {
+	    !t->pend || !t->enodes || !t->fcf) {
 		fcr_tables_free(t);
 		return NULL;
 	}
@@ -151,6 +152,7 @@ fcr_tables_free(struct fcr_tables *t)
 	fcr_route_table_free(t->routes);
 	fcr_flow_table_free(t->flows);
 	fcr_enode_table_free(t->enodes);
+	rte_free(t->fcf);
 	rte_hash_free(t->pending);
 	rte_free(t->pend);
 	rte_free(t);
@@ -485,8 +487,13 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			fcr_enode_alive(t->enodes, fcr_enode_key(ev->vlan, ev->mac), ev->tsc);
 		break;
 	case FCR_LOGIN_ADV:
-		if (from_fabric(t, ev) && ev->port_id != UINT32_MAX)
+		if (!from_fabric(t, ev))
+			break;
+		if (ev->port_id != UINT32_MAX)
 			t->fka_ms = ev->port_id;
+		memcpy(t->fcf[ev->vlan & 0xFFF].mac, ev->mac, 6);
+		t->fcf[ev->vlan & 0xFFF].name = ev->name;
+		t->fcf[ev->vlan & 0xFFF].known = 1;
 		break;
 	default:
 		break;

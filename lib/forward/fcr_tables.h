@@ -46,7 +46,9 @@ struct fcr_tables_params {
 	X(pending_overflow, "fabric login requests forgotten: too many at once") \
 	X(flows_expired, "plain flow entries removed after --flow-idle with no frame") \
 	X(keepalive_timeouts, "ENodes silent for 2.5 keep-alive periods after keeping alive") \
-	X(keepalive_unbound, "learned bindings removed with their silent ENode")
+	X(keepalive_unbound, "learned bindings removed with their silent ENode") \
+	X(cutovers, "VN_Ports made to log in again (the FCF's Clear Virtual Links) when the operator changed their pair's path") \
+	X(cutovers_unsent, "VN_Ports that could not be made to log in again: not learned over FIP, no FCF advertisement seen on their VLAN, or no mbuf")
 
 struct fcr_tables_stats {
 #define FCR_TS_FIELD(name, text) uint64_t name;
@@ -56,6 +58,13 @@ struct fcr_tables_stats {
 
 struct fcr_change_log;
 struct fcr_pending;
+
+/* An FCF as its advertisements on a fabric port name it. */
+struct fcr_fcf {
+	uint8_t mac[6];
+	uint8_t known;
+	uint64_t name;
+};
 
 struct fcr_tables {
 	struct fcr_change_log *log; /* replication: NULL when there is none */
@@ -72,6 +81,7 @@ struct fcr_tables {
 	uint16_t nb_ports;        /* routes name ports below it; 0: any */
 	uint32_t fc_map;          /* FPMA MACs of VN_Ports logged in over FCoE */
 	struct fcr_enode_table *enodes; /* ENodes that keep alive */
+	struct fcr_fcf *fcf;      /* [4096] the FCF seen advertising on each VLAN */
 	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
 	struct fcr_tables_stats st;
 	struct fcr_note_hook note_hook;  /* bindings and redirects changing state */

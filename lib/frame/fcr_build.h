@@ -57,6 +57,7 @@ size_t fcr_build_fcoe(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 #define FCR_FIP_OP_DISC 0x0001   /* solicitation, advertisement */
 #define FCR_FIP_SC_ADV 2
 #define FCR_FIP_DT_FKA 12        /* FKA_ADV_Period: flags (D bit), period in ms */
+#define FCR_FIP_DT_NAME 4        /* the FCF's switch name */
 #define FCR_FIP_DT_VN_ID 11      /* Vx_Port identification: MAC, FC ID, port name */
 #define FCR_FIP_VN_ID_LEN 20
 #define FCR_FIP_SC_REQ 1
@@ -90,6 +91,17 @@ size_t fcr_build_fip_ls(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
  * carry them: 116 bytes, WWPN at 20, WWNN at 28. */
 #define FCR_ELS_SPARM_LEN 116
 #define FCR_ELS_LOGO_LEN 16
+/*
+ * The FCF's Clear Virtual Links to one VN_Port (FC-BB-5): from the FCF's
+ * MAC and name, naming the VN_Port's MAC, N_Port ID and port name; l2->dst
+ * the ENode's MAC. An ENode that gets it logs in again. Returns the length
+ * or 0 when it does not fit.
+ */
+#define FCR_FIP_CVL_LEN (FCR_FIP_HLEN + 8 + 12 + FCR_FIP_VN_ID_LEN)
+size_t fcr_build_fip_cvl(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
+			 uint64_t fcf_name, const uint8_t vn_mac[6], uint32_t fcid,
+			 uint64_t wwpn);
+
 size_t fcr_els_sparm(uint8_t *p, uint8_t cmd, uint64_t wwpn, uint64_t wwnn);
 /* LOGO request: N_Port ID at 5, WWPN at 8. */
 size_t fcr_els_logo(uint8_t *p, uint32_t fcid, uint64_t wwpn);

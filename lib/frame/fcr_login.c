@@ -166,6 +166,8 @@ fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
 			out->port_id = fcr_get_be24(d + 9);
 			out->wwpn = fcr_get_be64(d + 12);
 			out->has_wwpn = 1;
+		} else if (d[0] == FCR_FIP_DT_NAME && adv && len >= 12) {
+			out->wwnn = fcr_get_be64(d + 4);
 		} else if (d[0] == FCR_FIP_DT_FKA && adv && len >= 8) {
 			/* the D bit: the FCF expects no keep-alives */
 			out->port_id = (d[3] & 1) ? 0 : fcr_get_be32(d + 4);

@@ -24,9 +24,9 @@ enum fcr_login_kind {
 	FCR_LOGIN_CVL,      /* FIP Clear Virtual Links: the VN_Ports in cvl[] */
 	FCR_LOGIN_KA,       /* FIP keep-alive: mac the ENode's; a VN_Port's
 			     * also names it (port_id, wwpn) */
-	FCR_LOGIN_ADV,      /* FIP advertisement: mac the FCF's; port_id its
-			     * keep-alive period in ms, 0 when it wants none,
-			     * UINT32_MAX when it does not say */
+	FCR_LOGIN_ADV,      /* FIP advertisement: mac the FCF's, wwnn its name;
+			     * port_id its keep-alive period in ms, 0 when it
+			     * wants none, UINT32_MAX when it does not say */
 };
 
 /* VN_Ports one Clear Virtual Links frame clears that are read (a frame
