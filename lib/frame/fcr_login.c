@@ -104,25 +104,35 @@ fip_desc_kind(uint8_t dt)
 	       dt == FCR_FIP_DT_FDISC ? FCR_LOGIN_FDISC : FCR_LOGIN_LOGO;
 }
 
+/* The descriptor at off of a FIP list ending at end: its length, or why
+ * there is none. */
+static enum fcr_reason
+fip_desc_at(const uint8_t *h, uint32_t end, uint32_t off, uint32_t *len)
+{
+	if (end - off < 2)
+		return FCR_R_TRUNC_PAYLOAD;
+	*len = (uint32_t)h[off + 1] * 4;
+	if (*len == 0 || *len > end - off)
+		return FCR_R_BAD_PAYLOAD;
+	return FCR_R_OK;
+}
+
 /* Clear Virtual Links (FC-BB-5): after the FCF's MAC and name, a Vx_Port
  * identification descriptor per VN_Port cleared. */
 static enum fcr_reason
 fip_cvl(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 {
-	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len, left;
+	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len;
 
 	if (dlen > avail - FCR_FIP_HLEN)
 		return FCR_R_BAD_PAYLOAD;
 	out->via_fip = 1;
 	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen; off += len) {
 		const uint8_t *d = h + off;
+		enum fcr_reason r = fip_desc_at(h, FCR_FIP_HLEN + dlen, off, &len);
 
-		left = FCR_FIP_HLEN + dlen - off;
-		if (left < 2)
-			return FCR_R_TRUNC_PAYLOAD;
-		len = (uint32_t)d[1] * 4;
-		if (len == 0 || len > left)
-			return FCR_R_BAD_PAYLOAD;
+		if (r != FCR_R_OK)
+			return r;
 		if (d[0] != FCR_FIP_DT_VN_ID)
 			continue;
 		if (len < FCR_FIP_VN_ID_LEN)
@@ -144,7 +154,7 @@ fip_cvl(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 static enum fcr_reason
 fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
 {
-	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len, left;
+	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len;
 
 	if (dlen > avail - FCR_FIP_HLEN)
 		return FCR_R_BAD_PAYLOAD;
@@ -152,13 +162,10 @@ fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
 	out->port_id = adv ? UINT32_MAX : 0;
 	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen; off += len) {
 		const uint8_t *d = h + off;
+		enum fcr_reason r = fip_desc_at(h, FCR_FIP_HLEN + dlen, off, &len);
 
-		left = FCR_FIP_HLEN + dlen - off;
-		if (left < 2)
-			return FCR_R_TRUNC_PAYLOAD;
-		len = (uint32_t)d[1] * 4;
-		if (len == 0 || len > left)
-			return FCR_R_BAD_PAYLOAD;
+		if (r != FCR_R_OK)
+			return r;
 		if (d[0] == FCR_FIP_DT_MAC && len >= 8) {
 			memcpy(out->mac, d + 2, 6);
 			out->has_mac = 1;
@@ -210,13 +217,11 @@ fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 
 	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen;) {
 		const uint8_t *d = h + off;
-		uint32_t left = FCR_FIP_HLEN + dlen - off, len;
+		uint32_t len;
 
-		if (left < 2)
-			return FCR_R_TRUNC_PAYLOAD;
-		len = (uint32_t)d[1] * 4;
-		if (len == 0 || len > left)
-			return FCR_R_BAD_PAYLOAD;
+		r = fip_desc_at(h, FCR_FIP_HLEN + dlen, off, &len);
+		if (r != FCR_R_OK)
+			return r;
 		switch (d[0]) {
 		case FCR_FIP_DT_MAC:
 			if (len < 8)
