@@ -326,7 +326,11 @@ note_cutover(struct fcr_redirect_table *rt, uint32_t id)
 	const struct fcr_binding *e = rt->bindings->entry;
 	struct fcr_note note;
 
-	if (e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
+	/* a redirect half made (no room for a member) names no one */
+	if (r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
+	    r->binding[FCR_M_TARGET] == FCR_BINDING_NONE ||
+	    r->binding[FCR_M_VI] == FCR_BINDING_NONE ||
+	    e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
 	    e[r->binding[FCR_M_TARGET]].fcid == FCR_FCID_NONE)
 		return;
 	note = (struct fcr_note){
