@@ -17,9 +17,6 @@
 #include "sync_io.h"
 #include "sync_lcore.h"
 
-/* `clear fwd stats` keeps what each worker's counters said then; the
- * workers own their counters and never see them reset. Every field of
- * struct fcr_worker_stats is a uint64_t counter. */
 /* "fabric" (toward the FCF), "edge" (ENodes), or "lab" without --fabric-ports. */
 static const char *
 port_role(uint16_t p)
@@ -29,6 +26,31 @@ port_role(uint16_t p)
 	return fcr_fwd.fabric_mask >> p & 1 ? "fabric" : "edge";
 }
 
+/* Where FIP and other EtherTypes received on port go: "port 3", "ports
+ * 0,1,2" (a fabric port's edge ports), or "nowhere (dropped)". */
+static const char *
+passthrough_text(uint16_t port, char *buf, size_t len)
+{
+	uint32_t m = fcr_fwd.flood[port];
+	size_t o;
+
+	if (__builtin_popcount(m) > 1) {
+		o = (size_t)snprintf(buf, len, "ports ");
+		while (m != 0 && o < len) {
+			o += (size_t)snprintf(buf + o, len - o, "%u%s", __builtin_ctz(m),
+					      (m & (m - 1)) ? "," : "");
+			m &= m - 1;
+		}
+	} else if (fcr_fwd.passthrough[port] < fcr_fwd.nb_ports)
+		snprintf(buf, len, "port %u", fcr_fwd.passthrough[port]);
+	else
+		snprintf(buf, len, "nowhere (dropped)");
+	return buf;
+}
+
+/* `clear fwd stats` keeps what each worker's counters said then; the
+ * workers own their counters and never see them reset. Every field of
+ * struct fcr_worker_stats is a uint64_t counter. */
 static struct fcr_worker_stats cleared[FCR_MAX_WORKERS];
 _Static_assert(sizeof(struct fcr_worker_stats) % sizeof(uint64_t) == 0,
 	       "fcr_worker_stats is uint64_t counters");
@@ -277,7 +299,7 @@ fcr_show_port_info(FILE *out, int port)
 	struct rte_eth_dev_info info;
 	struct rte_eth_link link;
 	char name[RTE_ETH_NAME_MAX_LEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
-	char links[RTE_ETH_LINK_MAX_STR_LEN];
+	char links[RTE_ETH_LINK_MAX_STR_LEN], pt[128];
 	uint16_t p, mtu = 0;
 
 	for (p = 0; p < fcr_fwd.nb_ports; p++) {
@@ -298,11 +320,8 @@ fcr_show_port_info(FILE *out, int port)
 			info.max_tx_queues);
 		fprintf(out, "  RX offload capabilities: 0x%" PRIx64 "  TX: 0x%" PRIx64 "\n",
 			info.rx_offload_capa, info.tx_offload_capa);
-		if (fcr_fwd.passthrough[p] < fcr_fwd.nb_ports)
-			fprintf(out, "  FIP and other EtherTypes pass through to: port %u\n",
-				fcr_fwd.passthrough[p]);
-		else
-			fprintf(out, "  FIP and other EtherTypes pass through to: nowhere (dropped)\n");
+		fprintf(out, "  FIP and other EtherTypes pass through to: %s\n",
+			passthrough_text(p, pt, sizeof(pt)));
 		fprintf(out, "  Role: %s\n", port_role(p));
 	}
 }
@@ -456,7 +475,7 @@ fcr_show_config(FILE *out)
 {
 	const struct fcr_options *o = fcr_fwd.opt;
 	const struct fcr_profile *p = fcr_fwd.profile;
-	char mapc[FCR_FCID_STRLEN];
+	char mapc[FCR_FCID_STRLEN], pt[128];
 	unsigned int w, q;
 	uint16_t port;
 
@@ -469,12 +488,8 @@ fcr_show_config(FILE *out)
 		fprintf(out, "fcoe steering:  %s\n", p->steering ? "rte_flow" : "none");
 	fprintf(out, "ports:          %u\n", fcr_fwd.nb_ports);
 	for (port = 0; port < fcr_fwd.nb_ports; port++)
-		if (fcr_fwd.passthrough[port] < fcr_fwd.nb_ports)
-			fprintf(out, "  port %u: %s, pass-through to port %u\n", port,
-				port_role(port), fcr_fwd.passthrough[port]);
-		else
-			fprintf(out, "  port %u: %s, pass-through to nowhere (dropped)\n", port,
-				port_role(port));
+		fprintf(out, "  port %u: %s, pass-through to %s\n", port, port_role(port),
+			passthrough_text(port, pt, sizeof(pt)));
 	fprintf(out, "trust:          %s\n", fcr_fwd.fabric_mask ?
 		"bindings learned from the fabric ports' login replies; edge ports pass "
 		"FCoE only from VN_Ports that logged in through them" :
