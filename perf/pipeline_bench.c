@@ -532,11 +532,20 @@ verify_pass(const struct wctx *w, const struct world *wd, int check_stats,
 
 		legs[fs->leg]++;
 		memcpy(exp, o, len);
-		if (rs->fpma)
-			fcr_fpma(exp, FC_MAP, fs->nd);
-		else
-			memcpy(exp, rs->mac, 6);
-		memcpy(exp + 6, port_mac[rs->port], 6);
+		if (edge && rs->port == 1) {
+			/* to the fabric: the FCF's MAC as addressed, from the
+			 * S_ID's VN_Port MAC (README, Trust) */
+			if (fs->ns != fs->s)
+				fcr_fpma(exp + 6, FC_MAP, fs->ns);
+		} else {
+			if (rs->fpma)
+				fcr_fpma(exp, FC_MAP, fs->nd);
+			else
+				memcpy(exp, rs->mac, 6);
+			/* lab: the port's own MAC; edge to edge: the FCF's, as
+			 * the ENode addressed it */
+			memcpy(exp + 6, edge ? o : port_mac[rs->port], 6);
+		}
 		fcr_put_be24(exp + fc_off + FCR_FC_D_ID, fs->nd);
 		fcr_put_be24(exp + fc_off + FCR_FC_S_ID, fs->ns);
 		fcr_crc_store(exp + len - 8, fcr_crc_calc(exp + fc_off,
