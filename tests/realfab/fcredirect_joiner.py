@@ -13,7 +13,7 @@ destination logged in).
         ...
         L.join()                     # fcredirect started, routes given, `start`
         j.cmd("redirect add vlan 0 host ... target ... vi ... vt ...")
-        j.wait_redirect("active")
+        j.wait_redirect(host_wwpn, "active")
         j.fwd_stats()["drops"]
 
 Its standard output (every answer) and standard error (its log) go to
@@ -34,8 +34,9 @@ import lab
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_BINARY = os.path.join(HERE, "..", "..", "build", "app", "fcredirect")
 # 2500-byte frames: 2304-byte ring frames (a full FCoE frame and the
-# TPACKET header fit), blocks a multiple of them
-AF_PACKET_OPTS = "framesz=2304,blocksz=36864,framecnt=512"
+# TPACKET header fit), blocks a multiple of them; through the qdisc, so that
+# a capture on the interface sees what fcredirect sends too
+AF_PACKET_OPTS = "framesz=2304,blocksz=36864,framecnt=512,qdisc_bypass=0"
 LEGS = ("host_to_target", "vi_to_target", "target_to_host", "vt_to_host")
 
 
@@ -90,10 +91,15 @@ class FcredirectJoiner(lab.Joiner):
     """Runs fcredirect on the lab's ports. binary: the program (default
     fcredirect_binary()); routes: the commands given before `start`
     (default: 0x000000/1 and 0x800000/1 to the fabric port, fpma); extra:
-    more application options."""
+    more application options; nice: the nice value of its threads once
+    forwarding (default $FCR_REALFAB_FCR_NICE, else 0). Its two lcores
+    busy-poll: on an idle 2-core machine nice 19 lets the TCG guests run
+    twice as fast, but beside other load its login holds then outlast
+    libfc's 2 s FLOGI timeout."""
 
-    def __init__(self, binary=None, routes=None, extra=(), eal_extra=()):
+    def __init__(self, binary=None, routes=None, extra=(), eal_extra=(), nice=None):
         self.binary = fcredirect_binary(binary)
+        self.nice = int(os.environ.get("FCR_REALFAB_FCR_NICE", "0")) if nice is None else nice
         self.routes = routes
         self.extra = list(extra)
         self.eal_extra = list(eal_extra)
@@ -131,8 +137,7 @@ class FcredirectJoiner(lab.Joiner):
         with open(os.path.join(L.dir, "fcredirect.cmdline"), "w") as f:
             f.write(" ".join(args) + "\n")
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=self.errf, bufsize=0,
-                                  preexec_fn=lab._die_with_parent)
+                                  stderr=self.errf, bufsize=0, preexec_fn=lab._die_with_parent)
         threading.Thread(target=self._reader, daemon=True).start()
         self.query("show config", timeout=60)    # answers: the ports are up
         for r, i in self.port_of.items():
@@ -147,6 +152,11 @@ class FcredirectJoiner(lab.Joiner):
             "route add 0x800000/1 port %d fpma" % self.fabric]
         for line in routes + ["start"]:
             self.cmd(line)
+        if self.nice:
+            # every thread (nice is per thread), once started: EAL's set-up at
+            # full speed
+            for tid in os.listdir("/proc/%d/task" % self.p.pid):
+                os.setpriority(os.PRIO_PROCESS, int(tid), self.nice)
         lab.log("fcredirect joins %s (fabric port %d; out %s)" % (
             " ".join("%d=%s" % (self.port_of[r], r) for r in order), self.fabric,
             self.out_path))
@@ -302,11 +312,6 @@ class FcredirectJoiner(lab.Joiner):
                         self.p.wait(5)
         except Exception:
             pass
-        for f in (getattr(self, "errf", None),):
-            try:
-                f and f.flush()
-            except Exception:
-                pass
         deadline = time.monotonic() + 2
         while not self.eof and time.monotonic() < deadline:
             time.sleep(0.02)      # the reader writes the last lines

@@ -120,7 +120,7 @@ fcr_disk() {
 # the whole of DEV with KEY (hex), no header (dmsetup, no udev)
 fcr_crypt() {
     local name=$1 dev=$2 key=$3 sectors
-    modprobe -a dm_crypt xts || return 1
+    modprobe -a dm_crypt ecb xts || return 1   # busybox modprobe loads no softdep (xts: ecb)
     sectors=$(cat /sys/class/block/"${dev##*/}"/size) || return 1
     DM_DISABLE_UDEV=1 dmsetup create "$name" --table "0 $sectors crypt aes-xts-plain64 $key 0 $dev 0" || return 1
     [ -b /dev/mapper/"$name" ]
