@@ -344,7 +344,11 @@ def scenario_b(c, R, timings):
             str({k: v for k, v in drops.items() if v}))
     # the target (libfc logs in to every FCP port the name server lists) has
     # also logged in to the VI, zoned with it, seconds ago: that plain login
-    # completes only if the VI's answers reach it from the VI's FCID
+    # completes only if the VI's answers reach it from the VI's FCID. (Today
+    # they do not: the vi_to_target rule rewrites every frame from the VI to
+    # the target, the VI's replies to the target's own exchanges too, so the
+    # target gets its PLOGI's accept from the host's FCID, counts it in
+    # fc_xid_not_found and tries again every 2 R_A_TOV.)
     rp = tgt.run("fcr_rports")
     pv = fcf.port(vi.wwpn_text)
     want = "0x%016x 0x%s Online" % (vi.wwpn, pv["fcid"] if pv else "?")
