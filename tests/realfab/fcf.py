@@ -163,13 +163,15 @@ class Port:
 class Fcf:
     def __init__(self, ifname, mac=None, fc_map=0x0EFC00, switch_name=None,
                  fabric_name=None, priority=128, fka_ms=8000, domain=0x01,
-                 assign=None, zones=None, control=None, log=None, enforce_ka=False):
+                 assign=None, zones=None, control=None, log=None, enforce_ka=False,
+                 lenient_src_mac=False):
         self.ifname = ifname
         self.fc_map = fc_map
         self.priority, self.fka_ms, self.domain = priority, fka_ms, domain
         self.assign = dict(assign or {})      # wwpn -> fcid
         self.zones = zones                    # None: everyone with everyone
         self.enforce_ka = enforce_ka
+        self.lenient_src_mac = lenient_src_mac
         self.log = log or (lambda s: print(s, flush=True))
         self.s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
         for opt, force in ((socket.SO_RCVBUF, 33), (socket.SO_SNDBUF, 32)):
@@ -430,7 +432,9 @@ class Fcf:
         if src is None:
             return self.drop("unknown_sid")
         if b[6:12] != src.mac:
-            return self.drop("vf_port_src_mac")
+            if not self.lenient_src_mac:
+                return self.drop("vf_port_src_mac")
+            self.count("src_mac_not_checked")
         if d_id >= 0xFFFFF0:
             return self.rx_well_known(src, b[13], self.parse_fc(fc))
         dst = self.ports.get(d_id)
@@ -724,6 +728,9 @@ def main():
     ap.add_argument("--zone", action="append", metavar="WWPN,WWPN,...",
                     help="a zone; repeat for more (default: everyone zoned with everyone)")
     ap.add_argument("--control", help="UNIX socket for state and commands")
+    ap.add_argument("--lenient-src-mac", action="store_true",
+                    help="testing: take FCoE frames whatever their source MAC (counted as "
+                    "src_mac_not_checked), to see what the ENodes say of the frames returned")
     ap.add_argument("--enforce-ka", action="store_true",
                     help="clear the virtual links of an ENode silent for 2.5 FKA periods")
     a = ap.parse_args()
@@ -734,7 +741,7 @@ def main():
     zones = None if not a.zone else [set(wwn_int(w) for w in z.split(",")) for z in a.zone]
     f = Fcf(a.iface, mac=a.mac, fc_map=int(a.fc_map, 16), fka_ms=a.fka_ms, priority=a.priority,
             domain=int(a.domain, 16), assign=assign, zones=zones, control=a.control,
-            enforce_ka=a.enforce_ka)
+            enforce_ka=a.enforce_ka, lenient_src_mac=a.lenient_src_mac)
 
     def stop(*_):
         f.stopping = True

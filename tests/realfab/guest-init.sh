@@ -4,7 +4,8 @@
 # command channel: it sends "<id> <shell command>" lines, the guest answers
 # with the command's output then "@@FCR-END <id> <rc>@@". "@@FCR-READY ...@@"
 # is printed once, when the guest can take commands.
-# Kernel parameters: fcr.mtu=N (eth0's MTU), fcr.name=NAME (hostname).
+# Kernel parameters: fcr.mtu=N (the NICs' MTU), fcr.name=NAME (hostname),
+# fcr.nics=N (eth0..eth<N-1>, default 1).
 export PATH=/bin:/sbin HOME=/root
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -13,6 +14,7 @@ mount -t tmpfs -o size=64m tmpfs /tmp
 
 FCR_mtu=1500
 FCR_name=guest
+FCR_nics=1
 for a in $(cat /proc/cmdline); do
     case $a in
         fcr.*=*) k=${a%%=*}; k=${k#fcr.}; eval "FCR_$k=\${a#*=}" ;;
@@ -22,9 +24,10 @@ hostname "$FCR_name"
 ip link set lo up
 
 modprobe -a virtio_pci virtio_net
+last=eth$((FCR_nics - 1))
 i=0
-while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-ip link set eth0 mtu "$FCR_mtu" up
+while [ ! -e /sys/class/net/$last ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+for n in $(seq 0 $((FCR_nics - 1))); do ip link set eth$n mtu "$FCR_mtu" up; done
 
 # raw, no echo: what the harness reads is only what commands print
 exec </dev/ttyS1 >/dev/ttyS1 2>&1

@@ -7,6 +7,9 @@
 # /var/cache/fcredirect-realfab) and reused; installs its own packages.
 #
 #   guest.sh [--modules "m1 m2 ..."]     extra modules beside the default set
+#            [--bin "prog ..."]            host programs copied in with their
+#                                          shared libraries (the Debian package of
+#                                          the same name is installed if missing)
 #
 # Prints, one per line: KVER=..., KERNEL=<bzImage>, INITRD=<cpio>.
 # Env: FCR_REALFAB_KVER pins the kernel ABI (e.g. 6.1.0-57-amd64).
@@ -16,9 +19,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 CACHE=${FCR_REALFAB_CACHE:-/var/cache/fcredirect-realfab}
 DEFAULT_MODULES="virtio_pci virtio_net configfs fcoe sd_mod target_core_mod target_core_file target_core_iblock tcm_fc"
 extra=""
+bins=""
 while [ $# -gt 0 ]; do
     case $1 in
         --modules) extra="$extra $2"; shift 2 ;;
+        --bin) bins="$bins $2"; shift 2 ;;
         *) echo "guest.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -38,6 +43,15 @@ need_pkgs() {
         { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2; }
 }
 need_pkgs qemu-system-x86 busybox-static kmod cpio iproute2
+for b in $bins; do
+    PATH=$PATH:/usr/sbin:/sbin command -v "$b" >/dev/null || need_pkgs "$b"
+done
+# each program and the shared objects it loads, as absolute paths
+bin_files=$(for b in $bins; do
+                p=$(PATH=$PATH:/usr/sbin:/sbin command -v "$b")
+                echo "$p"
+                ldd "$p" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+            done | awk '!seen[$0]++')
 
 mkdir -p "$CACHE"
 exec 9>"$CACHE/.lock"
@@ -75,7 +89,8 @@ closure=$(for m in $MODULES; do
               modprobe -d "$kroot" -S "$kver" --show-depends "$m" || { log "no module $m"; exit 1; }
           done | awk '$1 == "insmod" { print $2 }' | sed "s,^$kroot/lib/modules/$kver/,," | awk '!seen[$0]++')
 bb=/bin/busybox
-key=$( { echo "$kver"; echo "$closure"; cat "$here/guest-init.sh" "$here/guest-lib.sh"; sha256sum "$bb"; } |
+key=$( { echo "$kver"; echo "$closure"; cat "$here/guest-init.sh" "$here/guest-lib.sh"; sha256sum "$bb";
+         for f in $bin_files; do echo "$f"; sha256sum < "$f"; done; } |
        sha256sum | cut -c1-16)
 initrd="$CACHE/initrd-$kver-$key.cpio"
 if [ ! -f "$initrd" ]; then
@@ -93,6 +108,12 @@ if [ ! -f "$initrd" ]; then
         cp "$kroot/lib/modules/$kver/$f" "$st/lib/modules/$kver/" 2>/dev/null || true
     done
     depmod -b "$st" "$kver"
+    for f in $bin_files; do
+        case $f in
+            */bin/*|*/sbin/*) install -m 755 "$f" "$st/bin/${f##*/}" ;;   # over a busybox link
+            *) mkdir -p "$st$(dirname "$f")"; cp -L "$f" "$st$f" ;;
+        esac
+    done
     install -m 755 "$here/guest-init.sh" "$st/init"
     install -m 644 "$here/guest-lib.sh" "$st/etc/fcr-lib.sh"
     # uncompressed: unpacking gzip under TCG costs more than reading the bytes

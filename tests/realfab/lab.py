@@ -260,16 +260,30 @@ class Fcf:
 
 # --- guests -------------------------------------------------------------------
 
-class Guest:
-    """One QEMU guest on its TAP; commands through its serial channel."""
+class Nic:
+    """One virtio NIC of a guest (ethN inside) on its TAP, and the names
+    open-fcoe gives an FCoE port on it."""
 
-    def __init__(self, lab, name, index, mem=256):
-        self.lab, self.name, self.index, self.mem = lab, name, index, mem
+    def __init__(self, lab, index, ifname):
+        self.index, self.ifname = index, ifname
         self.mac = "52:54:00:fc:%02x:%02x" % (lab.pid_byte, index)
         self.tap = "%st%d" % (lab.prefix, index)
         self.wwnn = 0x1000 << 48 | mac_int(self.mac)   # open-fcoe's names from the MAC
         self.wwpn = 0x2000 << 48 | mac_int(self.mac)
         self.wwpn_text = wwn_text(self.wwpn)
+
+
+class Guest:
+    """One QEMU guest on its TAP (or TAPs: nics); commands through its
+    serial channel. mac, tap, wwpn, wwnn, wwpn_text are eth0's; nics[i] has
+    those of eth<i>."""
+
+    def __init__(self, lab, name, index, mem=256, nics=1):
+        self.lab, self.name, self.index, self.mem = lab, name, index, mem
+        self.nics = [Nic(lab, index + i, "eth%d" % i) for i in range(nics)]
+        n0 = self.nics[0]
+        self.mac, self.tap, self.wwnn, self.wwpn, self.wwpn_text = \
+            n0.mac, n0.tap, n0.wwnn, n0.wwpn, n0.wwpn_text
         self.sock_path = os.path.join(lab.dir, name + ".sock")
         self.console = os.path.join(lab.dir, name + ".console")
         self.proc = None
@@ -278,16 +292,19 @@ class Guest:
         self.seq = 0
 
     def start(self, kernel, initrd, append=""):
-        cmdline = "console=ttyS0 panic=-1 loglevel=4 ipv6.disable=1 fcr.mtu=%d fcr.name=%s %s" % (
-            MTU, self.name, append)
+        cmdline = "console=ttyS0 panic=-1 loglevel=4 ipv6.disable=1 fcr.mtu=%d fcr.name=%s " \
+            "fcr.nics=%d %s" % (MTU, self.name, len(self.nics), append)
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", str(self.mem), "-smp", "1",
                "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
                "-kernel", kernel, "-initrd", initrd, "-append", cmdline,
                "-serial", "file:" + self.console,
                "-chardev", "socket,id=ctl,path=%s,server=on,wait=on" % self.sock_path,
                "-serial", "chardev:ctl",
-               "-netdev", "tap,id=n0,ifname=%s,script=no,downscript=no" % self.tap,
-               "-device", "virtio-net-pci,netdev=n0,mac=%s,host_mtu=%d,romfile=" % (self.mac, MTU)]
+               ]
+        for i, n in enumerate(self.nics):
+            cmd += ["-netdev", "tap,id=n%d,ifname=%s,script=no,downscript=no" % (i, n.tap),
+                    "-device", "virtio-net-pci,netdev=n%d,mac=%s,host_mtu=%d,romfile=" % (
+                        i, n.mac, MTU)]
         self.qlog = open(os.path.join(self.lab.dir, self.name + ".qemu.log"), "w")
         self.proc = subprocess.Popen(cmd, stdout=self.qlog, stderr=subprocess.STDOUT,
                                      preexec_fn=_die_with_parent)
@@ -372,16 +389,23 @@ class Guest:
         """Destroys the FCoE controller: libfc logs out of the fabric."""
         self.run("fcr_fcoe_down %s" % ifname)
 
-    def fc_state(self):
-        return dict(l.split("=", 1) for l in self.run("fcr_fc_state").splitlines() if "=" in l)
+    def fc_state(self, ifname=""):
+        """The fc_host's facts (of ifname's FCoE port; default: the first)."""
+        return dict(l.split("=", 1) for l in self.run("fcr_fc_state %s" % ifname).splitlines()
+                    if "=" in l)
 
-    def wait_online(self, timeout=DEADLINE):
-        """Until the fc_host's port_state is Online: the fc_host facts."""
-        self.wait_guest("grep -qx Online /sys/class/fc_host/host*/port_state", timeout,
-                        "fc_host Online")
-        st = self.fc_state()
-        log("%s Online: port_id %s port_name %s" % (self.name, st.get("port_id"),
-                                                   st.get("port_name")))
+    def wait_online(self, timeout=DEADLINE, ifname=""):
+        """Until the fc_host's port_state is Online (ifname's; default: any):
+        the fc_host facts."""
+        if ifname:
+            self.wait_guest("grep -qx Online $(fcr_host %s)/port_state" % ifname, timeout,
+                            "fc_host of %s Online" % ifname)
+        else:
+            self.wait_guest("grep -qx Online /sys/class/fc_host/host*/port_state", timeout,
+                            "fc_host Online")
+        st = self.fc_state(ifname)
+        log("%s%s Online: port_id %s port_name %s" % (
+            self.name, " " + ifname if ifname else "", st.get("port_id"), st.get("port_name")))
         return st
 
     def wait_disk(self, disk="sda", timeout=DEADLINE):
@@ -391,18 +415,19 @@ class Guest:
         log("%s sees /dev/%s (%d bytes)" % (self.name, disk, size))
         return size
 
-    def stats(self):
-        """fc_host statistics and FCoE LESB counters: {basename: int}."""
+    def stats(self, ifname="eth0"):
+        """ifname's fc_host statistics, FCoE LESB and NIC counters: {name:
+        int}, named tx_frames, ..., lesb_<name>, <ifname>_<name>."""
         out = {}
-        for l in self.run("fcr_stats").splitlines():
-            if "=" not in l:
+        for l in self.run("fcr_stats %s" % ifname).splitlines():
+            if "=" not in l or "." not in l.split("=", 1)[0]:
                 continue
             path, v = l.split("=", 1)
-            key = path.split("/")[-1]
-            if "/lesb/" in path:
+            kind, key = path.split(".", 1)
+            if kind == "lesb":
                 key = "lesb_" + key
-            elif "/net/" in path:
-                key = "eth0_" + key
+            elif kind == "net":
+                key = ifname + "_" + key
             try:
                 out[key] = int(v.strip(), 0)
             except ValueError:
@@ -410,12 +435,17 @@ class Guest:
         return out
 
     # --- LIO ---
-    def lio_target(self, initiator_wwpns, size_mb=16):
-        """This guest's FCoE port (its WWPN) becomes a tcm_fc target with
-        LUN 0, a fileio file /tmp/lun0.img, for each initiator WWPN."""
+    def lio_target(self, initiator_wwpns, size_mb=16, nic=0, dev=None):
+        """This guest's FCoE port (eth0's WWPN; nic=i: eth<i>'s) becomes a
+        tcm_fc target with LUN 0, a fileio file /tmp/lun0.img (dev: that
+        block device, iblock), for each initiator WWPN."""
         first, rest = initiator_wwpns[0], initiator_wwpns[1:]
-        self.run("fcr_lio_target %s %s %d" % (self.wwpn_text, first, size_mb))
-        C = "/sys/kernel/config/target/fc/%s/tpgt_1" % self.wwpn_text
+        wwpn = self.nics[nic].wwpn_text
+        if dev:
+            self.run("fcr_lio_iblock %s %s %s" % (wwpn, first, dev))
+        else:
+            self.run("fcr_lio_target %s %s %d" % (wwpn, first, size_mb))
+        C = "/sys/kernel/config/target/fc/%s/tpgt_1" % wwpn
         for w in rest:
             self.run("mkdir -p %s/acls/%s/lun_0 && ln -s %s/lun/lun_0 %s/acls/%s/lun_0/lun0"
                      % (C, w, C, C, w))
@@ -470,12 +500,13 @@ def shquote(s):
 # --- the lab ------------------------------------------------------------------
 
 class Lab:
-    def __init__(self, joiner=None, modules=(), keep=None):
+    def __init__(self, joiner=None, modules=(), keep=None, binaries=()):
         if os.geteuid() != 0:
             raise LabError("the real-FCoE lab needs root")
         remove_stale()
         self.joiner = joiner or BridgeJoiner()
         self.modules = list(modules)
+        self.binaries = list(binaries)
         self.prefix = "fr" + base36(os.getpid())
         self.pid_byte = os.getpid() & 0xFF
         self.dir = "/tmp/fcr-realfab-" + self.prefix
@@ -514,12 +545,15 @@ class Lab:
         self.no_ipv6(name)
         sh("ip", "link", "set", name, "mtu", str(MTU), "up")
 
-    def add_guest(self, name, mem=256):
-        """A guest named name (its role in the joiner's port map) on a new TAP."""
-        g = Guest(self, name, len(self.guests) + 1, mem)
-        sh("ip", "tuntap", "add", "dev", g.tap, "mode", "tap")
-        self.links.append(g.tap)
-        self._link_up(g.tap)
+    def add_guest(self, name, mem=256, nics=1):
+        """A guest named name (its role in the joiner's port map) on a new
+        TAP; with nics=N, N virtio NICs eth0..eth<N-1> on N TAPs, the port
+        map naming eth<i> (i > 0) "<name>-eth<i>"."""
+        g = Guest(self, name, sum(len(x.nics) for x in self.guests) + 1, mem, nics)
+        for n in g.nics:
+            sh("ip", "tuntap", "add", "dev", n.tap, "mode", "tap")
+            self.links.append(n.tap)
+            self._link_up(n.tap)
         self.guests.append(g)
         return g
 
@@ -563,7 +597,10 @@ class Lab:
         self.captures = []
 
     def ports(self):
-        p = {g.name: g.tap for g in self.guests}
+        p = {}
+        for g in self.guests:
+            for i, n in enumerate(g.nics):
+                p[g.name if i == 0 else "%s-eth%d" % (g.name, i)] = n.tap
         if self.fcf:
             p["fcf"] = self.fcf_peer
         return p
@@ -576,6 +613,8 @@ class Lab:
         args = [os.path.join(HERE, "guest.sh")]
         if self.modules:
             args += ["--modules", " ".join(self.modules)]
+        if self.binaries:
+            args += ["--bin", " ".join(self.binaries)]
         t = time.monotonic()
         out = sh(*args)
         v = dict(l.split("=", 1) for l in out.splitlines() if "=" in l)

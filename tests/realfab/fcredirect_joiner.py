@@ -1,0 +1,327 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+fcredirect as the real-FCoE rig's joiner: one net_af_packet port per guest
+NIC (its TAP) and one on the FCF's veth end, that last one the fabric port;
+every edge port peered with it (FIP from the FCF reaches every ENode), a
+route for the whole FCID space to the FCF (it forwards and zones the plain
+frames; fcredirect sends what the FCF returns to the edge port where the
+destination logged in).
+
+    import lab, fcredirect_joiner as fj
+    j = fj.FcredirectJoiner("build/app/fcredirect")
+    with lab.Lab(joiner=j) as L:
+        ...
+        L.join()                     # fcredirect started, routes given, `start`
+        j.cmd("redirect add vlan 0 host ... target ... vi ... vt ...")
+        j.wait_redirect(host_wwpn, "active")
+        j.fwd_stats()["drops"]
+
+Its standard output (every answer) and standard error (its log) go to
+fcredirect.out and fcredirect.err in the lab's directory. Commands go to
+its standard input; an answer ends where the program rejects a marker
+command that follows it ("error: unknown command 'realfab-mark-N'").
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+
+import lab
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_BINARY = os.path.join(HERE, "..", "..", "build", "app", "fcredirect")
+# 2500-byte frames: 2304-byte ring frames (a full FCoE frame and the
+# TPACKET header fit), blocks a multiple of them; through the qdisc, so that
+# a capture on the interface sees what fcredirect sends too
+AF_PACKET_OPTS = "framesz=2304,blocksz=36864,framecnt=512,qdisc_bypass=0"
+LEGS = ("host_to_target", "vi_to_target", "target_to_host", "vt_to_host")
+
+
+class FcredirectError(lab.LabError):
+    pass
+
+
+def fcredirect_binary(path=None):
+    """The fcredirect to run: path, else $FCR_FCREDIRECT, else the source
+    tree's build/app/fcredirect."""
+    p = os.path.abspath(path or os.environ.get("FCR_FCREDIRECT") or DEFAULT_BINARY)
+    if not os.access(p, os.X_OK):
+        raise FcredirectError("no fcredirect at %s (build it, or give its path)" % p)
+    return p
+
+
+def parse_fwd_stats(out):
+    """`show fwd stats` (the last report in out) -> dict(ports={p: (rx, tx)},
+    total=(rx, tx, dropped), kinds={name: n} (plain, the four legs,
+    passthrough, flow_miss, els_ids, "els_unread 0xCC"), drops={reason: n}
+    (only those not zero), tables={name: n}, text)."""
+    i = out.rfind("Forward statistics")
+    text = out[i:] if i >= 0 else out
+    st = dict(ports={}, total=None, kinds={}, drops={}, tables={}, text=text)
+    section = None
+    for line in text.splitlines():
+        s = line.strip()
+        m = re.match(r"port\s+(\d+)\s+rx\s+(\d+)\s+tx\s+(\d+)", s)
+        if m:
+            st["ports"][int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+            continue
+        m = re.match(r"total\s+rx\s+(\d+)\s+tx\s+(\d+)\s+dropped\s+(\d+)", s)
+        if m:
+            st["total"] = tuple(int(x) for x in m.groups())
+            continue
+        if s.startswith("sent by kind"):
+            section = "kinds"
+        elif s.startswith("drops by reason"):
+            section = "drops"
+        elif s.startswith("workers"):
+            section = None
+        elif s.startswith("tables"):
+            section = "tables"
+        elif section:
+            m = re.match(r"^([a-z_0-9]+(?: 0x[0-9a-f]{2})?)\s+(\d+)\b", s)
+            if m:
+                st[section][m.group(1)] = int(m.group(2))
+    return st
+
+
+class FcredirectJoiner(lab.Joiner):
+    """Runs fcredirect on the lab's ports. binary: the program (default
+    fcredirect_binary()); routes: the commands given before `start`
+    (default: 0x000000/1 and 0x800000/1 to the fabric port, fpma); extra:
+    more application options; nice: the nice value of its threads once
+    forwarding (default $FCR_REALFAB_FCR_NICE, else 0). Its two lcores
+    busy-poll: on an idle 2-core machine nice 19 lets the TCG guests run
+    twice as fast, but beside other load its login holds then outlast
+    libfc's 2 s FLOGI timeout."""
+
+    def __init__(self, binary=None, routes=None, extra=(), eal_extra=(), nice=None):
+        self.binary = fcredirect_binary(binary)
+        self.nice = int(os.environ.get("FCR_REALFAB_FCR_NICE", "0")) if nice is None else nice
+        self.routes = routes
+        self.extra = list(extra)
+        self.eal_extra = list(eal_extra)
+        self.p = None
+        self.lines = []
+        self.cv = threading.Condition()
+        self.eof = False
+        self.mark = 0
+        self.port_of = {}       # role -> port number
+        self.prefix = None
+
+    # --- the process -------------------------------------------------------
+    def start(self, L, ports):
+        self.lab = L
+        edge = [r for r in ports if r != "fcf"]
+        if "fcf" not in ports:
+            raise FcredirectError("no FCF port to be the fabric port")
+        order = edge + ["fcf"]
+        self.port_of = {r: i for i, r in enumerate(order)}
+        self.fabric = self.port_of["fcf"]
+        self.prefix = "realfab-%d" % os.getpid()
+        vdev = []
+        for i, r in enumerate(order):
+            vdev += ["--vdev", "net_af_packet%d,iface=%s,%s" % (i, ports[r], AF_PACKET_OPTS)]
+        passthrough = ",".join("%d:%d" % (self.port_of[r], self.fabric) for r in edge)
+        args = [self.binary, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
+                "--file-prefix", self.prefix, "--log-level=lib.eal:error"] + \
+            self.eal_extra + vdev + \
+            ["--", "-i", "--fabric-ports", str(self.fabric), "--passthrough", passthrough] + \
+            self.extra
+        self.out_path = os.path.join(L.dir, "fcredirect.out")
+        self.err_path = os.path.join(L.dir, "fcredirect.err")
+        self.outf = open(self.out_path, "w")
+        self.errf = open(self.err_path, "w")
+        with open(os.path.join(L.dir, "fcredirect.cmdline"), "w") as f:
+            f.write(" ".join(args) + "\n")
+        self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=self.errf, bufsize=0, preexec_fn=lab._die_with_parent)
+        threading.Thread(target=self._reader, daemon=True).start()
+        self.query("show config", timeout=60)    # answers: the ports are up
+        for r, i in self.port_of.items():
+            # af_packet ports take their interface's MAC
+            info = self.query("show port info %d" % i)
+            with open("/sys/class/net/%s/address" % ports[r]) as f:
+                mac = f.read().strip()
+            if mac.lower() not in info.lower():
+                raise FcredirectError("port %d is not on %s (%s):\n%s" % (i, ports[r], mac, info))
+        routes = self.routes if self.routes is not None else [
+            "route add 0x000000/1 port %d fpma" % self.fabric,
+            "route add 0x800000/1 port %d fpma" % self.fabric]
+        for line in routes + ["start"]:
+            self.cmd(line)
+        if self.nice:
+            # every thread (nice is per thread), once started: EAL's set-up at
+            # full speed
+            for tid in os.listdir("/proc/%d/task" % self.p.pid):
+                os.setpriority(os.PRIO_PROCESS, int(tid), self.nice)
+        lab.log("fcredirect joins %s (fabric port %d; out %s)" % (
+            " ".join("%d=%s" % (self.port_of[r], r) for r in order), self.fabric,
+            self.out_path))
+
+    def _reader(self):
+        f = self.p.stdout
+        while True:
+            line = f.readline()
+            if not line:
+                break
+            s = line.decode("utf-8", "replace").rstrip("\n")
+            self.outf.write(s + "\n")
+            self.outf.flush()
+            with self.cv:
+                self.lines.append(s)
+                self.cv.notify_all()
+        with self.cv:
+            self.eof = True
+            self.cv.notify_all()
+
+    def alive(self):
+        return self.p is not None and self.p.poll() is None
+
+    def _write(self, text):
+        if not self.alive():
+            raise FcredirectError("fcredirect has exited (status %s); see %s" % (
+                self.p.returncode if self.p else None, self.err_path))
+        try:
+            self.p.stdin.write(text.encode())
+            self.p.stdin.flush()
+        except BrokenPipeError:
+            raise FcredirectError("fcredirect has exited; see %s" % self.err_path)
+
+    def query(self, line, timeout=30.0):
+        """Sends a command; returns what it printed."""
+        self.mark += 1
+        m = "realfab-mark-%d" % self.mark
+        with self.cv:
+            start = len(self.lines)
+        self._write(line.rstrip("\n") + "\n" + m + "\n")
+        end = time.monotonic() + timeout
+        with self.cv:
+            while True:
+                for i in range(start, len(self.lines)):
+                    if "'%s'" % m in self.lines[i]:
+                        return "\n".join(self.lines[start:i]) + "\n"
+                if self.eof:
+                    raise FcredirectError("fcredirect exited while answering %r; see %s"
+                                          % (line, self.err_path))
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise FcredirectError("no answer to %r in %.0f s" % (line, timeout))
+                self.cv.wait(left)
+
+    def cmd(self, line, timeout=30.0):
+        """A command that must not fail: its output (FcredirectError on an
+        `error:` line)."""
+        out = self.query(line, timeout)
+        if re.search(r"^error:", out, re.M):
+            raise FcredirectError("%r: %s" % (line, out.strip()))
+        return out
+
+    def wait_output(self, line, pred, timeout=lab.DEADLINE, what=None, interval=0.2):
+        """Runs line until pred(output) is true; returns that output."""
+        last = [""]
+
+        def ok():
+            last[0] = self.query(line)
+            return last[0] if pred(last[0]) else None
+        try:
+            return lab.wait_for(ok, timeout, what or ("%r to answer as wanted" % line), interval)
+        except lab.LabError as e:
+            raise FcredirectError("%s; last answer:\n%s" % (e, last[0]))
+
+    def log_lines(self, text):
+        """fcredirect's log lines (standard error) holding text."""
+        self.errf.flush()
+        with open(self.err_path, errors="replace") as f:
+            return [l.rstrip("\n") for l in f if text in l]
+
+    # --- what tests read ---------------------------------------------------
+    def fwd_stats(self):
+        return parse_fwd_stats(self.query("show fwd stats"))
+
+    def drops(self):
+        return self.fwd_stats()["drops"]
+
+    def redirects(self):
+        """redirect list -> (list of dicts(line, host, target, vi, vt, state,
+        before_rule, not_ready), (count, active))."""
+        out = self.query("redirect list")
+        rs = []
+        for l in out.splitlines():
+            m = re.search(r"host ([0-9a-f:]{23}) target ([0-9a-f:]{23}) vi ([0-9a-f:]{23}) "
+                          r"vt ([0-9a-f:]{23})\s+(\w+)", l)
+            if not m:
+                continue
+            d = dict(line=l, host=m.group(1), target=m.group(2), vi=m.group(3), vt=m.group(4),
+                     state=m.group(5))
+            for k in ("before_rule", "not_ready"):
+                n = re.search(r"\b%s (\d+)" % k, l)
+                d[k] = int(n.group(1)) if n else None
+            rs.append(d)
+        m = re.search(r"(\d+) redirects?, (\d+) active", out)
+        return rs, (int(m.group(1)), int(m.group(2))) if m else (None, None)
+
+    def redirect(self, host_wwpn):
+        return next((r for r in self.redirects()[0] if r["host"] == host_wwpn.lower()), None)
+
+    def wait_redirect(self, host_wwpn, state, timeout=lab.DEADLINE):
+        """Until the redirect of host_wwpn is in state; its dict."""
+        last = [None]
+
+        def ok():
+            last[0] = self.redirect(host_wwpn)
+            return last[0] if last[0] and last[0]["state"] == state else None
+        try:
+            return lab.wait_for(ok, timeout, "the redirect of %s to be %s" % (host_wwpn, state),
+                                0.2)
+        except lab.LabError as e:
+            raise FcredirectError("%s; last: %s" % (e, last[0] and last[0]["line"]))
+
+    def bindings(self):
+        """binding list -> {(vlan, wwpn): (fcid, origin)}."""
+        out = self.query("binding list")
+        b = {}
+        for l in out.splitlines():
+            m = re.search(r"vlan (\d+)\s+wwpn ([0-9a-f:]{23})\s+fcid (\S+)\s+(\w+)", l)
+            if m:
+                b[(int(m.group(1)), m.group(2))] = (m.group(3), m.group(4))
+        return b
+
+    # --- the end -----------------------------------------------------------
+    def stop(self):
+        """quit (fcredirect prints its statistics), then a kill if it lingers."""
+        if self.p is None:
+            return
+        try:
+            if self.p.poll() is None:
+                try:
+                    self.p.stdin.write(b"quit\n")
+                    self.p.stdin.flush()
+                except OSError:
+                    pass
+                try:
+                    self.p.wait(15)
+                except subprocess.TimeoutExpired:
+                    self.p.terminate()
+                    try:
+                        self.p.wait(5)
+                    except subprocess.TimeoutExpired:
+                        self.p.kill()
+                        self.p.wait(5)
+        except Exception:
+            pass
+        deadline = time.monotonic() + 2
+        while not self.eof and time.monotonic() < deadline:
+            time.sleep(0.02)      # the reader writes the last lines
+        for f in (getattr(self, "outf", None), getattr(self, "errf", None)):
+            try:
+                f and f.close()
+            except Exception:
+                pass
+        for d in ("/var/run/dpdk", os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"),
+                                                "dpdk")):
+            if self.prefix:
+                shutil.rmtree(os.path.join(d, self.prefix), ignore_errors=True)
+        self.p = None

@@ -1,0 +1,481 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+fcredirect between real Linux FCoE endpoints (QEMU guests: open-fcoe
+initiators, LIO tcm_fc targets) and the Python FCF (fcf.py): fcredirect is
+the rig's joiner (fcredirect_joiner.py), every guest NIC an edge port, the
+FCF's veth the fabric port.
+
+  a  no redirect: an initiator logs in through fcredirect and the FCF,
+     sees the target's LUN, writes a pattern and reads it back; the target's
+     backing file holds it.
+  b  a redirect active from the start: a service node (SN) with two NICs,
+     eth0 its VI (an initiator of the real target) and eth1 its VT (a LIO
+     target whose LUN is dm-crypt aes-xts-plain64 over the VI's disk). The
+     redirect is added before the host logs in; the host's I/O goes through
+     the SN, is encrypted there and reaches the target as the host's. The
+     pattern is never found in cleartext in the target's backing file.
+  c  the SN stopped (QEMU killed): the FCF (--enforce-ka, 1 s FKA) clears
+     the VI and VT with Clear Virtual Links, the redirect goes to waiting,
+     and the host's next write does not reach the target (fail closed:
+     redirect_not_ready counts it; the target's file never holds it).
+
+Each scenario asserts the guests' own counters (fc_host statistics) and
+kernel log show no frame refused (fcoe.debug_logging=3 makes open-fcoe log
+"wrong source mac address" for each frame it refuses), and fcredirect's
+`show fwd stats` its drops. Every wait is for a state, with a deadline
+(FCR_REALFAB_DEADLINE, default 120 s).
+
+    sudo python3 tests/realfab/test_fcredirect.py [build/app/fcredirect] [a b c]
+
+Ends with "N passed, N failed"; exits non-zero on any failure. Root only.
+"""
+
+import os
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lab  # noqa: E402
+import fcredirect_joiner as fj  # noqa: E402
+
+SIZE = 4 << 20
+LUN_MB = 16
+# the guests' kernels log every frame open-fcoe refuses
+APPEND = "fcoe.debug_logging=3 log_buf_len=4M " + os.environ.get("FCR_REALFAB_APPEND", "")
+# lines of a guest's kernel log that say a frame was refused
+REFUSALS = ("wrong source mac", "dropping frame", "crc error", "invalid mac", "dropped",
+            "dropping")
+# fc_host statistics that count refused or lost frames
+BAD_FC_COUNTERS = ("error_frames", "invalid_crc_count", "fc_seq_not_found", "fc_xid_not_found",
+                   "fc_non_bls_resp", "fcp_packet_aborts", "fcp_frame_alloc_failures")
+# FCR_REALFAB_CAPTURE=1: dumpcap on every port of fcredirect (the lab's dir)
+CAPTURE = bool(os.environ.get("FCR_REALFAB_CAPTURE"))
+KEY = "4f6e6c792d612d746573742d6b65792d" * 4   # aes-xts-plain64, 512 bits: a fixed test key
+CRYPT = "fcrcrypt"
+
+
+class Checks:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print("%s: %s%s [%.1f s]" % ("PASS" if ok else "FAIL", name,
+                                     (" (%s)" % detail) if detail else "",
+                                     time.monotonic() - lab.T0), flush=True)
+        return ok
+
+
+# --- what every scenario looks at -------------------------------------------
+
+def refusals(g):
+    """Lines of g's kernel log that say a frame was refused."""
+    # grep in the guest: the debug log is too long for the serial line
+    out = g.run("dmesg | grep -i %s || true" % " ".join("-e '%s'" % r for r in REFUSALS), 60)
+    return [l for l in out.splitlines() if any(r in l.lower() for r in REFUSALS)]
+
+
+def bad_counters(g, ifname="eth0"):
+    """fc_host counters of refused or lost frames that are not 0 (an
+    all-ones value is a counter the driver does not keep)."""
+    s = g.stats(ifname)
+    return {k: s[k] for k in BAD_FC_COUNTERS
+            if isinstance(s.get(k), int) and s[k] not in (0, 0xFFFFFFFFFFFFFFFF)}, s
+
+
+def check_guest_clean(c, g, ifname="eth0", label=None):
+    label = label or ("%s %s" % (g.name, ifname) if ifname != "eth0" else g.name)
+    bad, s = bad_counters(g, ifname)
+    c.check("%s: fc_host counts frames both ways, none refused" % label,
+            not bad and s.get("tx_frames", 0) > 0 and s.get("rx_frames", 0) > 0,
+            "tx %s rx %s%s" % (s.get("tx_frames"), s.get("rx_frames"),
+                               (" refused/lost %s" % bad) if bad else ""))
+    return bad
+
+
+def check_dmesg_clean(c, g):
+    r = refusals(g)
+    c.check("%s: no frame refused in its kernel log" % g.name, not r, "; ".join(r[:5]))
+
+
+def sample_numbers(start, size, n=32):
+    # (busybox grep -F tries each pattern on each line: 8 numbers over 4 MiB
+    # of cleartext lines take ~4 s under TCG, 32 four times that)
+    """n of the pattern's numbers, spread over it (9 digits each)."""
+    count = size // 10
+    return ["%d" % (start + i * (count - 1) // (n - 1)) for i in range(n)]
+
+
+def found_in_file(g, path, numbers, limit_bytes=None):
+    """How many of numbers occur in g's file (grep -a -F), over its first
+    limit_bytes when given."""
+    src = "head -c %d %s" % (limit_bytes, path) if limit_bytes else "cat %s" % path
+    args = " ".join("-e %s" % x for x in numbers)
+    out = g.run("%s | grep -a -o -F %s | sort -u | wc -l" % (src, args), 60)
+    return int(out.strip() or 0)
+
+
+def fcr_stats_line(st):
+    k = st["kinds"]
+    return "plain %s legs %s passthrough %s els_ids %s drops %s" % (
+        k.get("plain"), "/".join(str(k.get(x)) for x in fj.LEGS), k.get("passthrough"),
+        k.get("els_ids"), st["drops"] or "none")
+
+
+def capture_all(L):
+    if CAPTURE:
+        for ifname in L.ports().values():
+            L.capture(ifname)
+
+
+def diagnose(L, j):
+    L.diagnose()
+    if j and j.alive():
+        for q in ("show fwd stats", "binding list", "redirect list", "show flows"):
+            try:
+                print("---- fcredirect: %s\n%s" % (q, j.query(q)))
+            except Exception as e:
+                print("(%s: %s)" % (q, e))
+    if j:
+        try:
+            print("---- fcredirect log (tail)\n" + "".join(open(j.err_path).readlines()[-40:]))
+        except OSError:
+            pass
+
+
+# --- a: no redirect ------------------------------------------------------------
+
+def scenario_a(c, binary, timings):
+    """Initiator and target through fcredirect, no redirect."""
+    t0 = time.monotonic()
+    failed0 = c.failed
+    j = fj.FcredirectJoiner(binary)
+    with lab.Lab(joiner=j) as L:
+        try:
+            tgt = L.add_guest("target")
+            ini = L.add_guest("initiator")
+            fcf = L.start_fcf()
+            L.join()
+            capture_all(L)
+            L.boot(APPEND)
+            timings["a_boot"] = time.monotonic() - t0
+
+            t = time.monotonic()
+            tgt.lio_target([ini.wwpn_text], size_mb=LUN_MB)
+            tgt.fcoe_up()
+            tgt.wait_online()
+            fcf.wait_port(tgt.wwpn_text, fcp=True, scr=True)
+            ini.fcoe_up()
+            st = ini.wait_online()
+            p = fcf.wait_port(ini.wwpn_text, fcp=True, scr=False)
+            size = ini.wait_disk("sda")
+            timings["a_login"] = time.monotonic() - t
+            c.check("a: initiator logs in through fcredirect and the FCF",
+                    st.get("port_id") == "0x" + p["fcid"], "fcid %s" % p["fcid"])
+            c.check("a: initiator sees the target's LUN as sda", size == LUN_MB << 20,
+                    "%d bytes" % size)
+            b = j.bindings()
+            c.check("a: fcredirect learned both logins from the fabric",
+                    b.get((0, ini.wwpn_text), ("", ""))[1] == "learned" and
+                    b.get((0, tgt.wwpn_text), ("", ""))[1] == "learned", str(b))
+
+            t = time.monotonic()
+            r = ini.write_read_check("sda", SIZE)
+            timings["a_io"] = time.monotonic() - t
+            c.check("a: 4 MiB written to sda reads back identical", r["identical"],
+                    "md5 expected %s read %s" % (r["md5_expected"], r["md5_read"]))
+            on_target = tgt.run("head -c %d /tmp/lun0.img | md5sum" % SIZE).split()[0]
+            c.check("a: the target's backing file holds the pattern",
+                    on_target == r["md5_expected"], on_target)
+            nums = sample_numbers(r["start"], SIZE, 8)
+            n = found_in_file(tgt, "/tmp/lun0.img", nums)
+            c.check("a: the pattern's numbers are found in cleartext in the target's file "
+                    "(the check b relies on sees cleartext)", n == len(nums),
+                    "%d of %d" % (n, len(nums)))
+
+            st = j.fwd_stats()
+            c.check("a: fcredirect dropped nothing", not st["drops"], fcr_stats_line(st))
+            c.check("a: fcredirect forwarded the I/O plain (no redirect leg)",
+                    st["kinds"].get("plain", 0) > 2 * SIZE // 2048 and
+                    not any(st["kinds"].get(x) for x in fj.LEGS), fcr_stats_line(st))
+            drops = fcf.drops()
+            c.check("a: the FCF dropped nothing (VF_Port source MAC check passed)",
+                    not any(drops.values()), str({k: v for k, v in drops.items() if v}))
+            for g in (tgt, ini):
+                check_guest_clean(c, g)
+                check_dmesg_clean(c, g)
+        except Exception:
+            traceback.print_exc()
+            c.check("a: runs to its end", False)
+            diagnose(L, j)
+        L.failed = c.failed > failed0      # logs kept when a check failed
+    timings["a"] = time.monotonic() - t0
+
+
+# --- b and c: a service node -------------------------------------------------
+
+class Redirected:
+    """The lab of scenarios b and c: SN (two NICs), target, host."""
+
+    def __init__(self, binary):
+        self.j = fj.FcredirectJoiner(binary)
+        self.L = lab.Lab(joiner=self.j, modules=["dm_crypt", "ecb", "xts"], binaries=["dmsetup"])
+        self.ok_b = False
+
+
+def scenario_b(c, R, timings):
+    """A redirect added before the host logs in: active from the host's
+    first frame; the host's data goes through the SN, encrypted."""
+    t0 = time.monotonic()
+    L, j = R.L, R.j
+    sn = R.sn = L.add_guest("sn", nics=2)          # added first: its QEMU starts first
+    tgt = R.tgt = L.add_guest("target")
+    host = R.host = L.add_guest("initiator")
+    vi, vt = sn.nics[0], sn.nics[1]
+    # nobody sees anybody until the redirect is active: the VI must reach
+    # the target only through the redirect (as the host), never as itself
+    fcf = R.fcf = L.start_fcf(zones=[[tgt.wwpn_text]], fka_ms=1000, extra=["--enforce-ka"])
+    L.join()
+    capture_all(L)
+    L.boot(APPEND)
+    timings["bc_boot"] = time.monotonic() - t0
+
+    t = time.monotonic()
+    tgt.lio_target([host.wwpn_text], size_mb=LUN_MB)     # it sees the host, never the VI
+    tgt.fcoe_up()
+    sn.fcoe_up("eth0")
+    sn.fcoe_up("eth1")
+    tgt.wait_online()
+    sn.wait_online(ifname="eth0")
+    sn.wait_online(ifname="eth1")
+    for w in (tgt.wwpn_text, vi.wwpn_text, vt.wwpn_text):
+        fcf.wait_port(w, fcp=True, scr=True)
+    timings["b_sn_target_login"] = time.monotonic() - t
+
+    j.cmd("redirect add vlan 0 host %s target %s vi %s vt %s" % (
+        host.wwpn_text, tgt.wwpn_text, vi.wwpn_text, vt.wwpn_text))
+    rd = j.redirect(host.wwpn_text)
+    c.check("b: the redirect waits for the host before it logs in",
+            rd and rd["state"] == "waiting" and "host" in rd["line"], rd and rd["line"])
+
+    t = time.monotonic()
+    host.fcoe_up()
+    st = host.wait_online()
+    ph = fcf.wait_port(host.wwpn_text, fcp=True, scr=True)
+    rd = j.wait_redirect(host.wwpn_text, "active")
+    timings["b_host_login_to_active"] = time.monotonic() - t
+    c.check("b: the host's login makes the redirect active",
+            rd["state"] == "active" and st.get("port_id") == "0x" + ph["fcid"], rd["line"])
+    rs, (n, active) = j.redirects()
+    c.check("b: redirect list: 1 redirects, 1 active", (n, active) == (1, 1), "%s %s" % (n, active))
+
+    # the VI meets the target: through the redirect, as the host
+    t = time.monotonic()
+    fcf.set_zones([[vi.wwpn_text, tgt.wwpn_text]])
+    sn.wait_guest("d=$(fcr_disk eth0) && [ -n \"$d\" ] && [ $(cat /sys/block/$d/size) -gt 0 ]",
+                  lab.DEADLINE, "the VI's disk")
+    vdisk = sn.run("fcr_disk eth0").strip()
+    vsize = int(sn.run("cat /sys/block/%s/size" % vdisk).strip()) * 512
+    timings["b_vi_disk"] = time.monotonic() - t
+    c.check("b: the VI sees the target's LUN (%s) through the redirect" % vdisk,
+            vsize == LUN_MB << 20, "%d bytes" % vsize)
+    rp = tgt.run("fcr_rports")
+    want = "0x%016x 0x%s" % (host.wwpn, ph["fcid"])
+    c.check("b: the target has the host as a remote port (the VI logged in as the host)",
+            any(l.startswith(want) for l in rp.splitlines()), rp.strip().replace("\n", "; "))
+
+    # the VT exports dm-crypt over the VI's disk
+    t = time.monotonic()
+    sn.run("fcr_crypt %s /dev/%s %s" % (CRYPT, vdisk, KEY))
+    sn.lio_target([host.wwpn_text], nic=1, dev="/dev/mapper/" + CRYPT)
+    fcf.set_zones([[vi.wwpn_text, tgt.wwpn_text], [host.wwpn_text, tgt.wwpn_text]])
+    size = host.wait_disk("sda")
+    timings["b_host_disk"] = time.monotonic() - t
+    c.check("b: the host sees 'the target's' LUN: the VT's dm-crypt mapping",
+            size == LUN_MB << 20, "%d bytes" % size)
+    vendor = host.run("cat /sys/block/sda/device/model").strip()
+    c.check("b: the host's LUN is the VT's iblock backstore, not the target's fileio",
+            vendor.startswith("IBLOCK"), vendor)
+
+    t = time.monotonic()
+    r = host.write_read_check("sda", SIZE)
+    timings["b_io"] = time.monotonic() - t
+    c.check("b: 4 MiB written by the host reads back identical", r["identical"],
+            "md5 expected %s read %s" % (r["md5_expected"], r["md5_read"]))
+    R.start = r["start"]
+
+    nums = sample_numbers(r["start"], SIZE)
+    n = found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("b: the pattern is never found in cleartext in the target's backing file",
+            n == 0, "%d of %d numbers found" % (n, len(nums)))
+    on_target = tgt.run("head -c %d /tmp/lun0.img | md5sum" % SIZE).split()[0]
+    zeros = tgt.run("head -c %d /tmp/lun0.img | tr -d '\\000' | wc -c" % SIZE).strip()
+    c.check("b: the target's LUN region holds data that differs from the pattern",
+            on_target != r["md5_expected"] and int(zeros) > SIZE // 2,
+            "md5 %s, %s non-zero bytes" % (on_target, zeros))
+    sn_cipher = sn.run("dd if=/dev/%s bs=256k count=%d iflag=direct 2>/dev/null | md5sum"
+                       % (vdisk, SIZE // (256 << 10))).split()[0]
+    sn_clear = sn.run("dd if=/dev/mapper/%s bs=256k count=%d iflag=direct 2>/dev/null | md5sum"
+                      % (CRYPT, SIZE // (256 << 10))).split()[0]
+    c.check("b: the target holds the SN's ciphertext, which the SN decrypts to the pattern",
+            on_target == sn_cipher and sn_clear == r["md5_expected"],
+            "target %s, SN's VI disk %s, SN's mapping %s" % (on_target, sn_cipher, sn_clear))
+
+    st = j.fwd_stats()
+    k = st["kinds"]
+    c.check("b: fcredirect counted frames on all four legs",
+            all(k.get(x, 0) > 0 for x in fj.LEGS), fcr_stats_line(st))
+    c.check("b: the data went through the SN: each leg carried at least the 4 MiB's frames "
+            "one way", min(k.get("host_to_target", 0) + k.get("target_to_host", 0),
+                           k.get("vi_to_target", 0) + k.get("vt_to_host", 0)) >= SIZE // 2048,
+            fcr_stats_line(st))
+    c.check("b: fcredirect dropped nothing", not st["drops"], fcr_stats_line(st))
+    rd = j.redirect(host.wwpn_text)
+    c.check("b: the redirect is still active, nothing before its rules, nothing not_ready",
+            rd["state"] == "active" and rd["before_rule"] == 0 and rd["not_ready"] == 0,
+            rd["line"])
+    drops = fcf.drops()
+    c.check("b: the FCF dropped nothing", not any(drops.values()),
+            str({k: v for k, v in drops.items() if v}))
+    # the target (libfc logs in to every FCP port the name server lists) has
+    # also logged in to the VI, zoned with it, seconds ago: that plain login
+    # completes only if the VI's answers reach it from the VI's FCID. (Today
+    # they do not: the vi_to_target rule rewrites every frame from the VI to
+    # the target, the VI's replies to the target's own exchanges too, so the
+    # target gets its PLOGI's accept from the host's FCID, counts it in
+    # fc_xid_not_found and tries again every 2 R_A_TOV.)
+    rp = tgt.run("fcr_rports")
+    pv = fcf.port(vi.wwpn_text)
+    want = "0x%016x 0x%s Online" % (vi.wwpn, pv["fcid"] if pv else "?")
+    c.check("b: the target's own login to the VI completed (the VI's replies to the "
+            "target's exchanges keep the VI's FCID)",
+            any(l.startswith(want) for l in rp.splitlines()), rp.strip().replace("\n", "; "))
+    for g, ifn in ((tgt, "eth0"), (host, "eth0"), (sn, "eth0"), (sn, "eth1")):
+        check_guest_clean(c, g, ifn)
+    for g in (tgt, host, sn):
+        check_dmesg_clean(c, g)
+    R.ok_b = True
+    timings["b"] = time.monotonic() - t0
+
+
+def scenario_c(c, R, timings):
+    """The SN stops: the redirect goes to waiting and the host's next I/O
+    reaches no one (fail closed)."""
+    t0 = time.monotonic()
+    L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
+    vi, vt = sn.nics[0], sn.nics[1]
+    before = j.fwd_stats()
+    logouts0 = before["tables"].get("logouts", 0)
+    legs0 = {x: before["kinds"].get(x, 0) for x in fj.LEGS}
+    blocked0 = before["drops"].get("redirect_not_ready", 0)
+
+    sn.stop()                                   # QEMU killed: no LOGO, no keep-alive
+    t = time.monotonic()
+    rd = j.wait_redirect(host.wwpn_text, "waiting")
+    timings["c_to_waiting"] = time.monotonic() - t
+    c.check("c: the redirect goes to waiting once the FCF clears the SN's ports",
+            "vi" in rd["line"] or "vt" in rd["line"], rd["line"])
+    lab.wait_for(lambda: fcf.port(vi.wwpn_text) is None and fcf.port(vt.wwpn_text) is None,
+                 lab.DEADLINE, "the FCF to clear the VI and VT")
+    st = j.fwd_stats()
+    c.check("c: fcredirect unbound the VI and VT on the FCF's Clear Virtual Links",
+            st["tables"].get("logouts", 0) >= logouts0 + 2 and
+            (0, vi.wwpn_text) not in j.bindings() and (0, vt.wwpn_text) not in j.bindings(),
+            "logouts %s -> %s" % (logouts0, st["tables"].get("logouts")))
+
+    # the host writes a new pattern: it must reach no one
+    t = time.monotonic()
+    start = R.start + 7 * SIZE
+    host.run("echo 10 > /sys/block/sda/device/timeout")
+    tmo0 = int(host.run("cat /sys/block/sda/device/iotmo_cnt").strip(), 0)
+    host.run("seq %d %d | head -c %d > /tmp/pat2" % (start, start + SIZE // 10, SIZE))
+    host.run("(dd if=/tmp/pat2 of=/dev/sda bs=256k oflag=direct conv=fsync > /tmp/dd2.log 2>&1;"
+             " echo $? > /tmp/dd2.rc) > /dev/null 2>&1 &")
+    lab.wait_for(lambda: j.drops().get("redirect_not_ready", 0) > blocked0, lab.DEADLINE,
+                 "fcredirect to block the host's write")
+    timings["c_blocked"] = time.monotonic() - t
+    # until the host's SCSI layer gives the write up (timeout), or dd ends
+    lab.wait_for(lambda: int(host.run("cat /sys/block/sda/device/iotmo_cnt").strip(), 0) > tmo0
+                 or host.run_rc("[ -f /tmp/dd2.rc ]")[0] == 0, lab.DEADLINE,
+                 "the host's write to time out or end")
+    timings["c_io_timeout"] = time.monotonic() - t
+    rc = host.run("cat /tmp/dd2.rc 2>/dev/null || echo pending").strip()
+    c.check("c: the host's write does not complete (timed out or failed)", rc != "0",
+            "dd: %s" % rc)
+    st = j.fwd_stats()
+    rd = j.redirect(host.wwpn_text)
+    c.check("c: fail closed: redirect_not_ready rose and the redirect counts not_ready",
+            st["drops"].get("redirect_not_ready", 0) > blocked0 and rd["not_ready"] > 0,
+            "redirect_not_ready %d -> %d; %s" % (blocked0, st["drops"].get("redirect_not_ready", 0),
+                                                 rd["line"]))
+    c.check("c: no frame went on a redirect leg after the SN stopped",
+            all(st["kinds"].get(x, 0) == legs0[x] for x in fj.LEGS),
+            "%s -> %s" % (legs0, {x: st["kinds"].get(x, 0) for x in fj.LEGS}))
+    nums = sample_numbers(start, SIZE)
+    n = found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("c: the target's backing file never receives the host's new pattern", n == 0,
+            "%d of %d numbers found" % (n, len(nums)))
+    flows = j.query("show flows")
+    c.check("c: show flows: the host-target pair is blocked",
+            "blocked" in flows, "\n".join(l for l in flows.splitlines() if "blocked" in l)[:300])
+    check_dmesg_clean(c, tgt)
+    timings["c"] = time.monotonic() - t0
+
+
+def scenarios_bc(c, binary, timings, which):
+    t0 = time.monotonic()
+    failed0 = c.failed
+    R = Redirected(binary)
+    with R.L as L:
+        try:
+            scenario_b(c, R, timings)
+        except Exception:
+            traceback.print_exc()
+            c.check("b: runs to its end", False)
+            diagnose(L, R.j)
+        if "c" in which:
+            if not R.ok_b:
+                c.check("c: runs (needs b's active redirect)", False)
+            else:
+                try:
+                    scenario_c(c, R, timings)
+                except Exception:
+                    traceback.print_exc()
+                    c.check("c: runs to its end", False)
+                    diagnose(L, R.j)
+        L.failed = c.failed > failed0      # logs kept when a check failed
+    timings["bc"] = time.monotonic() - t0
+
+
+def main():
+    args = sys.argv[1:]
+    binary = None
+    if args and os.path.sep in args[0]:
+        binary = args.pop(0)
+    which = set(args) or {"a", "b", "c"}
+    c = Checks()
+    t0 = time.monotonic()
+    timings = {}
+    try:
+        binary = fj.fcredirect_binary(binary)
+        print("fcredirect: %s" % binary, flush=True)
+        if "a" in which:
+            scenario_a(c, binary, timings)
+        if which & {"b", "c"}:
+            scenarios_bc(c, binary, timings, which)
+    except Exception:
+        traceback.print_exc()
+        c.check("lab setup and teardown", False)
+    timings["total"] = time.monotonic() - t0
+    print("timings: " + " ".join("%s=%.1fs" % kv for kv in timings.items()))
+    print("%d passed, %d failed" % (c.passed, c.failed))
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
