@@ -45,6 +45,9 @@ struct fcr_worker_stats {
 	uint64_t tx_fail[FCR_MAX_PORTS]; /* of those, refused by the port */
 	struct fcr_pipeline_stats pl;    /* drops by reason, legs, ... */
 	uint64_t events_lost;            /* events dropped: ring full */
+	uint64_t made;                   /* frames sent that no port received: a fabric
+					  * port's FIP copied to one more edge port,
+					  * a cutover's Clear Virtual Links */
 	uint64_t frames;                 /* frames processed */
 	uint64_t busy_cycles;            /* cycles in polls that found frames */
 	uint64_t polls;

@@ -142,6 +142,7 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 		for (j = 0; j < 256; j++)
 			t->w.pl.els_unread[j] += s->pl.els_unread[j];
 		t->w.events_lost += s->events_lost;
+		t->w.made += s->made;
 		t->w.frames += s->frames;
 		t->w.busy_cycles += s->busy_cycles;
 	}
@@ -154,6 +155,7 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 	}
 	for (j = 0; j < FCR_R_COUNT; j++)
 		t->dropped += t->w.pl.drop[j];
+	t->made = t->w.made;
 }
 
 void
@@ -169,9 +171,14 @@ fcr_show_fwd_stats(FILE *out)
 	for (p = 0; p < fcr_fwd.nb_ports; p++)
 		fprintf(out, "  port %-3u rx %-14" PRIu64 " tx %-14" PRIu64 "\n", p,
 			t.w.rx[p], t.w.tx[p]);
-	fprintf(out, "  total    rx %-14" PRIu64 " tx %-14" PRIu64 " dropped %" PRIu64
-		"  (rx %s tx + dropped)\n", t.rx, t.tx, t.dropped,
-		t.rx == t.tx + t.dropped ? "==" : "!=");
+	if (t.made == 0)
+		fprintf(out, "  total    rx %-14" PRIu64 " tx %-14" PRIu64 " dropped %" PRIu64
+			"  (rx %s tx + dropped)\n", t.rx, t.tx, t.dropped,
+			t.rx == t.tx + t.dropped ? "==" : "!=");
+	else
+		fprintf(out, "  total    rx %-14" PRIu64 " tx %-14" PRIu64 " dropped %" PRIu64
+			" made %" PRIu64 "  (rx + made %s tx + dropped)\n", t.rx, t.tx,
+			t.dropped, t.made, t.rx + t.made == t.tx + t.dropped ? "==" : "!=");
 	fprintf(out, "  sent by kind:\n");
 	for (i = 0; i < FCR_LEG_COUNT; i++)
 		fprintf(out, "    %-28s %" PRIu64 "\n", fcr_leg_name(i), t.w.pl.leg[i]);

@@ -12,6 +12,7 @@
 struct fcr_fwd_totals {
 	struct fcr_worker_stats w;
 	uint64_t rx, tx, dropped;
+	uint64_t made;  /* sent, received by no port: rx + made == tx + dropped */
 };
 
 /* since_clear: since the last `clear fwd stats` (else since start) */

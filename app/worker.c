@@ -75,8 +75,10 @@ send_out(struct fcr_worker *w, struct rte_mbuf *m, uint16_t out)
 			c = rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX);
 			if (c == NULL) {
 				w->st.pl.drop[FCR_R_NO_MBUF]++;
+				w->st.made++; /* a copy that was not */
 				continue;
 			}
+			w->st.made++;
 		}
 		send_frame(w, c, p);
 	}
@@ -224,6 +226,7 @@ fcr_worker_main(void *arg)
 			/* frames the sync lcore asked to be sent */
 			for (k = 0; k < ni; k++)
 				send_frame(w, inj[k], inj[k]->port);
+			w->st.made += ni;
 			flush_all(w);
 			send_events(w, w->forget_ev,
 				    fcr_pipeline_forget(&w->pipeline, w->forget_ev, cur));

@@ -88,7 +88,8 @@ LEGS = ["plain", "host_to_target", "vi_to_target", "target_to_host", "vt_to_host
 REASONS = ["runt", "trunc_vlan", "vlan_stacked", "trunc_fcoe_hdr", "bad_version",
            "bad_reserved", "bad_sof", "trunc_fc_hdr", "no_trailer", "bad_eof",
            "bad_trailer", "bad_length", "too_long", "bad_fill", "no_route",
-           "no_port", "no_passthrough", "split_header", "redirect_not_ready", "tx_full"]
+           "no_port", "no_passthrough", "split_header", "redirect_not_ready", "redirect_hidden",
+           "tx_full"]
 NOT_READY = "redirect_not_ready"
 ELS_LS_RJT, ELS_LS_ACC, ELS_PLOGI, ELS_FLOGI, ELS_LOGO, ELS_FDISC = 1, 2, 3, 4, 5, 0x51
 FIP_DT_FLOGI, FIP_DT_FDISC, FIP_DT_LOGO, FIP_DT_MAC = 7, 8, 9, 2
@@ -479,6 +480,7 @@ class Model:
         self.pending = {}
         self.rules = {}           # (vlan, s, d) -> (s', d', leg, redirect index)
         self.blocks = {}          # (vlan, s, d) -> redirect index: dropped
+        self.hidden = {}          # (vlan, s, d) -> redirect index: target->VI, host->VT
         self.logouts = 0
         self.acc_unmatched = 0
         self.evicted = 0
@@ -564,7 +566,7 @@ class Model:
         return f
 
     def rebuild(self):
-        rules = {}
+        rules, hidden = {}, {}
         for i, r in enumerate(self.redirects):
             f = self.state(r)
             if None in f:
@@ -573,10 +575,14 @@ class Model:
             v = r[0]
             mine = {(v, h, t): (h, vt, 1, i), (v, vi, t): (h, t, 2, i),
                     (v, t, h): (t, vi, 3, i), (v, vt, h): (t, h, 4, i)}
-            if any(k in rules for k in mine):
+            # the ends never reach the service node (FCR_LEG_HIDDEN)
+            hide = {(v, t, vi): i, (v, h, vt): i}
+            if any(k in rules or k in hidden for k in list(mine) + list(hide)):
                 continue  # conflict: the first redirect keeps the keys
             rules.update(mine)
+            hidden.update(hide)
         self.rules = rules
+        self.hidden = hidden
         # fail closed: a redirect not active whose host and target are bound
         blocks = {}
         for i, r in enumerate(self.redirects):
@@ -954,7 +960,9 @@ def run_model(args, rep):
                 # the pair's legs: dropped while only host and target are learned
                 e.may_drop = rule[2] in (1, 3)
             hop = m.egress(f.vlan, d_id, args.in_port in fabric or rule is not None)
-            if key in m.blocks:
+            if key in m.hidden:
+                e.drop = "redirect_hidden"
+            elif key in m.blocks:
                 e.drop, e.rule_key, e.redirect = NOT_READY, key, m.blocks[key]
                 if hop is not None and hop[0] < nports:
                     src, dst = egress_macs(b, hop, f.s_id, s_id, d_id)

@@ -79,8 +79,10 @@ def main():
     t.check(" active" in out, "B derived the redirect's rules: active", out)
     fl = sl.flows_of(b.query("show flows"))
     legs = sorted(v[0] for v in fl.values())
-    t.check(legs == ["host_to_target", "target_to_host", "vi_to_target", "vt_to_host"],
-            "B installed the four rules of the redirect", b.query("show flows"))
+    t.check(legs == ["hidden", "hidden", "host_to_target", "target_to_host", "vi_to_target",
+                     "vt_to_host"],
+            "B installed the four rules of the redirect and its two hidden pairs",
+            b.query("show flows"))
 
     t.section("changes on A replace what B holds")
     appears("route changed (new port and MAC)", "route add 0x220000/16 port 2 mac 0e:fc:00:dd:ee:ff",
@@ -91,13 +93,15 @@ def main():
     want = {("7", "0x220009", "0x230001"): ("host_to_target", "0x220009", "0x230003"),
             ("7", "0x230002", "0x230001"): ("vi_to_target", "0x220009", "0x230001"),
             ("7", "0x230001", "0x220009"): ("target_to_host", "0x230001", "0x230002"),
-            ("7", "0x230003", "0x220009"): ("vt_to_host", "0x230001", "0x220009")}
+            ("7", "0x230003", "0x220009"): ("vt_to_host", "0x230001", "0x220009"),
+            ("7", "0x230001", "0x230002"): ("hidden", "0x230001", "0x230002"),
+            ("7", "0x220009", "0x230003"): ("hidden", "0x220009", "0x230003")}
 
     def rules(o):
         return {k: v[:3] for k, v in sl.flows_of(o).items()}
-    ok, ms, out = b.poll("show flows", lambda o: rules(o) == want and sl.flows_count(o) == 4, 5)
-    t.check(ok, "B rebuilt the rules for the new FCID: `show flows` lists the four new rules "
-            "and only them", out)
+    ok, ms, out = b.poll("show flows", lambda o: rules(o) == want and sl.flows_count(o) == 6, 5)
+    t.check(ok, "B rebuilt the rules for the new FCID: `show flows` lists the four new rules, "
+            "the two hidden pairs, and only them", out)
 
     t.section("deletions on A disappear from B")
     appears("redirect del", "redirect del vlan 7 host %s target %s" % (h, tg),

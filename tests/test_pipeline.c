@@ -528,6 +528,25 @@ an_els_on_a_leg_names_the_members_the_header_names(void **state)
 	free_all(m, 2);
 }
 
+/* While the redirect is active the target never reaches the VI, nor the
+ * host the VT, directly: the VI's answers to the target are the host's, so
+ * an exchange the target began with the VI itself could never complete. */
+static void
+the_ends_never_reach_the_service_node(void **state)
+{
+	struct rte_mbuf *m[2] = { fcp(FT, FVI), fcp(FH, FVT) };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint16_t out[2];
+
+	(void)state;
+	run(m, 2, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_REDIRECT_HIDDEN], 2);
+	free_all(m, 2);
+}
+
 static void
 fip_and_other_ethertypes_pass_through(void **state)
 {
@@ -708,6 +727,7 @@ main(void)
 		cmocka_unit_test(edge_ports_pass_only_logged_in_vn_ports),
 		cmocka_unit_test(fabric_macs_are_the_fcf_s_and_the_vn_port_s),
 		cmocka_unit_test(an_els_on_a_leg_names_the_members_the_header_names),
+		cmocka_unit_test(the_ends_never_reach_the_service_node),
 		cmocka_unit_test(fip_and_other_ethertypes_pass_through),
 		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
 		cmocka_unit_test(drops_are_counted_under_their_reason),

@@ -133,7 +133,7 @@ static void
 node_start(int i, int nb_nodes)
 {
 	struct fcr_tables_params tp = {
-		.max_flows = 4096 + 4 * 256 + 4, .max_routes = 64, .max_bindings = 1024,
+		.max_flows = 4096 + FCR_REDIRECT_KEYS * (256 + 1), .max_routes = 64, .max_bindings = 1024,
 		.max_redirects = 256, .nb_workers = 1, .socket = 0,
 	};
 	struct fcr_sync_params sp = {

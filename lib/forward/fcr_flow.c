@@ -35,6 +35,8 @@ fcr_leg_name(enum fcr_leg leg)
 
 	if ((unsigned)leg == FCR_LEG_BLOCKED)
 		return "blocked";
+	if ((unsigned)leg == FCR_LEG_HIDDEN)
+		return "hidden";
 	return (unsigned)leg < FCR_LEG_COUNT ? names[leg] : "?";
 }
 

@@ -42,6 +42,12 @@ enum fcr_leg {
  * configured redirect never lets the pair talk directly. Fits the action's
  * three leg bits, outside the legs counted per frame sent. */
 #define FCR_LEG_BLOCKED 7
+/* Nor this: the entry of a target -> VI or host -> VT pair while a redirect
+ * is active. Each end sees only the other, never the service node: the VI's
+ * answers to the target are rewritten to the host's, so an exchange the
+ * target began with the VI itself could never complete. Dropped
+ * (redirect_hidden). */
+#define FCR_LEG_HIDDEN 6
 
 const char *fcr_leg_name(enum fcr_leg leg);
 

@@ -470,6 +470,13 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		struct fcr_nexthop vhop;
 		struct rte_ether_hdr *eth;
 
+		if (unlikely(w->leg[i] == FCR_LEG_HIDDEN)) {
+			out[w->pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_REDIRECT_HIDDEN]++;
+			if (w->hold[i])
+				fcr_pipeline_unhold(ev, nev, w->pos[i]);
+			continue;
+		}
 		if (unlikely(w->leg[i] == FCR_LEG_BLOCKED)) {
 			const struct fcr_redirect_table *rd = p->tables->redirects;
 			uint32_t o = ft->owner[w->idx[i]];

@@ -114,8 +114,8 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 }
 
 static void
-rule_keys(const struct fcr_redirect *r, const uint32_t *f, uint64_t key[4],
-	  uint64_t action[4])
+rule_keys(const struct fcr_redirect *r, const uint32_t *f, uint64_t key[FCR_REDIRECT_KEYS],
+	  uint64_t action[FCR_REDIRECT_KEYS])
 {
 	uint32_t h = f[FCR_M_HOST], t = f[FCR_M_TARGET];
 	uint32_t vi = f[FCR_M_VI], vt = f[FCR_M_VT];
@@ -128,6 +128,11 @@ rule_keys(const struct fcr_redirect *r, const uint32_t *f, uint64_t key[4],
 	action[2] = fcr_action(t, vi, FCR_LEG_TARGET_TO_HOST);
 	key[3] = fcr_flow_key(r->vlan, vt, h);
 	action[3] = fcr_action(t, h, FCR_LEG_VT_TO_HOST);
+	/* the service node stays out of sight of the pair's ends */
+	key[4] = fcr_flow_key(r->vlan, t, vi);
+	action[4] = fcr_action(t, vi, FCR_LEG_HIDDEN);
+	key[5] = fcr_flow_key(r->vlan, h, vt);
+	action[5] = fcr_action(h, vt, FCR_LEG_HIDDEN);
 }
 
 static uint64_t
@@ -209,7 +214,7 @@ static void
 install(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
-	uint64_t key[4], action[4];
+	uint64_t key[FCR_REDIRECT_KEYS], action[FCR_REDIRECT_KEYS];
 	uint32_t f[FCR_M_COUNT];
 	int i, n = 0, missing = 0, conflict = 0, was_active = r->state == FCR_RS_ACTIVE;
 	uint8_t state;
@@ -220,11 +225,11 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	}
 	if (!missing) {
 		rule_keys(r, f, key, action);
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < FCR_REDIRECT_KEYS; i++)
 			conflict |= owned_by_other(rt, id, key[i]);
 	}
 	if (!missing && !conflict) {
-		n = 4;
+		n = FCR_REDIRECT_KEYS;
 		state = FCR_RS_ACTIVE;
 		/* before the rules: a worker that meets one reads these */
 		for (i = 0; i < FCR_M_COUNT; i++)

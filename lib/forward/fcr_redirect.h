@@ -27,6 +27,10 @@
 
 enum fcr_member { FCR_M_HOST, FCR_M_TARGET, FCR_M_VI, FCR_M_VT, FCR_M_COUNT };
 
+/* Flow entries of an active redirect: its four rules, and the target -> VI
+ * and host -> VT pairs kept hidden (FCR_LEG_HIDDEN). */
+#define FCR_REDIRECT_KEYS 6
+
 const char *fcr_member_name(enum fcr_member m);
 
 enum fcr_redirect_state {
@@ -50,7 +54,8 @@ struct fcr_redirect {
 	uint64_t installs;           /* times its rules were (re)installed */
 	uint64_t frames_before;      /* frames forwarded plain on a rule key
 				      * before the rule existed */
-	uint64_t key[4];             /* its flow entries: 4 rules, 2 blocking, or none */
+	uint64_t key[FCR_REDIRECT_KEYS]; /* its flow entries: 4 rules and 2 hidden
+					  * pairs, 2 blocking, or none */
 	uint8_t nb_keys;
 	uint8_t blocking;            /* key[] are blocking entries */
 	uint64_t not_ready_base;     /* the workers' not_ready counts when added */
@@ -93,7 +98,7 @@ void fcr_redirect_table_free(struct fcr_redirect_table *rt);
 static inline uint32_t
 fcr_redirect_reserve(uint32_t capacity)
 {
-	return 4 * capacity + 4;
+	return FCR_REDIRECT_KEYS * (capacity + 1);
 }
 
 /* Add (or replace the VI/VT of) a redirect and install its rules if all

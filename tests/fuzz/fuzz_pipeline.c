@@ -276,6 +276,11 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 	e->sid = idx < 0 ? f->s_id : fcr_action_sid(t->flows->action[idx]);
 	e->did = idx < 0 ? f->d_id : fcr_action_did(t->flows->action[idx]);
 	e->leg = idx < 0 ? FCR_LEG_PLAIN : (uint8_t)fcr_action_leg(t->flows->action[idx]);
+	if (e->leg == FCR_LEG_HIDDEN) {
+		e->out = FCR_OUT_DROP;
+		e->drop = FCR_R_REDIRECT_HIDDEN;
+		return;
+	}
 	if (e->leg == FCR_LEG_BLOCKED) {
 		e->out = FCR_OUT_DROP;
 		e->drop = FCR_R_REDIRECT_NOT_READY;

@@ -13,7 +13,7 @@ fcid_key(uint16_t vlan, uint32_t fcid)
 }
 
 static void
-rule_keys(const struct fcr_redirect *r, uint64_t key[4])
+rule_keys(const struct fcr_redirect *r, uint64_t key[FCR_REDIRECT_KEYS])
 {
 	const uint32_t *f = r->fcid;
 
@@ -21,6 +21,9 @@ rule_keys(const struct fcr_redirect *r, uint64_t key[4])
 	key[1] = fcr_flow_key(r->vlan, f[FCR_M_VI], f[FCR_M_TARGET]);
 	key[2] = fcr_flow_key(r->vlan, f[FCR_M_TARGET], f[FCR_M_HOST]);
 	key[3] = fcr_flow_key(r->vlan, f[FCR_M_VT], f[FCR_M_HOST]);
+	/* kept hidden: the ends never reach the service node */
+	key[4] = fcr_flow_key(r->vlan, f[FCR_M_TARGET], f[FCR_M_VI]);
+	key[5] = fcr_flow_key(r->vlan, f[FCR_M_HOST], f[FCR_M_VT]);
 }
 
 void
@@ -47,7 +50,7 @@ fz_check_tables(const struct fcr_tables *t)
 		FZ_CHECK(fcr_flow_find(ft, k) == (int)i, "flow %u not found by key", i);
 		if (ft->owner[i] != FCR_NO_OWNER) {
 			const struct fcr_redirect *x;
-			uint64_t rk[4];
+			uint64_t rk[FCR_REDIRECT_KEYS];
 
 			FZ_CHECK(ft->owner[i] < rd->capacity, "owner %u", ft->owner[i]);
 			x = &rd->r[ft->owner[i]];
@@ -69,8 +72,10 @@ fz_check_tables(const struct fcr_tables *t)
 			FZ_CHECK(x->state == FCR_RS_ACTIVE,
 				 "rule of redirect %u in state %u", ft->owner[i], x->state);
 			rule_keys(x, rk);
-			FZ_CHECK(k == rk[0] || k == rk[1] || k == rk[2] || k == rk[3],
-				 "rule key not the redirect's");
+			FZ_CHECK(k == rk[0] || k == rk[1] || k == rk[2] || k == rk[3] ||
+				 k == rk[4] || k == rk[5], "rule key not the redirect's");
+			FZ_CHECK((fcr_action_leg(ft->action[i]) == FCR_LEG_HIDDEN) ==
+				 (k == rk[4] || k == rk[5]), "hidden pair's leg");
 		}
 	}
 	FZ_CHECK(live == ft->count, "flows: %u live, count %u", live, ft->count);
@@ -145,7 +150,7 @@ fz_check_tables(const struct fcr_tables *t)
 	used = 0;
 	for (i = 0; i < rd->capacity; i++) {
 		const struct fcr_redirect *x = &rd->r[i];
-		uint64_t rk[4];
+		uint64_t rk[FCR_REDIRECT_KEYS];
 		int idx;
 
 		if (!x->in_use)
@@ -196,7 +201,7 @@ fz_check_tables(const struct fcr_tables *t)
 			FZ_CHECK(bt->entry[x->binding[m]].fcid == x->fcid[m],
 				 "active redirect %u: member %u moved", i, m);
 		rule_keys(x, rk);
-		for (m = 0; m < 4; m++) {
+		for (m = 0; m < FCR_REDIRECT_KEYS; m++) {
 			idx = fcr_flow_find(ft, rk[m]);
 			FZ_CHECK(idx >= 0 && ft->owner[idx] == i,
 				 "active redirect %u lacks rule %u", i, m);
