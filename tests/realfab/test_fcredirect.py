@@ -363,7 +363,11 @@ def scenario_c(c, R, timings):
     L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
     vi, vt = sn.nics[0], sn.nics[1]
     before = j.fwd_stats()
-    logouts0 = before["tables"].get("logouts", 0)
+    # unbound by the FCF's Clear Virtual Links (logouts) or by fcredirect's
+    # own keep-alive watch (keepalive_unbound), whichever comes first
+    def gone(tables):
+        return tables.get("logouts", 0) + tables.get("keepalive_unbound", 0)
+    logouts0 = gone(before["tables"])
     legs0 = {x: before["kinds"].get(x, 0) for x in fj.LEGS}
     blocked0 = before["drops"].get("redirect_not_ready", 0)
 
@@ -375,11 +379,15 @@ def scenario_c(c, R, timings):
             "vi" in rd["line"] or "vt" in rd["line"], rd["line"])
     lab.wait_for(lambda: fcf.port(vi.wwpn_text) is None and fcf.port(vt.wwpn_text) is None,
                  lab.DEADLINE, "the FCF to clear the VI and VT")
+    lab.wait_for(lambda: (0, vi.wwpn_text) not in j.bindings() and
+                 (0, vt.wwpn_text) not in j.bindings(), lab.DEADLINE,
+                 "fcredirect to unbind the VI and VT")
     st = j.fwd_stats()
-    c.check("c: fcredirect unbound the VI and VT on the FCF's Clear Virtual Links",
-            st["tables"].get("logouts", 0) >= logouts0 + 2 and
-            (0, vi.wwpn_text) not in j.bindings() and (0, vt.wwpn_text) not in j.bindings(),
-            "logouts %s -> %s" % (logouts0, st["tables"].get("logouts")))
+    c.check("c: fcredirect unbound the VI and VT (the FCF's Clear Virtual Links, or its own "
+            "keep-alive watch: 2.5 silent periods)", gone(st["tables"]) >= logouts0 + 2,
+            "logouts + keepalive_unbound %s -> %s (logouts %s, keepalive_unbound %s)"
+            % (logouts0, gone(st["tables"]), st["tables"].get("logouts"),
+               st["tables"].get("keepalive_unbound")))
 
     # the host writes a new pattern: it must reach no one
     t = time.monotonic()
