@@ -38,8 +38,9 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+import fcr_pipe
 
 EAL_COMMON = ["--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
               "--log-level=lib.eal:error", "--log-level=pmd.net.pcap:error"]
@@ -217,11 +218,8 @@ class Node:
         self.nb_ports = nb_ports
         self.vdevs = vdevs   # EAL --vdev values instead of the pcap ports
         self.p = None
-        self.lines = []
-        self.cv = threading.Condition()
-        self.mark = 0
+        self.pipe = None
         self.life = 0
-        self.eof = False
 
     def outpcap(self, port):
         return self.t.path("%s.%d.o%d.pcap" % (self.name, self.life, port))
@@ -247,31 +245,12 @@ class Node:
         args += self.extra
         self.log = open(self.t.path("%s.%d.log" % (self.name, self.life)), "w")
         self.err = open(self.t.path("%s.%d.err" % (self.name, self.life)), "w")
-        with self.cv:
-            self.lines = []
-            self.eof = False
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=self.err, bufsize=0)
+        self.pipe = fcr_pipe.Pipe(self.p, self.log, "sync-mark")
         self.started = time.monotonic()
         _live.append(self)
-        threading.Thread(target=self._reader, daemon=True).start()
         return self
-
-    def _reader(self):
-        f = self.p.stdout
-        while True:
-            line = f.readline()
-            if not line:
-                break
-            s = line.decode("utf-8", "replace").rstrip("\n")
-            self.log.write(s + "\n")
-            self.log.flush()
-            with self.cv:
-                self.lines.append(s)
-                self.cv.notify_all()
-        with self.cv:
-            self.eof = True
-            self.cv.notify_all()
 
     def logged(self, text, timeout=0.0):
         """This life's log lines (fcr.<type>: ..., on standard error) that
@@ -306,24 +285,8 @@ class Node:
     def query(self, cmd, timeout=10.0):
         """Send CMD (one or several lines); return what it printed (the
         lines up to the marker)."""
-        self.mark += 1
-        m = "sync-mark-%d" % self.mark
-        with self.cv:
-            start = len(self.lines)
-        self.write(cmd.rstrip("\n") + "\n" + m + "\n")
-        end = time.monotonic() + timeout
-        with self.cv:
-            while True:
-                for i in range(start, len(self.lines)):
-                    if "'%s'" % m in self.lines[i]:
-                        out = self.lines[start:i]
-                        return "\n".join(out) + ("\n" if out else "")
-                if self.eof:
-                    raise RuntimeError("%s: exited while answering %r" % (self.name, cmd))
-                left = end - time.monotonic()
-                if left <= 0:
-                    raise RuntimeError("%s: no answer to %r in %.0f s" % (self.name, cmd, timeout))
-                self.cv.wait(left)
+        return self.pipe.query(cmd, timeout, self.write,
+                               lambda msg: RuntimeError("%s: %s" % (self.name, msg)))
 
     def cmd(self, line, timeout=10.0):
         """A command that must not fail; returns its output."""
@@ -395,11 +358,13 @@ class Node:
             _live.remove(self)
         for d in ("/var/run/dpdk", os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"), "dpdk")):
             shutil.rmtree(os.path.join(d, self.prefix), ignore_errors=True)
-        time.sleep(0.05)  # the reader thread writes the last lines
+        # the reader thread writes the last lines
+        with self.pipe.cv:
+            self.pipe.cv.wait_for(lambda: self.pipe.eof, 10)
 
     def output(self):
-        with self.cv:
-            return "\n".join(self.lines) + "\n"
+        with self.pipe.cv:
+            return "\n".join(self.pipe.lines) + "\n"
 
 
 # ---------------------------------------------------------------- parsing

@@ -26,10 +26,13 @@ import os
 import re
 import shutil
 import subprocess
-import threading
+import sys
 import time
 
 import lab
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import fcr_pipe  # noqa: E402  (tests/fcr_pipe.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_BINARY = os.path.join(HERE, "..", "..", "build", "app", "fcredirect")
@@ -104,10 +107,7 @@ class FcredirectJoiner(lab.Joiner):
         self.extra = list(extra)
         self.eal_extra = list(eal_extra)
         self.p = None
-        self.lines = []
-        self.cv = threading.Condition()
-        self.eof = False
-        self.mark = 0
+        self.pipe = None
         self.port_of = {}       # role -> port number
         self.prefix = None
 
@@ -138,7 +138,7 @@ class FcredirectJoiner(lab.Joiner):
             f.write(" ".join(args) + "\n")
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=self.errf, bufsize=0, preexec_fn=lab._die_with_parent)
-        threading.Thread(target=self._reader, daemon=True).start()
+        self.pipe = fcr_pipe.Pipe(self.p, self.outf, "realfab-mark")
         self.query("show config", timeout=60)    # answers: the ports are up
         for r, i in self.port_of.items():
             # af_packet ports take their interface's MAC
@@ -161,22 +161,6 @@ class FcredirectJoiner(lab.Joiner):
             " ".join("%d=%s" % (self.port_of[r], r) for r in order), self.fabric,
             self.out_path))
 
-    def _reader(self):
-        f = self.p.stdout
-        while True:
-            line = f.readline()
-            if not line:
-                break
-            s = line.decode("utf-8", "replace").rstrip("\n")
-            self.outf.write(s + "\n")
-            self.outf.flush()
-            with self.cv:
-                self.lines.append(s)
-                self.cv.notify_all()
-        with self.cv:
-            self.eof = True
-            self.cv.notify_all()
-
     def alive(self):
         return self.p is not None and self.p.poll() is None
 
@@ -192,24 +176,9 @@ class FcredirectJoiner(lab.Joiner):
 
     def query(self, line, timeout=30.0):
         """Sends a command; returns what it printed."""
-        self.mark += 1
-        m = "realfab-mark-%d" % self.mark
-        with self.cv:
-            start = len(self.lines)
-        self._write(line.rstrip("\n") + "\n" + m + "\n")
-        end = time.monotonic() + timeout
-        with self.cv:
-            while True:
-                for i in range(start, len(self.lines)):
-                    if "'%s'" % m in self.lines[i]:
-                        return "\n".join(self.lines[start:i]) + "\n"
-                if self.eof:
-                    raise FcredirectError("fcredirect exited while answering %r; see %s"
-                                          % (line, self.err_path))
-                left = end - time.monotonic()
-                if left <= 0:
-                    raise FcredirectError("no answer to %r in %.0f s" % (line, timeout))
-                self.cv.wait(left)
+        return self.pipe.query(line, timeout, self._write,
+                               lambda msg: FcredirectError("fcredirect %s; see %s"
+                                                           % (msg, self.err_path)))
 
     def cmd(self, line, timeout=30.0):
         """A command that must not fail: its output (FcredirectError on an
@@ -312,9 +281,10 @@ class FcredirectJoiner(lab.Joiner):
                         self.p.wait(5)
         except Exception:
             pass
-        deadline = time.monotonic() + 2
-        while not self.eof and time.monotonic() < deadline:
-            time.sleep(0.02)      # the reader writes the last lines
+        if self.pipe is not None:
+            # the reader writes the last lines
+            with self.pipe.cv:
+                self.pipe.cv.wait_for(lambda: self.pipe.eof, 10)
         for f in (getattr(self, "outf", None), getattr(self, "errf", None)):
             try:
                 f and f.close()
