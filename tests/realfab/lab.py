@@ -46,6 +46,30 @@ class LabError(Exception):
     pass
 
 
+
+class Checks:
+    """A test's checks: each printed PASS or FAIL with the time since the
+    harness started; report() prints the closing line the runner reads."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print("%s: %s%s [%.1f s]" % ("PASS" if ok else "FAIL", name,
+                                     (" (%s)" % detail) if detail else "",
+                                     time.monotonic() - T0), flush=True)
+        return ok
+
+    def report(self, timings):
+        """The timings and `N passed, N failed`; the exit status."""
+        print("timings: " + " ".join("%s=%.1fs" % kv for kv in timings.items()))
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        return 1 if self.failed else 0
+
 def log(msg):
     print("[lab %7.2f] %s" % (time.monotonic() - T0, msg), flush=True)
 

@@ -23,22 +23,8 @@ SIZE = 4 << 20
 CAPTURE = not os.environ.get("FCR_REALFAB_NO_TSHARK")
 
 
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        print("%s: %s%s" % ("PASS" if ok else "FAIL", name, (" (%s)" % detail) if detail else ""),
-              flush=True)
-        return ok
-
-
 def main():
-    c = Checks()
+    c = lab.Checks()
     t0 = time.monotonic()
     timings = {}
     try:
@@ -114,9 +100,7 @@ def main():
         traceback.print_exc()
         c.check("lab setup and teardown", False)
     timings["total"] = time.monotonic() - t0
-    print("timings: " + " ".join("%s=%.1fs" % kv for kv in timings.items()))
-    print("%d passed, %d failed" % (c.passed, c.failed))
-    return 1 if c.failed else 0
+    return c.report(timings)
 
 
 if __name__ == "__main__":

@@ -56,21 +56,6 @@ KEY = "4f6e6c792d612d746573742d6b65792d" * 4   # aes-xts-plain64, 512 bits: a fi
 CRYPT = "fcrcrypt"
 
 
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        print("%s: %s%s [%.1f s]" % ("PASS" if ok else "FAIL", name,
-                                     (" (%s)" % detail) if detail else "",
-                                     time.monotonic() - lab.T0), flush=True)
-        return ok
-
-
 # --- what every scenario looks at -------------------------------------------
 
 def refusals(g):
@@ -459,7 +444,7 @@ def main():
     if args and os.path.sep in args[0]:
         binary = args.pop(0)
     which = set(args) or {"a", "b", "c"}
-    c = Checks()
+    c = lab.Checks()
     t0 = time.monotonic()
     timings = {}
     try:
@@ -473,9 +458,7 @@ def main():
         traceback.print_exc()
         c.check("lab setup and teardown", False)
     timings["total"] = time.monotonic() - t0
-    print("timings: " + " ".join("%s=%.1fs" % kv for kv in timings.items()))
-    print("%d passed, %d failed" % (c.passed, c.failed))
-    return 1 if c.failed else 0
+    return c.report(timings)
 
 
 if __name__ == "__main__":
