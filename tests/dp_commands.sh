@@ -115,9 +115,9 @@ if fcr idle "$TMP/idle.pcap" "$TMP/idle.run" -- --flow-idle 1; then
 	expired=$(fwd_stat idle flows_expired)
 	active=$(grep -c ' active before_rule' "$TMP/idle.log" || true)
 	set -- $flows
-	if [ "$#" -ge 2 ] && [ "$1" -gt "$2" ] && [ "$2" -eq $((4 * active)) ] &&
+	if [ "$#" -ge 2 ] && [ "$1" -gt "$2" ] && [ "$2" -eq $((6 * active)) ] &&
 		[ "${expired:-0}" -eq $(($1 - $2)) ] && [ "$active" -eq 2 ]; then
-		ok "idle: flows $1 -> $2 (the 4 rules of each of $active active redirects), flows_expired $expired"
+		ok "idle: flows $1 -> $2 (the 4 rules and 2 hidden pairs of each of $active active redirects), flows_expired $expired"
 	else
 		ko "idle: flows '$flows', flows_expired '${expired:-}', active redirects $active"
 	fi
