@@ -116,7 +116,7 @@ fill(struct fcr_tables *t, uint32_t nredir)
 	uint32_t i, r;
 	int rc;
 
-	for (i = nredir * 4; i < FLOWS; i++) {
+	for (i = nredir * FCR_REDIRECT_KEYS; i < FLOWS; i++) {
 		uint64_t k = fcr_flow_key(VLAN + 1, 0x010000 + (i >> 12), 0x410000 + i);
 
 		if (fcr_flow_set(t->flows, k, fcr_action(fcr_flow_key_sid(k),

@@ -212,7 +212,8 @@ world_create(struct world *w, uint32_t nflows, int sock)
 {
 	uint32_t nredir = nflows / 8, nplain = nflows - nredir * 4, i, side;
 	struct fcr_tables_params tp = {
-		.max_flows = nflows + 4, /* the redirects' spare: lib/forward/fcr_redirect.c */
+		/* the redirects' reserve (lib/forward/fcr_redirect.h) and the plain */
+		.max_flows = fcr_redirect_reserve(RTE_MAX(nredir, 16u)) + nplain,
 		.max_routes = 4096,
 		.max_bindings = RTE_MAX(nredir * 4 + 2048, 64u),
 		.max_redirects = RTE_MAX(nredir, 16u),
@@ -295,7 +296,8 @@ world_create(struct world *w, uint32_t nflows, int sock)
 			return -1;
 		}
 	}
-	if (w->t->flows->count != nflows ||
+	/* and each redirect's two hidden pairs */
+	if (w->t->flows->count != nflows + nredir * (FCR_REDIRECT_KEYS - 4) ||
 	    w->t->redirects->nb_active != nredir ||
 	    w->t->st.flows_added != nplain) {
 		fprintf(stderr, "FAIL: %u flows wanted, table holds %u (%u "

@@ -59,8 +59,9 @@ static const uint32_t loads[] = { 25000, 250000 };
 #define NLOADS RTE_DIM(loads)
 
 /* app/options.c defaults */
-#define MAX_FLOWS ((1u << 20) + 4) /* 4 entries for each of MAX_REDIRECTS, and 4 spare */
 #define MAX_REDIRECTS (1u << 18)
+/* the entries of each of MAX_REDIRECTS (4 rules, 2 hidden pairs), and a spare set */
+#define MAX_FLOWS (FCR_REDIRECT_KEYS * (MAX_REDIRECTS + 1))
 #define MAX_BINDINGS (1u << 20)
 #define MAX_ROUTES 4096u
 
@@ -217,7 +218,7 @@ check_loaded(const struct fcr_tables *t, uint32_t nredir, uint32_t fails,
 {
 	uint32_t i, errors = fails != 0;
 
-	if (t->flows->count != nredir * 4 || t->redirects->nb_active != nredir ||
+	if (t->flows->count != nredir * FCR_REDIRECT_KEYS || t->redirects->nb_active != nredir ||
 	    t->redirects->count != nredir || t->bindings->nb_bound != nredir * 4)
 		errors++;
 	for (i = 0; i < nredir; i += 101) {
@@ -356,7 +357,7 @@ main(int argc, char **argv)
 	printf("\nThe %u-redirect load in ten slices of %u (cycles per redirect; "
 	       "tables filling from 0 to %u%% of the flows' capacity)\n",
 	       loads[NLOADS - 1], loads[NLOADS - 1] / SLICES,
-	       (unsigned)(100.0 * loads[NLOADS - 1] * 4 / MAX_FLOWS));
+	       (unsigned)(100.0 * loads[NLOADS - 1] * FCR_REDIRECT_KEYS / MAX_FLOWS));
 	printf("%-10s", "slice");
 	for (s = 0; s < SLICES; s++)
 		printf(" %7u", s + 1);
