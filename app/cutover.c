@@ -22,7 +22,7 @@ clear_vn_port(uint16_t vlan, uint64_t wwpn)
 	const struct fcr_fcf *fcf = &t->fcf[vlan & 0xFFF];
 	struct fcr_l2_spec l2 = { .tagged = vlan != 0, .vlan = vlan, .pcp = 3 };
 	uint8_t buf[128], vn_mac[6];
-	unsigned int port, i;
+	unsigned int port;
 	struct rte_mbuf *m;
 	size_t len;
 
@@ -34,10 +34,8 @@ clear_vn_port(uint16_t vlan, uint64_t wwpn)
 	if (e->fcid == FCR_FCID_NONE || e->origin != FCR_BIND_LEARNED || e->enode == 0 ||
 	    port >= fcr_fwd.nb_ports || (fcr_fwd.fabric_mask >> port & 1))
 		return -1;
-	for (i = 0; i < 6; i++) {
-		l2.dst[i] = (uint8_t)(e->enode >> (40 - 8 * i));
-		vn_mac[i] = (uint8_t)(e->vn >> (40 - 8 * i));
-	}
+	fcr_vn_mac(e->enode, l2.dst);
+	fcr_vn_mac(e->vn, vn_mac);
 	memcpy(l2.src, fcf->mac, 6);
 	len = fcr_build_fip_cvl(buf, sizeof(buf), &l2, fcf->name, vn_mac, e->fcid, wwpn);
 	m = rte_pktmbuf_alloc(fcr_ports_pool((uint16_t)port));

@@ -164,6 +164,7 @@ fcr_show_fwd_stats(FILE *out)
 	const struct fcr_tables_stats *ws = &fcr_fwd.tables->st;
 	struct fcr_fwd_totals t;
 	unsigned int i, any = 0;
+	char made[32] = "";
 	uint16_t p;
 
 	fcr_fwd_totals(&t, 1);
@@ -171,14 +172,12 @@ fcr_show_fwd_stats(FILE *out)
 	for (p = 0; p < fcr_fwd.nb_ports; p++)
 		fprintf(out, "  port %-3u rx %-14" PRIu64 " tx %-14" PRIu64 "\n", p,
 			t.w.rx[p], t.w.tx[p]);
-	if (t.made == 0)
-		fprintf(out, "  total    rx %-14" PRIu64 " tx %-14" PRIu64 " dropped %" PRIu64
-			"  (rx %s tx + dropped)\n", t.rx, t.tx, t.dropped,
-			t.rx == t.tx + t.dropped ? "==" : "!=");
-	else
-		fprintf(out, "  total    rx %-14" PRIu64 " tx %-14" PRIu64 " dropped %" PRIu64
-			" made %" PRIu64 "  (rx + made %s tx + dropped)\n", t.rx, t.tx,
-			t.dropped, t.made, t.rx + t.made == t.tx + t.dropped ? "==" : "!=");
+	/* frames fcredirect made itself, shown only when there are some */
+	if (t.made != 0)
+		snprintf(made, sizeof(made), " made %" PRIu64, t.made);
+	fprintf(out, "  total    rx %-14" PRIu64 " tx %-14" PRIu64 " dropped %" PRIu64
+		"%s  (rx%s %s tx + dropped)\n", t.rx, t.tx, t.dropped, made,
+		t.made != 0 ? " + made" : "", t.rx + t.made == t.tx + t.dropped ? "==" : "!=");
 	fprintf(out, "  sent by kind:\n");
 	for (i = 0; i < FCR_LEG_COUNT; i++)
 		fprintf(out, "    %-28s %" PRIu64 "\n", fcr_leg_name(i), t.w.pl.leg[i]);

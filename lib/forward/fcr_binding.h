@@ -43,6 +43,17 @@ fcr_vn_pack(const uint8_t mac[6], unsigned int port)
 	return v | (uint64_t)(port & 0xFF) << 48;
 }
 
+/* The MAC in bits 0-47 of a packed word (a VN_Port's source word, an
+ * ENode key). */
+static inline void
+fcr_vn_mac(uint64_t w, uint8_t mac[6])
+{
+	int i;
+
+	for (i = 5; i >= 0; i--, w >>= 8)
+		mac[i] = (uint8_t)w;
+}
+
 /* May a frame from src_mac on in_port carry this VN_Port's S_ID? */
 static inline int
 fcr_vn_allows(uint64_t vn, const uint8_t *src_mac, uint16_t in_port)

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "fcr_binding.h"
+
 struct rte_hash;
 
 /* The key of an ENode, and of the ENode a binding logged in through:
@@ -20,12 +22,7 @@ struct rte_hash;
 static inline uint64_t
 fcr_enode_key(uint16_t vlan, const uint8_t mac[6])
 {
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 6; i++)
-		v = v << 8 | mac[i];
-	return v | (uint64_t)(vlan & 0xFFF) << 48;
+	return fcr_vn_pack(mac, 0) | (uint64_t)(vlan & 0xFFF) << 48;
 }
 
 struct fcr_enode_table {

@@ -69,8 +69,6 @@ fcr_pipeline_els_ids(const struct fcr_pipeline *p, struct rte_mbuf *m,
 	struct fcr_els_subst sub;
 	enum fcr_els_shape shape;
 	unsigned int n;
-	const uint8_t *c;
-	uint8_t cb[4];
 	uint32_t crc;
 
 	if (f->payload_len == 0 || owner >= rd->capacity ||
@@ -94,11 +92,8 @@ fcr_pipeline_els_ids(const struct fcr_pipeline *p, struct rte_mbuf *m,
 	if (n == 0)
 		return;
 	st->els_ids++;
-	c = rte_pktmbuf_mtod_offset(m, const uint8_t *, crc_off);
-	memcpy(cb, c, 4);
-	crc = (uint32_t)cb[0] | (uint32_t)cb[1] << 8 | (uint32_t)cb[2] << 16 |
-	      (uint32_t)cb[3] << 24;
-	/* incremental, as for the header: a bad CRC stays exactly as bad */
+	/* incremental, over the header's rewrite: a bad CRC stays as bad */
+	crc = fcr_crc_update_ids(f->crc, f->fc_len, f->d_id, did, f->s_id, sid);
 	crc = fcr_crc_update(crc, f->fc_len, FCR_FC_HLEN, old, pl, f->payload_len);
 	fcr_put_crc_mbuf(m, crc_off, crc);
 }

@@ -385,13 +385,9 @@ fcr_pipeline_vn_hop(const struct fcr_pipeline *p, uint64_t vn)
 static inline void
 fcr_pipeline_vn_nexthop(uint64_t vn, struct fcr_nexthop *hop)
 {
-	int b;
-
 	hop->port = (uint16_t)(vn >> 48 & 0xFF);
 	hop->flags = 0;
-	hop->in_use = 1;
-	for (b = 5; b >= 0; b--, vn >>= 8)
-		hop->mac[b] = (uint8_t)vn;
+	fcr_vn_mac(vn, hop->mac);
 }
 
 /*
@@ -469,44 +465,36 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		const struct fcr_nexthop *hop;
 		struct fcr_nexthop vhop;
 		struct rte_ether_hdr *eth;
+		enum fcr_reason r = FCR_R_OK;
 
+		hop = NULL;
 		if (unlikely(w->leg[i] == FCR_LEG_HIDDEN)) {
-			out[w->pos[i]] = FCR_OUT_DROP;
-			st->drop[FCR_R_REDIRECT_HIDDEN]++;
-			if (w->hold[i])
-				fcr_pipeline_unhold(ev, nev, w->pos[i]);
-			continue;
-		}
-		if (unlikely(w->leg[i] == FCR_LEG_BLOCKED)) {
+			r = FCR_R_REDIRECT_HIDDEN;
+		} else if (unlikely(w->leg[i] == FCR_LEG_BLOCKED)) {
 			const struct fcr_redirect_table *rd = p->tables->redirects;
 			uint32_t o = ft->owner[w->idx[i]];
 
 			/* fail closed: the pair never talks directly */
-			out[w->pos[i]] = FCR_OUT_DROP;
-			st->drop[FCR_R_REDIRECT_NOT_READY]++;
+			r = FCR_R_REDIRECT_NOT_READY;
 			if (o < rd->capacity)
 				rd->not_ready[p->worker][o]++;
+		} else if (p->fabric_mask != 0 && vto[i] != 0) {
+			fcr_pipeline_vn_nexthop(vto[i], &vhop);
+			hop = &vhop;
+		} else if (unlikely(nh[i] == FCR_ROUTE_NONE)) {
+			r = FCR_R_NO_ROUTE;
+		} else if (unlikely(rt->nexthop[nh[i]].port >= p->nb_ports)) {
+			r = FCR_R_NO_PORT;
+		} else {
+			hop = &rt->nexthop[nh[i]];
+		}
+		if (unlikely(hop == NULL)) {
+			out[w->pos[i]] = FCR_OUT_DROP;
+			st->drop[r]++;
 			if (w->hold[i])
 				fcr_pipeline_unhold(ev, nev, w->pos[i]);
 			continue;
 		}
-		if (p->fabric_mask != 0 && vto[i] != 0) {
-			fcr_pipeline_vn_nexthop(vto[i], &vhop);
-			hop = &vhop;
-		} else if (unlikely(nh[i] == FCR_ROUTE_NONE)) {
-			out[w->pos[i]] = FCR_OUT_DROP;
-			st->drop[FCR_R_NO_ROUTE]++;
-			if (w->hold[i])
-				fcr_pipeline_unhold(ev, nev, w->pos[i]);
-			continue;
-		} else if (unlikely(rt->nexthop[nh[i]].port >= p->nb_ports)) {
-			out[w->pos[i]] = FCR_OUT_DROP;
-			st->drop[FCR_R_NO_PORT]++;
-			if (w->hold[i])
-				fcr_pipeline_unhold(ev, nev, w->pos[i]);
-			continue;
-		} else
-			hop = &rt->nexthop[nh[i]];
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		if (p->fabric_mask != 0)
 			fcr_pipeline_fabric_macs(p, eth, in_port, hop, w->f[i].s_id,
