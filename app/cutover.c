@@ -49,6 +49,8 @@ clear_vn_port(uint16_t vlan, uint64_t wwpn)
 		rte_pktmbuf_free(m);
 		return -1;
 	}
+	/* what is left of its old exchanges it would refuse: dropped here */
+	fcr_binding_leaving(t->bindings, n);
 	return 0;
 }
 
@@ -66,6 +68,8 @@ fcr_cutover_note(const struct fcr_note *n)
 		fcr_wwpn_format(who[i], w);
 		if (clear_vn_port(n->vlan, who[i]) == 0) {
 			t->st.cutovers++;
+			if (i == 0)
+				fcr_redirect_cutover_sent(t->redirects);
 			FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changed: %s %s "
 				"made to log in again (Clear Virtual Links in the FCF's name)",
 				n->vlan, i == 0 ? "host" : "vi", w);

@@ -369,6 +369,8 @@ upkeep(uint64_t ms)
 		keepalive_ms = ms;
 		/* workers stamp keep-alives with their TSC */
 		fcr_tables_keepalive(fcr_fwd.tables, rte_rdtsc(), rte_get_tsc_hz() / 1000);
+		fcr_fwd.tables->st.cutovers_timed_out +=
+			fcr_redirect_cutover_tick(fcr_fwd.tables->redirects);
 	}
 }
 

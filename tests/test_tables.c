@@ -900,6 +900,114 @@ a_path_change_of_a_bound_pair_is_a_cutover(void **state)
 	fcr_tables_free(t);
 }
 
+/* What the sync lcore does on a cutover note (app/cutover.c): tells the
+ * host and the VI to log in again, and says so for each. */
+struct cutover_probe {
+	struct fcr_tables *t;
+	unsigned int notes;
+	int told;          /* the host could be told */
+};
+
+static void
+tell_on_cutover(void *ctx, const struct fcr_note *n)
+{
+	struct cutover_probe *c = ctx;
+
+	if (n->kind != FCR_NOTE_CUTOVER)
+		return;
+	c->notes++;
+	if (c->told)
+		fcr_redirect_cutover_sent(c->t->redirects);
+}
+
+/* A fabric login of port i of H, T, VI, VT (the same FCID again). */
+static void
+relogin(struct fcr_tables *t, int i)
+{
+	static const uint64_t w[4] = { H, T, VI, VT };
+	static const uint32_t f[4] = { FH, FT, FVI, FVT };
+	static uint16_t ox = 40;
+
+	ox++;
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, ox, w[i], 0, (uint8_t)(i + 1));
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, f[i], ox, 0, 0,
+	      (uint8_t)(i + 1));
+}
+
+/* A path change keeps the pair's old path (no rule after an add, the
+ * redirect's rules after a del) until the host has logged in again: what
+ * it sent before goes where its exchange began. A member going, or
+ * FCR_CUTOVER_TICKS, end it at once; a host not told ends it before it
+ * begins. */
+static void
+a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct cutover_probe c = { .t = t, .told = 1 };
+	unsigned int i;
+	int id;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		relogin(t, (int)i);
+	t->note_hook = (struct fcr_note_hook){ .fn = tell_on_cutover, .ctx = &c };
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	assert_int_equal(c.notes, 1);
+	assert_int_equal(t->redirects->r[id].cutover, 1);
+	assert_true(action_of(t, FH, FT) < 0);        /* plain, as before */
+	relogin(t, 2);                                /* the VI: not yet */
+	assert_true(action_of(t, FH, FT) < 0);
+	relogin(t, 0);                                /* the host: the new path */
+	assert_int_equal(t->redirects->r[id].cutover, 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+
+	/* deleted: gone from the table, its rules stay until both log in */
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_int_equal(c.notes, 2);
+	assert_int_equal(fcr_redirect_find(t->redirects, VLAN, H, T), -ENOENT);
+	assert_int_equal(t->redirects->count, 0);
+	assert_int_equal(t->redirects->nb_active, 0);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	relogin(t, 2);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	relogin(t, 0);
+	assert_no_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(t->redirects->nb_free, t->redirects->capacity); /* the ghost's id */
+	assert_int_equal(t->redirects->nb_cutover, 0);
+
+	/* nobody logs in: the new path after FCR_CUTOVER_TICKS */
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	for (i = 1; i < FCR_CUTOVER_TICKS; i++)
+		assert_int_equal(fcr_redirect_cutover_tick(t->redirects), 0);
+	assert_true(action_of(t, FH, FT) < 0);
+	assert_int_equal(fcr_redirect_cutover_tick(t->redirects), 1);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+
+	/* a member goes during a cutover: fail closed at once */
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	relogin(t, 0);
+	relogin(t, 2);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(t->redirects->r[id].cutover, 1);
+	assert_int_equal(fcr_tables_binding_del(t, VLAN, VT), 0);
+	assert_int_equal(t->redirects->r[id].cutover, 0);
+	assert_int_equal(fcr_action_leg((uint64_t)action_of(t, FH, FT)), FCR_LEG_BLOCKED);
+
+	/* the host not told: no cutover, the new path at once */
+	relogin(t, 3);
+	c.told = 0;
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_no_rules(t, FH, FT, FVI, FVT);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(t->redirects->r[id].cutover, 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(t->redirects->nb_cutover, 0);
+	fcr_tables_free(t);
+}
+
 /* The operator's word stands: a login never moves a static binding, never
  * takes its FCID, and a fabric logout does not remove it. */
 static void
@@ -1439,6 +1547,7 @@ main(void)
 		cmocka_unit_test(the_fcfs_clear_virtual_links_unbinds),
 		cmocka_unit_test(an_enode_silent_for_two_and_a_half_periods_loses_its_bindings),
 		cmocka_unit_test(a_path_change_of_a_bound_pair_is_a_cutover),
+		cmocka_unit_test(a_cutover_keeps_the_old_path_until_both_log_in_again),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),

@@ -177,6 +177,22 @@ fcr_binding_unbind(struct fcr_binding_table *bt, uint32_t n)
 }
 
 int
+fcr_binding_leaving(struct fcr_binding_table *bt, uint32_t n)
+{
+	struct fcr_binding *nm = &bt->entry[n];
+	uint64_t k = fcr_vn_key(nm->vlan, nm->fcid);
+
+	if (nm->fcid == FCR_FCID_NONE)
+		return -ENOENT;
+	/* an existing key's data changes atomically for readers */
+	if (rte_hash_add_key_data(bt->vn_ports, &k,
+				  (void *)(uintptr_t)(nm->vn | FCR_VN_LEAVING)) < 0)
+		return -ENOENT;
+	nm->vn |= FCR_VN_LEAVING;
+	return 0;
+}
+
+int
 fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 	      enum fcr_bind_origin origin, uint64_t vn, uint32_t *evicted)
 {

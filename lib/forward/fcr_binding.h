@@ -30,6 +30,8 @@ struct rte_rcu_qsbr;
  */
 #define FCR_VN_ANY_PORT 0xFFu
 #define FCR_VN_ANY_MAC (1ull << 56)
+/* told to log in again (a cutover) and not yet back: nothing goes to it */
+#define FCR_VN_LEAVING (1ull << 57)
 #define FCR_VN_ANY (FCR_VN_ANY_MAC | (uint64_t)FCR_VN_ANY_PORT << 48)
 
 static inline uint64_t
@@ -94,6 +96,7 @@ struct fcr_binding {
 	uint64_t version;    /* replication: version of the binding */
 	uint64_t vn;         /* bound: where its frames may come from (fcr_vn_pack) */
 	uint64_t enode;      /* learned over FIP: its ENode (fcr_enode_key); 0 */
+	uint32_t logins;     /* fabric logins learned from: a cutover waits for one */
 };
 
 struct fcr_binding_table {
@@ -140,6 +143,9 @@ void fcr_vn_lookup_bulk(const struct fcr_binding_table *bt, const uint64_t *keys
 			unsigned int n, uint64_t *vn);
 /* Remove the FCID; returns 1 if it was bound. */
 int fcr_binding_unbind(struct fcr_binding_table *bt, uint32_t n);
+/* Mark a bound VN_Port FCR_VN_LEAVING until its next login rebinds it.
+ * 0, -ENOENT (not bound). */
+int fcr_binding_leaving(struct fcr_binding_table *bt, uint32_t n);
 
 int fcr_binding_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect);
 void fcr_binding_ref_del(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect);

@@ -377,7 +377,7 @@ fcr_pipeline_vn_hop(const struct fcr_pipeline *p, uint64_t vn)
 {
 	unsigned int port = (unsigned int)(vn >> 48) & 0xFF;
 
-	return vn != 0 && !(vn & FCR_VN_ANY_MAC) && port < p->nb_ports &&
+	return vn != 0 && !(vn & (FCR_VN_ANY_MAC | FCR_VN_LEAVING)) && port < p->nb_ports &&
 	       !(p->fabric_mask >> port & 1);
 }
 
@@ -459,6 +459,8 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		for (i = 0; i < nv; i++)
 			if (fcr_pipeline_vn_hop(p, vn[i]))
 				vto[vi[i]] = vn[i];
+			else if (vn[i] & FCR_VN_LEAVING)
+				vto[vi[i]] = FCR_VN_LEAVING;
 	}
 	for (i = 0; i < k; i++) {
 		struct rte_mbuf *m = pkts[w->pos[i]];
@@ -478,6 +480,10 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 			r = FCR_R_REDIRECT_NOT_READY;
 			if (o < rd->capacity)
 				rd->not_ready[p->worker][o]++;
+		} else if (unlikely(p->fabric_mask != 0 && vto[i] == FCR_VN_LEAVING)) {
+			/* told to log in again: it would refuse what is
+			 * left of its old exchanges */
+			r = FCR_R_VN_PORT_GONE;
 		} else if (p->fabric_mask != 0 && vto[i] != 0) {
 			fcr_pipeline_vn_nexthop(vto[i], &vhop);
 			hop = &vhop;

@@ -322,12 +322,18 @@ install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 	fcr_note_tell(rt->note_hook, &note);
 }
 
+static void unref_names(struct fcr_redirect_table *rt, struct fcr_redirect *r, uint32_t id);
+
 /* The operator changed the path of a pair whose host and target are bound:
- * exchanges open on the old path must not go on on the new one. */
+ * exchanges open on the old path must not go on on the new one. Whoever
+ * hears it makes the host and the VI log in again (which ends their
+ * exchanges); when the host was told (fcr_redirect_cutover_sent), the
+ * pair keeps its old path until it has: what it sent before its new login
+ * goes where its exchange began, what it sends after takes the new path. */
 static void
-note_cutover(struct fcr_redirect_table *rt, uint32_t id)
+cutover(struct fcr_redirect_table *rt, uint32_t id)
 {
-	const struct fcr_redirect *r = &rt->r[id];
+	struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
 	struct fcr_note note;
 
@@ -343,13 +349,74 @@ note_cutover(struct fcr_redirect_table *rt, uint32_t id)
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
 		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
 	};
+	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
+	if (!rt->cut_sent)
+		return;
+	rt->nb_cutover += !r->cutover;
+	r->cutover = 1;
+	r->cut_ticks = 0;
+	r->cut_logins = e[r->binding[FCR_M_HOST]].logins;
+}
+
+/* The cutover is over: the new path. A ghost's entries go with it. */
+static void
+cutover_end(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+
+	r->cutover = 0;
+	rt->nb_cutover--;
+	if (!r->ghost) {
+		install_noted(rt, id, r->state);
+		return;
+	}
+	r->ghost = 0;
+	uninstall(rt, id);
+	unref_names(rt, r, id);
+	retry_released(rt);
+	rt->free_idx[rt->nb_free++] = id;
+}
+
+/* The host has logged in again (its accept is held until this runs, so
+ * its first frame after takes the new path), or a member is gone (the pair
+ * then fails closed, a ghost's goes plain, at once). The VI's frames in
+ * flight drained long before: an ENode told to log in again solicits and
+ * waits for the FCF's advertisement before its new login. */
+static int
+cutover_over(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	int m;
+
+	for (m = 0; m < FCR_M_COUNT; m++)
+		if (e[r->binding[m]].fcid == FCR_FCID_NONE)
+			return 1;
+	return e[r->binding[FCR_M_HOST]].logins != r->cut_logins;
 }
 
 static void
 rebuild(struct fcr_redirect_table *rt, uint32_t id)
 {
-	install_noted(rt, id, rt->r[id].state);
+	if (!rt->r[id].cutover)
+		install_noted(rt, id, rt->r[id].state);
+	else if (cutover_over(rt, id))
+		cutover_end(rt, id);
+}
+
+unsigned int
+fcr_redirect_cutover_tick(struct fcr_redirect_table *rt)
+{
+	unsigned int n = 0;
+	uint32_t id;
+
+	for (id = 0; rt->nb_cutover != 0 && id < rt->capacity; id++)
+		if (rt->r[id].cutover && ++rt->r[id].cut_ticks >= FCR_CUTOVER_TICKS) {
+			cutover_end(rt, id);
+			n++;
+		}
+	return n;
 }
 
 int
@@ -452,8 +519,10 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	}
 	if (set_members(rt, (uint32_t)id, from, w) < 0)
 		return -ENOSPC;
-	install_noted(rt, (uint32_t)id, r->state);
-	note_cutover(rt, (uint32_t)id);
+	cutover(rt, (uint32_t)id);
+	/* in a cutover the new rules wait for the host and the VI */
+	if (!r->cutover)
+		install_noted(rt, (uint32_t)id, r->state);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, (uint32_t)id);
 	return id;
@@ -470,21 +539,29 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	if (id < 0)
 		return id;
 	r = &rt->r[id];
-	note_cutover(rt, (uint32_t)id);
-	uninstall(rt, (uint32_t)id);
-	unref_names(rt, r, (uint32_t)id);
+	if (!r->cutover)
+		cutover(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
 	r->in_use = 0; /* not retried below */
-	retry_released(rt);
 	if (rt->log != NULL) {
 		struct fcr_key tomb = { .kind = FCR_KIND_REDIRECT, .vlan = vlan,
 					.k1 = host, .k2 = target };
 
 		fcr_change_deleted(rt->log, &r->sflags, &tomb);
 	}
-	r->in_use = 0;
-	rt->free_idx[rt->nb_free++] = (uint32_t)id;
 	rt->count--;
+	if (r->cutover) {
+		/* a ghost: its entries stay until the host and the VI have
+		 * logged in again (cutover_end) */
+		r->ghost = 1;
+		rt->nb_active -= r->state == FCR_RS_ACTIVE;
+		r->state = FCR_RS_WAITING;
+		return 0;
+	}
+	uninstall(rt, (uint32_t)id);
+	unref_names(rt, r, (uint32_t)id);
+	retry_released(rt);
+	rt->free_idx[rt->nb_free++] = (uint32_t)id;
 	return 0;
 }
 

@@ -59,7 +59,19 @@ struct fcr_redirect {
 	uint8_t nb_keys;
 	uint8_t blocking;            /* key[] are blocking entries */
 	uint64_t not_ready_base;     /* the workers' not_ready counts when added */
+	/* a cutover (docs/fcoe.md, "Cutover"): the pair keeps the path it had
+	 * (its old rules, or none) until the host has logged in again, or
+	 * FCR_CUTOVER_TICKS have passed; a deleted redirect stays as a ghost
+	 * (not in_use: no key, no config) until then */
+	uint8_t cutover;
+	uint8_t ghost;
+	uint16_t cut_ticks;
+	uint32_t cut_logins;         /* the host's logins when it began */
 };
+
+/* Ticks (fcr_redirect_cutover_tick, every 100 ms) a cutover waits for the
+ * host to log in again before the new path is taken anyway. */
+#define FCR_CUTOVER_TICKS 200
 
 struct fcr_redirect_table {
 	struct rte_hash *by_key;     /* (vlan, host, target) -> id */
@@ -83,6 +95,8 @@ struct fcr_redirect_table {
 	uint64_t *not_ready[FCR_MAX_WORKERS];
 	uint32_t nb_workers;
 	int retrying;
+	uint32_t nb_cutover;         /* redirects in a cutover */
+	uint32_t cut_sent;           /* the host was told to log in again */
 };
 
 /* NULL with rte_errno ENOBUFS when the flow table cannot keep
@@ -119,8 +133,23 @@ int fcr_redirect_find(const struct fcr_redirect_table *rt, uint16_t vlan,
  * blocked. Returns how many are active now. */
 unsigned int fcr_redirect_retry_blocked(struct fcr_redirect_table *rt);
 
-/* A binding changed: rebuild every redirect that names it. */
+/* A binding changed, or its port logged in again: rebuild every redirect
+ * that names it (one in a cutover ends it when its host has logged in
+ * again, or a member went). */
 void fcr_redirect_binding_changed(struct fcr_redirect_table *rt, uint32_t name);
+
+/* Whoever hears FCR_NOTE_CUTOVER says so when it told the host (the note's
+ * wwpn) to log in again: the pair then keeps its old path until it has
+ * (else the new path is taken at once). */
+static inline void
+fcr_redirect_cutover_sent(struct fcr_redirect_table *rt)
+{
+	rt->cut_sent = 1;
+}
+
+/* Every 100 ms: cutovers that waited FCR_CUTOVER_TICKS take the new path.
+ * Returns how many did. */
+unsigned int fcr_redirect_cutover_tick(struct fcr_redirect_table *rt);
 
 /* Frames of its host-target pair dropped while it was not active. */
 uint64_t fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id);

@@ -339,8 +339,13 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 		return;
 	}
 	if (bind(t, vlan, wwpn, fcid, FCR_BIND_LEARNED, vn) == 0 &&
-	    (n = fcr_binding_get(t->bindings, vlan, wwpn, 0)) != FCR_BINDING_NONE)
+	    (n = fcr_binding_get(t->bindings, vlan, wwpn, 0)) != FCR_BINDING_NONE) {
 		t->bindings->entry[n].enode = enode;
+		t->bindings->entry[n].logins++;
+		/* a cutover may have waited for this login */
+		if (t->redirects->nb_cutover != 0)
+			fcr_redirect_binding_changed(t->redirects, n);
+	}
 }
 
 /* The fabric accepted a logout of wwpn at fcid, asked through req_port: a

@@ -165,6 +165,10 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 			 fcr_member_name(miss),
 			 fcr_wwpn_format(t->bindings->entry[x->binding[miss]].wwpn, w));
 	}
+	if (x->cutover) {
+		f[n] = (struct fcr_field){ .name = "cutover", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
+		snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: old path until host logs in)");
+	}
 	f[n++] = (struct fcr_field){ .name = "before_rule", .flags = FCR_FIELD_NUM,
 				     .num = x->frames_before };
 	f[n++] = (struct fcr_field){ .name = "not_ready", .flags = FCR_FIELD_NUM,

@@ -205,8 +205,12 @@ class Fcf:
     def count(self, k, n=1):
         self.counters[k] = self.counters.get(k, 0) + n
 
-    def drop(self, reason):
+    def drop(self, reason, frame=None):
         self.drops[reason] += 1
+        if frame is not None and self.drops[reason] <= 8:
+            self.log("dropped (%s): dst %s src %s type %s, %d bytes: %s" % (
+                reason, mac_text(frame[0:6]), mac_text(frame[6:12]), frame[12:14].hex(),
+                len(frame), frame[14:46].hex()))
 
     def send(self, frame):
         try:
@@ -274,7 +278,7 @@ class Fcf:
         self.count("rx_fip")
         dst, src = b[0:6], b[6:12]
         if dst != self.mac and dst != ALL_FCF_MACS:
-            return self.drop("not_for_fcf")
+            return self.drop("not_for_fcf", b)
         body = b[14:]
         if len(body) < 10 or body[0] >> 4 != 1:
             return self.drop("malformed")
@@ -417,7 +421,7 @@ class Fcf:
     def rx_fcoe(self, b):
         self.count("rx_fcoe")
         if b[0:6] != self.mac:
-            return self.drop("not_for_fcf")
+            return self.drop("not_for_fcf", b)
         if len(b) < 60 or b[14] >> 4 != 0:
             return self.drop("malformed")
         end = fc_trailer_end(b)

@@ -100,7 +100,10 @@ class FcredirectJoiner(lab.Joiner):
     twice as fast, but beside other load its login holds then outlast
     libfc's 2 s FLOGI timeout."""
 
-    def __init__(self, binary=None, routes=None, extra=(), eal_extra=(), nice=None):
+    def __init__(self, binary=None, routes=None, extra=(), eal_extra=(), nice=None,
+                 name="fcredirect", series_roles=()):
+        self.name = name                  # its files in the lab's dir, its --file-prefix
+        self.series_roles = list(series_roles)    # roles cabled to another node's fabric port
         self.binary = fcredirect_binary(binary)
         self.nice = int(os.environ.get("FCR_REALFAB_FCR_NICE", "0")) if nice is None else nice
         self.routes = routes
@@ -120,7 +123,7 @@ class FcredirectJoiner(lab.Joiner):
         order = edge + ["fcf"]
         self.port_of = {r: i for i, r in enumerate(order)}
         self.fabric = self.port_of["fcf"]
-        self.prefix = "realfab-%d" % os.getpid()
+        self.prefix = "realfab-%d-%s" % (os.getpid(), self.name)
         vdev = []
         for i, r in enumerate(order):
             vdev += ["--vdev", "net_af_packet%d,iface=%s,%s" % (i, ports[r], AF_PACKET_OPTS)]
@@ -129,12 +132,13 @@ class FcredirectJoiner(lab.Joiner):
                 "--file-prefix", self.prefix, "--log-level=lib.eal:error"] + \
             self.eal_extra + vdev + \
             ["--", "-i", "--fabric-ports", str(self.fabric), "--passthrough", passthrough] + \
-            self.extra
-        self.out_path = os.path.join(L.dir, "fcredirect.out")
-        self.err_path = os.path.join(L.dir, "fcredirect.err")
+            (["--series-ports", ",".join(str(self.port_of[r]) for r in self.series_roles)]
+             if self.series_roles else []) + self.extra
+        self.out_path = os.path.join(L.dir, self.name + ".out")
+        self.err_path = os.path.join(L.dir, self.name + ".err")
         self.outf = open(self.out_path, "w")
         self.errf = open(self.err_path, "w")
-        with open(os.path.join(L.dir, "fcredirect.cmdline"), "w") as f:
+        with open(os.path.join(L.dir, self.name + ".cmdline"), "w") as f:
             f.write(" ".join(args) + "\n")
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=self.errf, bufsize=0, preexec_fn=lab._die_with_parent)
@@ -157,8 +161,9 @@ class FcredirectJoiner(lab.Joiner):
             # full speed
             for tid in os.listdir("/proc/%d/task" % self.p.pid):
                 os.setpriority(os.PRIO_PROCESS, int(tid), self.nice)
-        lab.log("fcredirect joins %s (fabric port %d; out %s)" % (
-            " ".join("%d=%s" % (self.port_of[r], r) for r in order), self.fabric,
+        lab.log("%s joins %s (fabric port %d%s; out %s)" % (
+            self.name, " ".join("%d=%s" % (self.port_of[r], r) for r in order), self.fabric,
+            "".join(", series port %d" % self.port_of[r] for r in self.series_roles),
             self.out_path))
 
     def alive(self):
@@ -295,3 +300,28 @@ class FcredirectJoiner(lab.Joiner):
             if self.prefix:
                 shutil.rmtree(os.path.join(d, self.prefix), ignore_errors=True)
         self.p = None
+
+
+class SeriesJoiner(lab.Joiner):
+    """Two fcredirect nodes in series: node A joins the roles in `near`
+    (its edge ports) to its fabric port, a veth cabled to node B's series
+    port ("a"); node B joins that and the other roles to the FCF."""
+
+    def __init__(self, near, binary=None, **kw):
+        self.near = list(near)
+        self.a = FcredirectJoiner(binary, name="fcredirect-a", **kw)
+        self.b = FcredirectJoiner(binary, name="fcredirect-b", series_roles=["a"], **kw)
+
+    def start(self, L, ports):
+        a_end, b_end = L.prefix + "sa", L.prefix + "sb"
+        lab.sh("ip", "link", "add", a_end, "type", "veth", "peer", "name", b_end)
+        L.links.append(a_end)
+        L._link_up(a_end)
+        L._link_up(b_end)
+        far = {r: i for r, i in ports.items() if r not in self.near and r != "fcf"}
+        self.b.start(L, dict(far, a=b_end, fcf=ports["fcf"]))
+        self.a.start(L, dict({r: ports[r] for r in self.near}, fcf=a_end))
+
+    def stop(self):
+        self.a.stop()
+        self.b.stop()

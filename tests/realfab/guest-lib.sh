@@ -72,17 +72,18 @@ fcr_stats() {
     return 0
 }
 
-# fcr_lio_target WWPN INIT_WWPN SIZE_MB: a LIO tcm_fc target port WWPN
-# (aa:bb:..:hh) exporting LUN 0, a fileio file on tmpfs, to INIT_WWPN
+# fcr_lio_target WWPN INIT_WWPN SIZE_MB [N]: a LIO tcm_fc target port WWPN
+# (aa:bb:..:hh) exporting LUN 0, a fileio file on tmpfs (/tmp/lun<N>.img,
+# N default 0), to INIT_WWPN
 fcr_lio_target() {
-    local wwpn=$1 iwwpn=$2 mb=$3 C=/sys/kernel/config/target
+    local wwpn=$1 iwwpn=$2 mb=$3 n=${4:-0} C=/sys/kernel/config/target
     modprobe -a target_core_mod target_core_file tcm_fc || return 1
     grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs configfs /sys/kernel/config || return 1
-    mkdir -p "$C/core/fileio_0/lun0" || return 1
-    truncate -s "${mb}M" /tmp/lun0.img
-    echo "fd_dev_name=/tmp/lun0.img,fd_dev_size=$((mb * 1048576))" > "$C/core/fileio_0/lun0/control" || return 1
-    echo 1 > "$C/core/fileio_0/lun0/enable" || return 1
-    fcr_lio_export "$wwpn" "$iwwpn" "$C/core/fileio_0/lun0"
+    mkdir -p "$C/core/fileio_$n/lun$n" || return 1
+    truncate -s "${mb}M" /tmp/lun$n.img
+    echo "fd_dev_name=/tmp/lun$n.img,fd_dev_size=$((mb * 1048576))" > "$C/core/fileio_$n/lun$n/control" || return 1
+    echo 1 > "$C/core/fileio_$n/lun$n/enable" || return 1
+    fcr_lio_export "$wwpn" "$iwwpn" "$C/core/fileio_$n/lun$n"
 }
 
 # fcr_lio_iblock WWPN INIT_WWPN DEV: a LIO tcm_fc target port WWPN exporting

@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEADLINE = float(os.environ.get("FCR_REALFAB_DEADLINE", "120"))
 MTU = 2500
 FCF_MAC = "0e:fc:00:ff:ff:fe"
-NAME_RE = re.compile(r"^fr([0-9a-z]{1,6})(t\d+|fa|fb|br)$")
+NAME_RE = re.compile(r"^fr([0-9a-z]{1,6})(t\d+|fa|fb|br|sa|sb)$")
 
 
 class LabError(Exception):
@@ -461,14 +461,14 @@ class Guest:
     # --- LIO ---
     def lio_target(self, initiator_wwpns, size_mb=16, nic=0, dev=None):
         """This guest's FCoE port (eth0's WWPN; nic=i: eth<i>'s) becomes a
-        tcm_fc target with LUN 0, a fileio file /tmp/lun0.img (dev: that
+        tcm_fc target with LUN 0, a fileio file /tmp/lun<i>.img (dev: that
         block device, iblock), for each initiator WWPN."""
         first, rest = initiator_wwpns[0], initiator_wwpns[1:]
         wwpn = self.nics[nic].wwpn_text
         if dev:
             self.run("fcr_lio_iblock %s %s %s" % (wwpn, first, dev))
         else:
-            self.run("fcr_lio_target %s %s %d" % (wwpn, first, size_mb))
+            self.run("fcr_lio_target %s %s %d %d" % (wwpn, first, size_mb, nic))
         C = "/sys/kernel/config/target/fc/%s/tpgt_1" % wwpn
         for w in rest:
             self.run("mkdir -p %s/acls/%s/lun_0 && ln -s %s/lun/lun_0 %s/acls/%s/lun_0/lun0"

@@ -15,6 +15,16 @@ FCF's veth the fabric port.
      redirect is added before the host logs in; the host's I/O goes through
      the SN, is encrypted there and reaches the target as the host's. The
      pattern is never found in cleartext in the target's backing file.
+  d  the redirect removed and added again under I/O (after b, before c):
+     the host writes in a loop; each change makes the host and the VI log
+     in again (fcredirect's Clear Virtual Links in the FCF's name), every
+     write completes, no end counts a frame of an exchange it never saw,
+     and the host's data goes plain after the removal and through the SN
+     again after the add.
+  e  the host logging out of another target (after d): the target guest's
+     eth1 is a second target, not redirected; the host logs in to it, writes
+     to it plain, and logs out of it when its zone goes (libfc's N_Port
+     LOGO); the redirected pair goes on through the SN.
   c  the SN stopped (QEMU killed): the FCF (--enforce-ka, 1 s FKA) clears
      the VI and VT with Clear Virtual Links, the redirect goes to waiting,
      and the host's next write does not reach the target (fail closed:
@@ -26,7 +36,7 @@ kernel log show no frame refused (fcoe.debug_logging=3 makes open-fcoe log
 `show fwd stats` its drops. Every wait is for a state, with a deadline
 (FCR_REALFAB_DEADLINE, default 120 s).
 
-    sudo python3 tests/realfab/test_fcredirect.py [build/app/fcredirect] [a b c]
+    sudo python3 tests/realfab/test_fcredirect.py [build/app/fcredirect] [a b d e c]
 
 Ends with "N passed, N failed"; exits non-zero on any failure. Root only.
 """
@@ -219,7 +229,7 @@ def scenario_b(c, R, timings):
     t0 = time.monotonic()
     L, j = R.L, R.j
     sn = R.sn = L.add_guest("sn", nics=2)          # added first: its QEMU starts first
-    tgt = R.tgt = L.add_guest("target")
+    tgt = R.tgt = L.add_guest("target", nics=2)    # eth1: scenario e's second target
     host = R.host = L.add_guest("initiator")
     vi, vt = sn.nics[0], sn.nics[1]
     # nobody sees anybody until the redirect is active: the VI must reach
@@ -341,6 +351,212 @@ def scenario_b(c, R, timings):
     timings["b"] = time.monotonic() - t0
 
 
+# fc_host counters a frame of an exchange its receiver never saw raises
+SPLIT_COUNTERS = ("fc_xid_not_found", "fc_seq_not_found", "fc_non_bls_resp", "error_frames")
+
+
+def split_counts(g, ifname="eth0"):
+    s = g.stats(ifname)
+    return {k: s.get(k, 0) for k in SPLIT_COUNTERS}
+
+
+class WriteLoop:
+    """The host writing one pattern to a region of sda, over and over, each
+    write O_DIRECT and synced; counts the writes that ended and the ones
+    that failed."""
+
+    def __init__(self, host, seek_mb=8, size=2 << 20, start=700000000):
+        self.host = host
+        host.run("rm -f /tmp/wl.*; seq %d %d | head -c %d > /tmp/wl.pat"
+                 % (start, start + size // 10, size))
+        host.run("(n=0; while [ ! -f /tmp/wl.stop ]; do "
+                 "dd if=/tmp/wl.pat of=/dev/sda bs=256k seek=%d oflag=direct conv=fsync "
+                 "> /tmp/wl.dd 2>&1 || { echo $n >> /tmp/wl.fail; cat /tmp/wl.dd >> /tmp/wl.fail; }; "
+                 "n=$((n+1)); echo $n > /tmp/wl.n; done; echo end > /tmp/wl.end) "
+                 "> /dev/null 2>&1 &" % (seek_mb * 4))
+
+    def done(self):
+        return int(self.host.run("cat /tmp/wl.n 2>/dev/null || echo 0").strip() or 0)
+
+    def failures(self):
+        return self.host.run("cat /tmp/wl.fail 2>/dev/null || true").strip()
+
+    def wait_more(self, n, what):
+        """Until n more writes than now have ended: at least n-1 of them
+        began after this call."""
+        target = self.done() + n
+        self.host.wait_guest("[ $(cat /tmp/wl.n 2>/dev/null || echo 0) -ge %d ]" % target,
+                             lab.DEADLINE, what)
+
+    def stop(self):
+        self.host.run("touch /tmp/wl.stop")
+        self.host.wait_guest("[ -f /tmp/wl.end ]", lab.DEADLINE, "the write loop to end")
+
+
+def logged_in_again(j, fcf, since):
+    """Each port of since ({wwpn: its login's "since" at the FCF}) has
+    logged in again, registered with the name server (FCP, SCR), and is
+    bound at fcredirect to the FCID of that login."""
+    b = j.bindings()
+    for w, t in since.items():
+        p = fcf.port(w)
+        if not p or p["since"] == t or not p["fcp"] or not p["scr"] or \
+                b.get((0, w), ("", ""))[0].lower() != "0x" + p["fcid"]:
+            return False
+    return True
+
+
+def scenario_d(c, R, timings):
+    """The redirect removed, then added again, while the host writes."""
+    t0 = time.monotonic()
+    L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
+    vi, vt = sn.nics[0], sn.nics[1]
+    add = "redirect add vlan 0 host %s target %s vi %s vt %s" % (
+        host.wwpn_text, tgt.wwpn_text, vi.wwpn_text, vt.wwpn_text)
+    # a remote port that logs in again within dev_loss_tmo keeps its disk:
+    # the host's sda and the VI's disk under the SN's mapping stay (600 s:
+    # the SCSI layer's most; a re-login takes seconds)
+    for g in (host, sn):
+        g.run("for r in /sys/class/fc_remote_ports/rport-*; do "
+              "grep -q 'FCP Target' $r/roles || continue; "
+              "echo 600 > $r/dev_loss_tmo || exit 1; done")
+    splits0 = {(g.name, ifn): split_counts(g, ifn)
+               for g, ifn in ((host, "eth0"), (tgt, "eth0"), (sn, "eth0"), (sn, "eth1"))}
+    st0 = j.fwd_stats()
+    cut0 = st0["tables"].get("cutovers", 0)
+
+    loop = WriteLoop(host)
+    loop.wait_more(1, "the host's first looped write")
+
+    # removed under I/O
+    t = time.monotonic()
+    since = {w: fcf.port(w)["since"] for w in (host.wwpn_text, vi.wwpn_text)}
+    j.cmd("redirect del vlan 0 host %s target %s" % (host.wwpn_text, tgt.wwpn_text))
+    j.wait_output("show fwd stats", lambda o: fj.parse_fwd_stats(o)["tables"].get(
+        "cutovers", 0) >= cut0 + 2, what="the host and the VI told to log in again")
+    loop.wait_more(3, "three writes after the redirect went")
+    timings["d_del_3_writes"] = time.monotonic() - t
+    st = j.fwd_stats()
+    c.check("d: after redirect del the host's writes go plain (no leg moves) and complete",
+            not loop.failures() and st["kinds"].get("plain", 0) > st0["kinds"].get("plain", 0),
+            "failures: %r; %s" % (loop.failures()[:300], fcr_stats_line(st)))
+    plain_legs = {x: st["kinds"].get(x, 0) for x in fj.LEGS}
+    loop.wait_more(1, "one more plain write")
+    st = j.fwd_stats()
+    c.check("d: no frame goes on a redirect leg once the redirect is gone",
+            all(st["kinds"].get(x, 0) == plain_legs[x] for x in fj.LEGS),
+            "%s -> %s" % (plain_legs, {x: st["kinds"].get(x, 0) for x in fj.LEGS}))
+
+    # added again under I/O, once the host and the VI are back (a port
+    # still logging in again cannot be told to)
+    lab.wait_for(lambda: logged_in_again(j, fcf, since), lab.DEADLINE,
+                 "the host and the VI to log in again after the del")
+    t = time.monotonic()
+    j.cmd(add)
+    j.wait_output("show fwd stats", lambda o: fj.parse_fwd_stats(o)["tables"].get(
+        "cutovers", 0) >= cut0 + 4, what="the host and the VI told to log in again")
+    rd = j.wait_redirect(host.wwpn_text, "active")
+    legs_add = {x: j.fwd_stats()["kinds"].get(x, 0) for x in fj.LEGS}
+    loop.wait_more(3, "three writes after the redirect came back")
+    timings["d_add_3_writes"] = time.monotonic() - t
+    st = j.fwd_stats()
+    c.check("d: after redirect add the host's writes go through the SN again and complete",
+            not loop.failures() and rd["state"] == "active" and
+            all(st["kinds"].get(x, 0) > legs_add[x] for x in ("host_to_target", "vi_to_target")),
+            "failures: %r; %s" % (loop.failures()[:300], fcr_stats_line(st)))
+    loop.stop()
+    c.check("d: every write of the loop completed (%d writes)" % loop.done(),
+            not loop.failures(), loop.failures()[:300])
+
+    st = j.fwd_stats()
+    c.check("d: each change made the host and the VI log in again (4 Clear Virtual Links "
+            "sent, none unsent)",
+            st["tables"].get("cutovers", 0) == cut0 + 4 and
+            st["tables"].get("cutovers_unsent", 0) == st0["tables"].get("cutovers_unsent", 0),
+            "cutovers %s -> %s, unsent %s" % (cut0, st["tables"].get("cutovers"),
+                                              st["tables"].get("cutovers_unsent")))
+    for (name, ifn), before in splits0.items():
+        g = {"initiator": host, "target": tgt, "sn": sn}[name]
+        after = split_counts(g, ifn)
+        c.check("d: %s %s counted no frame of an exchange it never saw" % (name, ifn),
+                after == before, "%s -> %s" % (before, after))
+
+    r = host.write_read_check("sda", SIZE)
+    c.check("d: after both changes, 4 MiB written by the host reads back identical",
+            r["identical"], "md5 expected %s read %s" % (r["md5_expected"], r["md5_read"]))
+    nums = sample_numbers(r["start"], SIZE)
+    n = found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("d: that pattern is never found in cleartext in the target's backing file",
+            n == 0, "%d of %d numbers found" % (n, len(nums)))
+    R.start = r["start"]
+    for g in (tgt, host, sn):
+        check_dmesg_clean(c, g)
+    timings["d"] = time.monotonic() - t0
+
+
+def scenario_e(c, R, timings):
+    """The host logs in to a second target, then out of it; its redirected
+    pair goes on."""
+    t0 = time.monotonic()
+    L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
+    vi, t2 = sn.nics[0], tgt.nics[1]
+    zones = [[vi.wwpn_text, tgt.wwpn_text], [host.wwpn_text, tgt.wwpn_text]]
+
+    tgt.lio_target([host.wwpn_text], size_mb=LUN_MB, nic=1)
+    tgt.fcoe_up("eth1")
+    tgt.wait_online(ifname="eth1")
+    fcf.wait_port(t2.wwpn_text, fcp=True, scr=True)
+    fcf.set_zones(zones + [[host.wwpn_text, t2.wwpn_text]])
+    size = host.wait_disk("sdb")
+    model = host.run("cat /sys/block/sdb/device/model").strip()
+    c.check("e: the host sees the second target's LUN as sdb (fileio: not redirected)",
+            size == LUN_MB << 20 and model.startswith("FILEIO"), "%d bytes, %s" % (size, model))
+    r = host.write_read_check("sdb", 1 << 20)
+    c.check("e: 1 MiB written to sdb reads back identical", r["identical"],
+            "md5 expected %s read %s" % (r["md5_expected"], r["md5_read"]))
+    nums = sample_numbers(r["start"], 1 << 20, 8)
+    n = found_in_file(tgt, "/tmp/lun1.img", nums)
+    c.check("e: it went plain: the second target's file holds it in cleartext",
+            n == len(nums), "%d of %d" % (n, len(nums)))
+
+    st0 = j.fwd_stats()
+    zone0 = fcf.drops().get("zone", 0)
+    rp_of = "fcr_rports | grep '^0x%016x '" % t2.wwpn
+    fcf.set_zones(zones)          # the FCF's RSCN: libfc logs out of the target gone
+    host.wait_guest("! %s | grep -q ' Online '" % rp_of, lab.DEADLINE,
+                    "the host to log out of the second target")
+    lab.wait_for(lambda: fcf.drops().get("zone", 0) > zone0, lab.DEADLINE,
+                 "the host's or the target's LOGO to reach the FCF (zoned off)")
+    rp = host.run("%s || true" % rp_of).strip()
+    c.check("e: the host logged out of the second target (its remote port left Online; "
+            "the LOGOs reached the FCF, which zoned them off)",
+            " Online " not in rp + " " and fcf.drops().get("zone", 0) > zone0, rp)
+    st = j.fwd_stats()
+    b = j.bindings()
+    rd = j.redirect(host.wwpn_text)
+    c.check("e: the N_Port LOGO taught fcredirect nothing: the host still bound, the redirect "
+            "active, no logout counted",
+            b.get((0, host.wwpn_text), ("", ""))[1] == "learned" and rd["state"] == "active"
+            and st["tables"].get("logouts", 0) == st0["tables"].get("logouts", 0),
+            "%s; logouts %s -> %s" % (rd["line"], st0["tables"].get("logouts"),
+                                      st["tables"].get("logouts")))
+    r = host.write_read_check("sda", SIZE)
+    c.check("e: the host's redirected disk still works: 4 MiB read back identical",
+            r["identical"], "md5 expected %s read %s" % (r["md5_expected"], r["md5_read"]))
+    nums = sample_numbers(r["start"], SIZE)
+    n = found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("e: and still never in cleartext in the target's backing file", n == 0,
+            "%d of %d numbers found" % (n, len(nums)))
+    st = j.fwd_stats()
+    c.check("e: it went through the SN (host_to_target and vi_to_target grew)",
+            all(st["kinds"].get(x, 0) > st0["kinds"].get(x, 0)
+                for x in ("host_to_target", "vi_to_target")), fcr_stats_line(st))
+    R.start = r["start"]
+    for g in (tgt, host, sn):
+        check_dmesg_clean(c, g)
+    timings["e"] = time.monotonic() - t0
+
+
 def scenario_c(c, R, timings):
     """The SN stops: the redirect goes to waiting and the host's next I/O
     reaches no one (fail closed)."""
@@ -424,6 +640,28 @@ def scenarios_bc(c, binary, timings, which):
             traceback.print_exc()
             c.check("b: runs to its end", False)
             diagnose(L, R.j)
+        if "d" in which:
+            if not R.ok_b:
+                c.check("d: runs (needs b's active redirect)", False)
+            else:
+                try:
+                    scenario_d(c, R, timings)
+                except Exception:
+                    traceback.print_exc()
+                    c.check("d: runs to its end", False)
+                    diagnose(L, R.j)
+                    R.ok_b = False
+        if "e" in which:
+            if not R.ok_b:
+                c.check("e: runs (needs b's active redirect)", False)
+            else:
+                try:
+                    scenario_e(c, R, timings)
+                except Exception:
+                    traceback.print_exc()
+                    c.check("e: runs to its end", False)
+                    diagnose(L, R.j)
+                    R.ok_b = False
         if "c" in which:
             if not R.ok_b:
                 c.check("c: runs (needs b's active redirect)", False)
@@ -443,7 +681,7 @@ def main():
     binary = None
     if args and os.path.sep in args[0]:
         binary = args.pop(0)
-    which = set(args) or {"a", "b", "c"}
+    which = set(args) or {"a", "b", "c", "d", "e"}
     c = lab.Checks()
     t0 = time.monotonic()
     timings = {}
@@ -452,7 +690,7 @@ def main():
         print("fcredirect: %s" % binary, flush=True)
         if "a" in which:
             scenario_a(c, binary, timings)
-        if which & {"b", "c"}:
+        if which & {"b", "c", "d", "e"}:
             scenarios_bc(c, binary, timings, which)
     except Exception:
         traceback.print_exc()
