@@ -355,7 +355,7 @@ main(int argc, char **argv)
 	}
 	printf("fcr_flow_table_memory counts the flow table's own arrays, not its "
 	       "rte_hash nor the RCU defer queue;\nfcr_route_table_memory counts "
-	       "tbl24 and the route arrays.\n");
+	       "tbl24, the tbl8 groups and the route arrays.\n");
 	printf("each further worker: +%.1f B/flow (its per-flow counters)\n",
 	       (double)(flow_total2 - flow_total) / FLOWS);
 	printf("target: flow table only (1 worker) <= 256 B/flow: %.1f  %s\n",

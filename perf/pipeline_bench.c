@@ -9,7 +9,10 @@
  *   - tables from fcr_tables_create sized for the flows, two workers'
  *     counter arrays;
  *   - a /8 route for every FCID domain in use (next-hop MAC or FPMA, four
- *     ports);
+ *     ports), for every VLAN; with --routes vlan, in the frames' VLAN (its
+ *     slot of the route table: one lookup); with --routes fallback, for
+ *     every VLAN while the frames' VLAN has a route of its own that none of
+ *     them matches (each frame looked up in the VLAN's slot, then again);
  *   - half the entries are redirect rules: flows/8 redirects, each with its
  *     four ports bound (fcr_tables_binding_add) and added through
  *     fcr_redirect_add, so each installs four rules that rewrite D_ID or
@@ -207,6 +210,11 @@ route_model_init(void)
  * fabric): each burst's S_IDs are checked against the VN_Port table */
 static int edge;
 
+/* --routes: where the routes are (lib/forward/fcr_route.h) */
+enum routes_in { ROUTES_ANY, ROUTES_VLAN, ROUTES_FALLBACK };
+static const char *const routes_names[] = { "any", "vlan", "fallback" };
+static enum routes_in routes_in;
+
 static int
 world_create(struct world *w, uint32_t nflows, int sock)
 {
@@ -236,9 +244,15 @@ world_create(struct world *w, uint32_t nflows, int sock)
 		return -2;
 	}
 	w->t->routes->fc_map = FC_MAP;
+	/* a domain no frame is sent to */
+	if (routes_in == ROUTES_FALLBACK &&
+	    fcr_route_add(w->t->routes, VLAN, 0xEE0000, 8, 0, NULL) < 0) {
+		fprintf(stderr, "FAIL: route add in VLAN %u\n", VLAN);
+		return -1;
+	}
 	for (r = 0; r < nb_routes; r++) {
-		rc = fcr_route_add(w->t->routes, (uint32_t)routes[r].domain << 16,
-				   8, routes[r].port,
+		rc = fcr_route_add(w->t->routes, routes_in == ROUTES_VLAN ? VLAN : FCR_VLAN_ANY,
+				   (uint32_t)routes[r].domain << 16, 8, routes[r].port,
 				   routes[r].fpma ? NULL : routes[r].mac);
 		if (rc < 0) {
 			fprintf(stderr, "FAIL: route add: %d\n", rc);
@@ -900,7 +914,7 @@ usage(FILE *f, const char *prog)
 	fprintf(f,
 		"usage: %s [--runs N] [--passes N] [--frames N] [--cold] "
 		"[--gap-us N]\n          [--no-breakdown] [--max-flows N] "
-		"[--no-thp] [--edge]\n"
+		"[--no-thp] [--edge]\n          [--routes any|vlan|fallback]\n"
 		"  --runs N        timed runs per figure; the median is shown "
 		"(default 11, max %d)\n"
 		"  --passes N      passes over a worker's frames per run "
@@ -918,7 +932,10 @@ usage(FILE *f, const char *prog)
 		"  --max-flows N   skip flow counts above N (1000, 1000000)\n"
 		"  --no-thp        tables and mbufs on the EAL heap's 4 KB pages\n"
 		"  --edge          frames arrive on an edge port (--fabric-ports 1): each\n"
-		"                  burst's S_IDs checked against the VN_Port table\n",
+		"                  burst's S_IDs checked against the VN_Port table\n"
+		"  --routes R      the routes for every VLAN (any, the default), in the\n"
+		"                  frames' VLAN (vlan), or for every VLAN while that VLAN\n"
+		"                  has a route of its own no frame matches (fallback)\n",
 		prog, BENCH_MAX_RUNS, MAX_PASSES, BURST);
 }
 
@@ -935,6 +952,7 @@ main(int argc, char **argv)
 		{ "max-flows", required_argument, NULL, 'm' },
 		{ "no-thp", no_argument, NULL, 'T' },
 		{ "edge", no_argument, NULL, 'E' },
+		{ "routes", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -997,6 +1015,16 @@ main(int argc, char **argv)
 			break;
 		case 'E':
 			edge = 1;
+			break;
+		case 'R':
+			for (v = 0; v < RTE_DIM(routes_names); v++)
+				if (strcmp(optarg, routes_names[v]) == 0)
+					break;
+			if (v == RTE_DIM(routes_names)) {
+				fprintf(stderr, "--routes: any, vlan or fallback\n");
+				return 2;
+			}
+			routes_in = (enum routes_in)v;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -1139,7 +1167,8 @@ main(int argc, char **argv)
 	       passes, nframes, cold ? "restored and flushed from the caches" :
 	       "restored (cache-warm, as after DDIO)");
 	printf("half the flows redirect rules (ID rewrite + CRC update), half "
-	       "plain entries; each frame's flow uniform over all\n");
+	       "plain entries; each frame's flow uniform over all;\nroutes: %s "
+	       "(--routes)\n", routes_names[routes_in]);
 	printf("%-8s %6s %8s %8s %9s %10s %8s | %9s %8s %8s %8s %8s %8s %8s\n",
 	       "flows", "frame", "harness", "macswap", "1 worker", "pipe/macsw",
 	       "Mfps", "2 workers", "Mfps", "w0 own", "w1 own", "2w/1w",

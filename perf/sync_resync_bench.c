@@ -265,7 +265,7 @@ fill_a(struct fcr_tables *t, uint32_t nflows, struct bench_rng *rng)
 
 	for (i = 0; i < NB_ROUTES; i++) {
 		mac[5] = (uint8_t)i;
-		if (fcr_route_add(t->routes, (i + 1) << 16, 16, (uint16_t)(i % 4),
+		if (fcr_route_add(t->routes, FCR_VLAN_ANY, (i + 1) << 16, 16, (uint16_t)(i % 4),
 				  i % 2 ? mac : NULL) < 0)
 			return -1;
 	}

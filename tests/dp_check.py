@@ -22,7 +22,8 @@ frame, on an independent model of the forwarder (README.md; docs/fcoe.md,
     target->host D_ID := VI, VT->host S_ID := target. One that is not
     active but has its host and target bound fails closed: the pair's
     frames (both ways) are dropped as redirect_not_ready.
-  * The final D_ID picks the route (longest prefix): the egress port, the
+  * The final D_ID picks the route (longest prefix of the frame's VLAN's
+    own routes, else of those for every VLAN): the egress port, the
     destination MAC (FC-MAP || D_ID for fpma, else the route's MAC); the
     source MAC becomes the egress port's MAC. With fabric ports the MACs are
     a fabric's instead: to an edge port from the FCF's MAC (the frame's
@@ -474,7 +475,7 @@ class Model:
         self.vn = {}              # (vlan, fcid) -> (port or None, mac or None)
         self.untrusted = 0
         self.static_kept = 0
-        self.routes = {}          # (prefix, bits) -> (port, mac or None)
+        self.routes = {}          # (vlan or None for every VLAN, prefix, bits) -> (port, mac or None)
         self.bind = {}            # (vlan, wwpn) -> fcid
         self.redirects = []       # [vlan, host, target, vi, vt]
         self.pending = {}
@@ -491,18 +492,19 @@ class Model:
         w = line.split()
         if not w or w[0].startswith("#"):
             return
-        if w[:2] == ["route", "add"]:
+        if w[:2] in (["route", "add"], ["route", "del"]):
+            # route add|del [vlan V] <prefix> ...: without a VLAN, for every VLAN
+            vlan = int(w[3]) if w[2] == "vlan" else None
+            w = w[:2] + w[4:] if vlan is not None else w
             pfx, bits = w[2].split("/")
             bits = int(bits)
             pfx = parse_fcid(pfx) & ~((1 << (24 - bits)) - 1) & 0xFFFFFF
-            port = int(w[4])
-            mac = parse_mac(w[6]) if w[5] == "mac" else None
-            self.routes[(pfx, bits)] = (port, mac)
-        elif w[:2] == ["route", "del"]:
-            pfx, bits = w[2].split("/")
-            bits = int(bits)
-            pfx = parse_fcid(pfx) & ~((1 << (24 - bits)) - 1) & 0xFFFFFF
-            self.routes.pop((pfx, bits), None)
+            if w[1] == "del":
+                self.routes.pop((vlan, pfx, bits), None)
+            else:
+                port = int(w[4])
+                mac = parse_mac(w[6]) if w[5] == "mac" else None
+                self.routes[(vlan, pfx, bits)] = (port, mac)
         elif w[:2] == ["binding", "add"] and use_bindings:
             self.do_bind(int(w[3]), parse_wwpn(w[5]), parse_fcid(w[7]))
             self.static.add((int(w[3]), parse_wwpn(w[5])))
@@ -607,7 +609,7 @@ class Model:
             port, mac = self.vn.get((vlan, d_id), (None, None))
             if port is not None and mac is not None and port not in self.fabric:
                 return (port, mac)
-        return self.route(d_id)
+        return self.route(vlan, d_id)
 
     def leg_subst(self, rule, f):
         """(old FCID, new FCID, old WWPN, new WWPN) of a rule's leg: the
@@ -619,13 +621,18 @@ class Model:
             return (f.d_id, rule[1], old, new)
         return (f.s_id, rule[0], old, new)
 
-    def route(self, d_id):
-        best = None
-        for (pfx, bits), hop in self.routes.items():
-            mask = ~((1 << (24 - bits)) - 1) & 0xFFFFFF
-            if d_id & mask == pfx and (best is None or bits > best[0]):
-                best = (bits, hop)
-        return None if best is None else best[1]
+    def route(self, vlan, d_id):
+        """The longest prefix of the VLAN's own routes, else of the routes
+        for every VLAN (README: Routes)."""
+        for v in (vlan, None):
+            best = None
+            for (rv, pfx, bits), hop in self.routes.items():
+                mask = ~((1 << (24 - bits)) - 1) & 0xFFFFFF
+                if rv == v and d_id & mask == pfx and (best is None or bits > best[0]):
+                    best = (bits, hop)
+            if best is not None:
+                return best[1]
+        return None
 
     # learning (the sync lcore's model)
     def fpma(self, fcid):

@@ -5,8 +5,10 @@
 # `error: ...` naming what is wrong and changes nothing (route, redirect
 # and binding lists the same before and after; the capture then forwards
 # exactly as with the good commands alone, judged by dp_check.py), and the
-# program still exits 0 at quit. A wrong option stops it at start with a
-# message naming the option and a non-zero exit status.
+# program still exits 0 at quit. Routes of a VLAN of its own (route add
+# vlan ...) take its frames apart from the routes for every VLAN, and are
+# listed, saved and loaded back as they were. A wrong option stops it at
+# start with a message naming the option and a non-zero exit status.
 #
 # usage: dp_commands.sh <fcredirect> <fcoe-gen>
 FCR=${1:?usage: dp_commands.sh <fcredirect> <fcoe-gen>}
@@ -30,6 +32,10 @@ redirect add vlan 100 host $H0 target $T0 vi $H0 vt $VT0|different ports
 redirect add vlan 100 host $H0 target $T0 vi $VI0 vt $T0|different ports
 route add 0x010000/25 port 0 fpma|prefix
 route add 0x810000/8 port 2 mac 02:00:00:00:00|mac
+route add vlan 5000 0x010000/8 port 0 fpma|vlan
+route add vlan 100 0x810000/8 port 3 fpma|port 3
+route del vlan 100 0x010000/8|no such entry
+route add vlan 100 0x010000/8|incomplete
 binding add vlan 5000 wwpn $H0 fcid 0x010000|vlan
 binding add vlan 100 wwpn $H0 fcid 0x1000000|fcid
 route del 0x990000/8|no such entry
@@ -75,16 +81,16 @@ if fcr cmds "$TMP/cmds.pcap" "$TMP/cmds.run"; then
 	if [ "$bad" -eq 0 ]; then ok "cmds: every message names its fault"; else ko "cmds: $bad messages miss their fault"; fi
 	echo "  check: route, redirect and binding lists the same before and after the wrong commands"
 	# the three lists as printed before (first) and after (second) the wrong commands
-	awk '/^(route 0x|[0-9]+ routes$|redirect vlan|[0-9]+ redirects,|binding vlan|[0-9]+ bindings$)/' "$TMP/cmds.log" >"$TMP/cmds.lists"
+	awk '/^(route vlan|[0-9]+ routes$|redirect vlan|[0-9]+ redirects,|binding vlan|[0-9]+ bindings$)/' "$TMP/cmds.log" >"$TMP/cmds.lists"
 	n=$(wc -l <"$TMP/cmds.lists")
 	# the lists are printed three times: before, after, and at the end of the
 	# run (redirect and binding lists only)
-	half=$(grep -c -e '^route 0x' -e ' routes$' "$TMP/cmds.lists")
+	half=$(grep -c -e '^route vlan' -e ' routes$' "$TMP/cmds.lists")
 	before=$(awk '/ bindings$/ { print NR; exit }' "$TMP/cmds.lists")
 	head -n "$before" "$TMP/cmds.lists" >"$TMP/cmds.before"
 	tail -n +"$((before + 1))" "$TMP/cmds.lists" | head -n "$before" >"$TMP/cmds.after"
 	if [ "$half" -gt 2 ] && [ "$n" -gt "$before" ] && diff "$TMP/cmds.before" "$TMP/cmds.after" >"$TMP/cmds.diff"; then
-		ok "cmds: $(grep -c '^route 0x' "$TMP/cmds.before") routes, $(grep -c '^redirect vlan' "$TMP/cmds.before") redirects, $(grep -c '^binding vlan' "$TMP/cmds.before") bindings, unchanged"
+		ok "cmds: $(grep -c '^route vlan' "$TMP/cmds.before") routes, $(grep -c '^redirect vlan' "$TMP/cmds.before") redirects, $(grep -c '^binding vlan' "$TMP/cmds.before") bindings, unchanged"
 	else
 		ko "cmds: the lists changed:"
 		sed 's/^/        /' "$TMP/cmds.diff" | head -10
@@ -95,6 +101,70 @@ if fcr cmds "$TMP/cmds.pcap" "$TMP/cmds.run"; then
 fi
 echo "  check: exit status 0 at quit after the errors"
 if [ "${FCR_RC:-1}" -eq 0 ]; then ok "cmds: exit 0"; else ko "cmds: exit ${FCR_RC:-?}"; fi
+
+echo "== routes per VLAN: the capture's VLAN (100) has routes of its own; listed, saved, loaded back"
+gen vlanroutes --flows 8 --redirects 0 --exchanges 4 || true
+# VLAN 100's own: the targets' domain to port 2, host 01.00.01 to a next hop
+# on port 1; VLAN 200's for the same FCIDs change nothing here; VLAN 300's
+# route comes and goes; every other frame takes the routes for every VLAN
+cat >"$TMP/vlanroutes.vlan" <<VLAN
+route add vlan 100 0x410000/8 port 2 fpma
+route add vlan 100 0x010001/24 port 1 mac 02:00:00:00:01:01
+route add vlan 200 0x410000/8 port 0 fpma
+route add vlan 200 0x010000/8 port 2 fpma
+route add vlan 300 0x990000/8 port 0 fpma
+route del vlan 300 0x990000/8
+VLAN
+{
+	cat "$TMP/vlanroutes.cmds" "$TMP/vlanroutes.vlan"
+	echo "route list"
+	echo "save config $TMP/vlanroutes.saved"
+} >"$TMP/vlanroutes.cfg"
+script "$TMP/vlanroutes.cfg" "$TMP/vlanroutes.run"
+if fcr vlanroutes "$TMP/vlanroutes.pcap" "$TMP/vlanroutes.run"; then
+	judge vlanroutes vlanroutes "$TMP/vlanroutes.cfg"
+	echo "  check: route list shows each route's VLAN, 'any' for the routes for every VLAN"
+	grep '^route vlan' "$TMP/vlanroutes.log" >"$TMP/vlanroutes.routes" || true
+	nany=$(grep -c '^route add 0x' "$TMP/vlanroutes.cmds" || true)
+	if grep -qx 'route vlan 100 0x410000/8 port 2 fpma' "$TMP/vlanroutes.routes" &&
+		grep -qx 'route vlan 100 0x010001/24 port 1 mac 02:00:00:00:01:01' "$TMP/vlanroutes.routes" &&
+		grep -qx 'route vlan 200 0x010000/8 port 2 fpma' "$TMP/vlanroutes.routes" &&
+		! grep -q 'vlan 300' "$TMP/vlanroutes.routes" &&
+		[ "$(grep -c '^route vlan any 0x' "$TMP/vlanroutes.routes")" -eq "$nany" ] &&
+		[ "$nany" -gt 0 ]; then
+		ok "vlanroutes: 4 routes of VLANs 100 and 200, $nany for every VLAN"
+	else
+		ko "vlanroutes: route list:"
+		sed 's/^/        /' "$TMP/vlanroutes.routes"
+	fi
+	echo "  check: save config writes them as commands, without a VLAN for every VLAN's"
+	if grep -qx 'route add vlan 100 0x410000/8 port 2 fpma' "$TMP/vlanroutes.saved" &&
+		[ "$(grep -c '^route add vlan' "$TMP/vlanroutes.saved")" -eq 4 ] &&
+		[ "$(grep -c '^route add 0x' "$TMP/vlanroutes.saved")" -eq "$nany" ]; then
+		ok "vlanroutes: $(grep -c '^route add' "$TMP/vlanroutes.saved") route lines saved"
+	else
+		ko "vlanroutes: saved:"
+		sed 's/^/        /' "$TMP/vlanroutes.saved"
+	fi
+	echo "  check: load config of the saved file lists the same routes and forwards the same"
+	{
+		echo "load config $TMP/vlanroutes.saved"
+		echo "route list"
+	} >"$TMP/vlanload.cfg"
+	script "$TMP/vlanload.cfg" "$TMP/vlanload.run"
+	if fcr vlanload "$TMP/vlanroutes.pcap" "$TMP/vlanload.run"; then
+		grep '^route vlan' "$TMP/vlanload.log" >"$TMP/vlanload.routes" || true
+		if diff "$TMP/vlanroutes.routes" "$TMP/vlanload.routes" >"$TMP/vlanload.diff" &&
+			! grep -q '^error:' "$TMP/vlanload.log"; then
+			ok "vlanload: the same $(wc -l <"$TMP/vlanload.routes") routes"
+		else
+			ko "vlanload: the routes differ:"
+			sed 's/^/        /' "$TMP/vlanload.diff" | head -10
+			grep '^error:' "$TMP/vlanload.log" | sed 's/^/        /' || true
+		fi
+		judge vlanload vlanroutes "$TMP/vlanroutes.saved"
+	fi
+fi
 
 echo "== idle flows expire (--flow-idle 1): plain entries go, the redirects' rules stay"
 gen idle --flows 8 --redirects 2 --exchanges 4 || true

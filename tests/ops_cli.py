@@ -242,6 +242,7 @@ def run(tmp):
 
     print("save config / load config")
     n.q("route add 0x010000/8 port 0 mac 0e:fc:00:ff:ff:fe")
+    n.q("route add vlan 100 0x010000/8 port 1 fpma")
     n.q("binding add vlan 100 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001")
     n.q("redirect add vlan 100 host 21:00:00:00:00:00:00:01 target 50:00:00:00:00:00:00:01 "
         "vi 2f:00:00:00:00:00:00:01 vt 2f:00:00:00:00:00:00:02")
@@ -250,9 +251,10 @@ def run(tmp):
     check(not out and os.path.exists(saved), "save config writes " + saved, "\n".join(out))
     text = open(saved).read() if os.path.exists(saved) else ""
     check("route add 0x010000/8 port 0 mac 0e:fc:00:ff:ff:fe" in text and
+          "route add vlan 100 0x010000/8 port 1 fpma" in text and
           "redirect add vlan 100 host 21:00:00:00:00:00:00:01" in text and
           "binding add vlan 100 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001" in text,
-          "the file holds the route, the static binding and the redirect", text)
+          "the file holds the routes, the static binding and the redirect", text)
     full = state(n)
     rc = n.quit()
     check(rc == 0, "quit exits 0 (%s)" % rc)

@@ -123,8 +123,8 @@ def main():
     check(ok, "tab after 'port' lists the ports, 0 and 1", out)
     ok, out = t.prompt_after("0 fpma\r")
     ok, out = t.prompt_after("route list\r")
-    check(ok and "route 0x010000/8 port 0 fpma" in out, "the route typed with completion is there",
-          out)
+    check(ok and "route vlan any 0x010000/8 port 0 fpma" in out,
+          "the route typed with completion is there", out)
     t.prompt_after("binding add vlan 100 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001\r")
     ok, out = t.line_shows("binding del vlan 100 wwpn \t", "binding del vlan 100 wwpn ",
                            lambda s: "21:00:00:00:00:00:00:01" in s)

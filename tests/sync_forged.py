@@ -78,17 +78,17 @@ def main():
     t.check(hellos and wire.verify(hellos[-1]),
             "its HELLO (%d bytes) verifies: HMAC-SHA-512-256 keyed by BLAKE2b-256 of the key file"
             % (len(hellos[-1]) if hellos else 0))
-    t.check(h.get("magic") == b"FCRS" and h.get("version") == 1 and h.get("type") == W.HELLO and
+    t.check(h.get("magic") == b"FCRS" and h.get("version") == 2 and h.get("type") == W.HELLO and
             h.get("boot") == st.get("boot") and "%04x" % h.get("node", 0) == st.get("node") and
             h.get("seq", 0) >= 1 and h.get("nb") == 0 and len(hellos[-1]) == 72,
-            "its header reads as fcr_sync_wire.h says: FCRS, v1, HELLO, boot %016x, node %s, seq %s"
+            "its header reads as fcr_sync_wire.h says: FCRS, v2, HELLO, boot %016x, node %s, seq %s"
             % (h.get("boot", 0), st.get("node"), h.get("seq")), repr(h))
     node_boot = st.get("boot", 0)
 
     boot = (int(time.time() * 1e6) << 8) | 0x42   # grows with time, as the engine's do
     seq = [0]
 
-    def dgram(recs, seq_=None, boot_=None, type_=W.UPDATE, version=1, magic=b"FCRS", pad=0):
+    def dgram(recs, seq_=None, boot_=None, type_=W.UPDATE, version=2, magic=b"FCRS", pad=0):
         if seq_ is None:
             seq[0] += 1
             seq_ = seq[0]
@@ -159,7 +159,7 @@ def main():
         ("replayed: seq 0", dgram([binding(4, 0x010104, vers(4))], seq_=0), "replay", peer),
         ("replayed: an older boot id of the peer (a past life)",
          dgram([binding(5, 0x010105, vers(5))], boot_=boot - (1 << 20)), "replay", peer),
-        ("wrong protocol version (2)", dgram([binding(6, 0x010106, vers(6))], version=2),
+        ("wrong protocol version (1)", dgram([binding(6, 0x010106, vers(6))], version=1),
          "bad_version", peer),
         ("bad magic", dgram([binding(7, 0x010107, vers(7))], magic=b"FCRX"), "bad_magic", peer),
         ("oversized: more than the 1400-byte setting",

@@ -477,7 +477,7 @@ class Wire:
 
     @staticmethod
     def header(type_, flags, boot, node, nb, seq, ack_base=0, ack_bits=0,
-               peer_boot32=0, version=1, magic=b"FCRS"):
+               peer_boot32=0, version=2, magic=b"FCRS"):
         return magic + struct.pack(">BBBBQHHIIQI", version, type_, flags, 0, boot, node,
                                    nb, seq, ack_base, ack_bits, peer_boot32)
 

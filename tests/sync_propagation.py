@@ -66,6 +66,8 @@ def main():
     appears("route add (mac next hop)", "route add 0x220000/16 port 1 mac 0e:fc:00:aa:bb:cc",
             "route list", "route ")
     appears("route add (fpma)", "route add 0x230000/16 port 2 fpma", "route list", "route ")
+    appears("route add (one VLAN's, the same prefix)", "route add vlan 7 0x220000/16 port 0 fpma",
+            "route list", "route ")
     appears("binding add", "binding add vlan 7 wwpn %s fcid 0x220001" % h,
             "binding list", "binding ")
     appears("redirect add (waiting for its target)",
@@ -114,6 +116,9 @@ def main():
     ok, ms, out = b.poll("binding list", lambda o: not sl.lines_of(o, "binding "), 5)
     t.check(ok, "the other three bindings went too", out)
     appears("route del", "route del 0x220000/16", "route list", "route ")
+    t.check("route vlan 7 0x220000/16 port 0 fpma" in b.query("route list"),
+            "B keeps VLAN 7's route of the same prefix")
+    appears("route del (one VLAN's)", "route del vlan 7 0x220000/16", "route list", "route ")
     appears("route del (the last)", "route del 0x230000/16", "route list", "route ")
     st = b.stats()
     t.check(st.get("updates_refused", 1) == 0 and st.get("updates_stale", 1) == 0,

@@ -105,20 +105,38 @@ saved(struct fcr_tables *t)
 	return buf;
 }
 
+/* An object of each kind, routes for every VLAN and for one. */
+static const char *const example[] = {
+	"route add 0x010000/8 port 0 fpma",
+	"route add 0x410000/8 port 1 mac 0e:fc:00:41:00:01",
+	"route add vlan 20 0x010000/8 port 1 fpma",
+	"route add vlan 0 0x010203/24 port 1 mac 0e:fc:00:41:00:02",
+	"binding add vlan 10 wwpn " H " fcid 0x010001",
+	"redirect add vlan 10 host " H " target " T " vi " VI " vt " VT,
+};
+
+static void
+run_example(struct fcr_tables *t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(example) / sizeof(example[0]); i++)
+		run(t, example[i], 0);
+}
+
 static void
 add_list_save_and_del_through_the_handlers(void **state)
 {
 	struct fcr_tables *t = mk(16);
 
 	(void)state;
-	run(t, "route add 0x010000/8 port 0 fpma", 0);
-	run(t, "route add 0x410000/8 port 1 mac 0e:fc:00:41:00:01", 0);
-	run(t, "binding add vlan 10 wwpn " H " fcid 0x010001", 0);
-	run(t, "redirect add vlan 10 host " H " target " T " vi " VI " vt " VT, 0);
+	run_example(t);
 	assert_string_equal(run(t, "route list", 0),
-			    "route 0x010000/8 port 0 fpma\n"
-			    "route 0x410000/8 port 1 mac 0e:fc:00:41:00:01\n"
-			    "2 routes\n");
+			    "route vlan any 0x010000/8 port 0 fpma\n"
+			    "route vlan any 0x410000/8 port 1 mac 0e:fc:00:41:00:01\n"
+			    "route vlan 20 0x010000/8 port 1 fpma\n"
+			    "route vlan 0 0x010203/24 port 1 mac 0e:fc:00:41:00:02\n"
+			    "4 routes\n");
 	assert_string_equal(run(t, "binding list", 0),
 			    "binding vlan 10 wwpn " H " fcid 0x010001 static\n1 bindings\n");
 	assert_string_equal(run(t, "redirect list", 0),
@@ -128,8 +146,15 @@ add_list_save_and_del_through_the_handlers(void **state)
 	assert_string_equal(saved(t),
 			    "route add 0x010000/8 port 0 fpma\n"
 			    "route add 0x410000/8 port 1 mac 0e:fc:00:41:00:01\n"
+			    "route add vlan 20 0x010000/8 port 1 fpma\n"
+			    "route add vlan 0 0x010203/24 port 1 mac 0e:fc:00:41:00:02\n"
 			    "binding add vlan 10 wwpn " H " fcid 0x010001\n"
 			    "redirect add vlan 10 host " H " target " T " vi " VI " vt " VT "\n");
+	/* a route is deleted in its VLAN, or for every VLAN, and nowhere else */
+	assert_non_null(strstr(run(t, "route del vlan 30 0x010000/8", -1), "no such entry"));
+	run(t, "route del vlan 20 0x010000/8", 0);
+	run(t, "route del vlan 0 0x010203/24", 0);
+	assert_non_null(strstr(run(t, "route del vlan 0 0x410000/8", -1), "no such entry"));
 	run(t, "route del 0x010000/8", 0);
 	run(t, "binding del vlan 10 wwpn " H, 0);
 	run(t, "redirect del vlan 10 host " H " target " T, 0);
@@ -160,7 +185,7 @@ one_check_for_a_command_and_a_peers_record(void **state)
 	struct fcr_tables *t = mk(16);
 	char msg[FCR_CMD_MSG_LEN];
 	struct fcr_cmd c = cmd("route add 0x010000/8 port 5 fpma");
-	struct fcr_rec r = fcr_route_rec(0x010000, 8, 5, NULL, 1ull << 20);
+	struct fcr_rec r = fcr_route_rec(FCR_VLAN_ANY, 0x010000, 8, 5, NULL, 1ull << 20);
 	struct fcr_rec_ctx ctx = { 0 };
 
 	(void)state;
@@ -221,9 +246,66 @@ a_file_applies_all_or_nothing(void **state)
 	assert_int_equal(fcr_config_apply(t, lines, 3, "f.cmds", f), 0);
 	fclose(f);
 	assert_string_equal(run(t, "route list", 0),
-			    "route 0x010000/8 port 1 mac 0e:fc:00:00:00:09\n"
-			    "route 0x020000/8 port 0 fpma\n2 routes\n");
+			    "route vlan any 0x010000/8 port 1 mac 0e:fc:00:00:00:09\n"
+			    "route vlan any 0x020000/8 port 0 fpma\n2 routes\n");
 	assert_non_null(strstr(run(t, "binding list", 0), "fcid 0x010002 static"));
+	fcr_tables_free(t);
+}
+
+/* What `save config` writes, `load config` reads back: the same routes in
+ * the same VLANs, the same bindings and redirects. */
+static void
+saved_config_loads_back_as_it_was(void **state)
+{
+	struct fcr_tables *a = mk(16), *b = mk(16);
+	struct fcr_config_line lines[16];
+	char text[4096], list_a[4096], *line, *save;
+	unsigned int n = 0;
+	FILE *f;
+
+	(void)state;
+	run_example(a);
+	run(a, "route add vlan 4095 0x010203/24 port 0 fpma", 0);
+	strcpy(text, saved(a));
+	strcpy(list_a, run(a, "route list", 0));
+	for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		assert_true(n < 16);
+		lines[n].cmd = cmd(line);
+		lines[n].lineno = n + 1;
+		n++;
+	}
+	assert_int_equal(n, 7);
+	f = fopen("/dev/null", "w");
+	assert_int_equal(fcr_config_apply(b, lines, n, "saved.cmds", f), 0);
+	fclose(f);
+	assert_string_equal(run(b, "route list", 0), list_a);
+	assert_string_equal(saved(b), saved(a));
+	fcr_tables_free(a);
+	fcr_tables_free(b);
+}
+
+/* 255 VLANs can have routes of their own: the command for a 256th says so
+ * and changes nothing; routes for every VLAN and in those VLANs still go
+ * in. */
+static void
+a_256th_vlan_with_routes_is_refused(void **state)
+{
+	struct fcr_tables *t = mk(300);
+	char line[128];
+	unsigned int v;
+
+	(void)state;
+	for (v = 1; v <= 255; v++) {
+		snprintf(line, sizeof(line), "route add vlan %u 0x010000/8 port 1 fpma", v);
+		run(t, line, 0);
+	}
+	assert_non_null(strstr(run(t, "route add vlan 256 0x010000/8 port 1 fpma", -1),
+			       "255 VLANs have routes of their own"));
+	assert_int_equal(t->routes->nb_routes, 255);
+	run(t, "route add vlan 255 0x020000/8 port 1 fpma", 0);
+	run(t, "route add 0x020000/8 port 0 fpma", 0);
+	run(t, "route del vlan 7 0x010000/8", 0);
+	run(t, "route add vlan 256 0x010000/8 port 1 fpma", 0);
 	fcr_tables_free(t);
 }
 
@@ -251,6 +333,8 @@ main(void)
 		cmocka_unit_test(learned_bindings_are_not_configuration),
 		cmocka_unit_test(one_check_for_a_command_and_a_peers_record),
 		cmocka_unit_test(a_file_applies_all_or_nothing),
+		cmocka_unit_test(saved_config_loads_back_as_it_was),
+		cmocka_unit_test(a_256th_vlan_with_routes_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);

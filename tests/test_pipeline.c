@@ -43,11 +43,11 @@ static const uint16_t passthrough[4] = { 1, 0, 3, 2 };
 static struct fcr_pipeline pl;
 
 static struct rte_mbuf *
-frame(uint32_t s, uint32_t d, uint16_t payload_len, int tagged, uint8_t r_ctl,
-      uint8_t type)
+frame_in(uint16_t vlan, uint32_t s, uint32_t d, uint16_t payload_len, int tagged,
+	 uint8_t r_ctl, uint8_t type)
 {
 	static uint8_t payload[FCR_FC_MAX_PAYLOAD], buf[FCR_FCOE_MAX_FRAME];
-	struct fcr_l2_spec l2 = { .tagged = (uint8_t)tagged, .vlan = VLAN, .pcp = 3 };
+	struct fcr_l2_spec l2 = { .tagged = (uint8_t)tagged, .vlan = vlan, .pcp = 3 };
 	struct fcr_fc_spec fc = {
 		.r_ctl = r_ctl, .type = type, .d_id = d, .s_id = s, .ox_id = 0x1234,
 		.rx_id = 0xFFFF, .payload = payload, .payload_len = payload_len,
@@ -67,6 +67,13 @@ frame(uint32_t s, uint32_t d, uint16_t payload_len, int tagged, uint8_t r_ctl,
 	assert_true(len > 0);
 	memcpy(rte_pktmbuf_append(m, (uint16_t)len), buf, len);
 	return m;
+}
+
+static struct rte_mbuf *
+frame(uint32_t s, uint32_t d, uint16_t payload_len, int tagged, uint8_t r_ctl,
+      uint8_t type)
+{
+	return frame_in(VLAN, s, d, payload_len, tagged, r_ctl, type);
 }
 
 static struct rte_mbuf *
@@ -680,6 +687,65 @@ drops_are_counted_under_their_reason(void **state)
 	free_all(m, 4);
 }
 
+/* VLANs are separate fabrics: frames to the same D_ID in VLANs 100, 200
+ * and 0 (untagged) leave by their VLAN's routes; a VLAN with no matching
+ * route of its own takes the routes for every VLAN. */
+static void
+frames_to_one_d_id_in_two_vlans_leave_by_their_vlans_routes(void **state)
+{
+	static const struct {
+		uint16_t vlan;
+		int tagged;
+		uint32_t d;
+		uint16_t out;
+	} c[] = {
+		{ 100, 1, 0x210001, 1 },            /* VLAN 100's /8 */
+		{ 200, 1, 0x210001, 2 },            /* VLAN 200's /8 */
+		{ 200, 1, 0x210005, 0 },            /* VLAN 200's /24 */
+		{ 100, 1, 0x210005, 1 },
+		{ 200, 1, FT, 1 },                  /* the route for every VLAN */
+		{ 300, 1, 0x210001, FCR_OUT_DROP }, /* no route of its own, none for all */
+		{ 0, 0, 0x210001, 0 },              /* untagged: VLAN 0's */
+		{ 0, 1, 0x210001, 0 },              /* priority-tagged: the same */
+	};
+	struct rte_mbuf *m[RTE_DIM(c)];
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint16_t out[RTE_DIM(c)];
+	uint8_t fpma[6];
+	struct fcr_frame f;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(fcr_route_add(tables->routes, 100, 0x210000, 8, 1, NULL), 0);
+	assert_int_equal(fcr_route_add(tables->routes, 200, 0x210000, 8, 2, sn_mac), 0);
+	assert_int_equal(fcr_route_add(tables->routes, 200, 0x210005, 24, 0, NULL), 0);
+	assert_int_equal(fcr_route_add(tables->routes, 0, 0x210000, 8, 0, NULL), 0);
+	for (i = 0; i < RTE_DIM(c); i++)
+		m[i] = frame_in(c[i].vlan, FH, c[i].d, 64, c[i].tagged, FCR_RCTL_FCP_DATA,
+				FCR_TYPE_FCP);
+	run(m, RTE_DIM(c), 0, out, &st, ev);
+	for (i = 0; i < RTE_DIM(c); i++) {
+		if (out[i] != c[i].out)
+			fail_msg("frame %u (vlan %u to %06x): out %u, want %u", i, c[i].vlan,
+				 c[i].d, out[i], c[i].out);
+		if (out[i] == FCR_OUT_DROP)
+			continue;
+		parse(m[i], &f);
+		assert_int_equal(f.vlan, c[i].vlan);
+		assert_int_equal(f.d_id, c[i].d);
+		fcr_fpma(fpma, FCR_FC_MAP_DEFAULT, c[i].d);
+		assert_memory_equal(rte_pktmbuf_mtod(m[i], uint8_t *),
+				    out[i] == 2 ? sn_mac : fpma, 6);
+	}
+	assert_int_equal(st.drop[FCR_R_NO_ROUTE], 1);
+	free_all(m, RTE_DIM(c));
+	assert_int_equal(fcr_route_del(tables->routes, 100, 0x210000, 8), 0);
+	assert_int_equal(fcr_route_del(tables->routes, 200, 0x210000, 8), 0);
+	assert_int_equal(fcr_route_del(tables->routes, 200, 0x210005, 24), 0);
+	assert_int_equal(fcr_route_del(tables->routes, 0, 0x210000, 8), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -696,11 +762,11 @@ setup(void **state)
 	tables = fcr_tables_create("tp", &p);
 	if (mp == NULL || tables == NULL)
 		return -1;
-	fcr_route_add(tables->routes, 0x010000, 8, 0, NULL);
-	fcr_route_add(tables->routes, 0x410000, 8, 1, NULL);
-	fcr_route_add(tables->routes, 0x810000, 8, 2, sn_mac);
-	fcr_route_add(tables->routes, 0x610000, 8, 7, NULL);
-	fcr_route_add(tables->routes, 0xFF0000, 8, 1, NULL); /* the fabric's services */
+	fcr_route_add(tables->routes, FCR_VLAN_ANY, 0x010000, 8, 0, NULL);
+	fcr_route_add(tables->routes, FCR_VLAN_ANY, 0x410000, 8, 1, NULL);
+	fcr_route_add(tables->routes, FCR_VLAN_ANY, 0x810000, 8, 2, sn_mac);
+	fcr_route_add(tables->routes, FCR_VLAN_ANY, 0x610000, 8, 7, NULL);
+	fcr_route_add(tables->routes, FCR_VLAN_ANY, 0xFF0000, 8, 1, NULL); /* the fabric's services */
 	fcr_tables_binding_add(tables, VLAN, H, FH, FCR_BIND_STATIC);
 	fcr_tables_binding_add(tables, VLAN, T, FT, FCR_BIND_STATIC);
 	fcr_tables_binding_add(tables, VLAN, VI, FVI, FCR_BIND_STATIC);
@@ -742,6 +808,7 @@ main(void)
 		cmocka_unit_test(the_ends_never_reach_the_service_node),
 		cmocka_unit_test(fip_and_other_ethertypes_pass_through),
 		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
+		cmocka_unit_test(frames_to_one_d_id_in_two_vlans_leave_by_their_vlans_routes),
 		cmocka_unit_test(drops_are_counted_under_their_reason),
 	};
 

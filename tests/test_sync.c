@@ -223,7 +223,7 @@ assert_same_config(struct fcr_tables *a, struct fcr_tables *b)
 	assert_int_equal(a->routes->nb_routes, b->routes->nb_routes);
 	for (i = 0; i < a->routes->nb_routes; i++) {
 		const struct fcr_route *r = &a->routes->routes[i];
-		int j = fcr_route_find(b->routes, r->prefix, r->bits);
+		int j = fcr_route_find(b->routes, r->vlan, r->prefix, r->bits);
 
 		assert_true(j >= 0);
 		assert_int_equal(a->routes->nexthop[r->nh].port,
@@ -256,8 +256,8 @@ config_added_on_one_node_appears_on_the_other_within_two_windows(void **state)
 	run(20, 2); /* hello, bulk of nothing */
 	a = nodes[0].t;
 	b = nodes[1].t;
-	assert_int_equal(fcr_route_add(a->routes, 0x010000, 8, 0, NULL), 0);
-	assert_int_equal(fcr_route_add(a->routes, 0x810000, 8, 2, mac), 0);
+	assert_int_equal(fcr_route_add(a->routes, FCR_VLAN_ANY, 0x010000, 8, 0, NULL), 0);
+	assert_int_equal(fcr_route_add(a->routes, FCR_VLAN_ANY, 0x810000, 8, 2, mac), 0);
 	for (i = 0; i < 50; i++)
 		config(a, i);
 	run(100, 2);
@@ -270,7 +270,7 @@ config_added_on_one_node_appears_on_the_other_within_two_windows(void **state)
 	/* deletions travel too */
 	assert_int_equal(fcr_redirect_del(a->redirects, 10, H(3), T(3)), 0);
 	assert_int_equal(fcr_tables_binding_del(a, 10, VT(4)), 0);
-	assert_int_equal(fcr_route_del(a->routes, 0x810000, 8), 0);
+	assert_int_equal(fcr_route_del(a->routes, FCR_VLAN_ANY, 0x810000, 8), 0);
 	run(100, 2);
 	assert_same_config(a, b);
 	assert_int_equal(fcr_redirect_find(b->redirects, 10, H(3), T(3)), -ENOENT);
@@ -698,10 +698,10 @@ forged_short_foreign_and_wrong_version_datagrams_change_nothing(void **state)
 	k.data[50] ^= 1;
 	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, 30, now, now);
 	assert_int_equal(st->drop[FCR_SD_SHORT], 1);
-	k.data[4] = 2; /* another protocol version */
+	k.data[4] = FCR_SYNC_VERSION - 1; /* the protocol before routes had a VLAN */
 	fcr_sync_input(nodes[1].s, &nodes[0].addr, k.data, k.len, now, now);
 	assert_int_equal(st->drop[FCR_SD_VERSION], 1);
-	k.data[4] = 1;
+	k.data[4] = FCR_SYNC_VERSION;
 	/* signed with another key */
 	{
 		uint8_t other[FCR_SYNC_KEY_LEN] = "another key, another cluster...";
@@ -805,8 +805,9 @@ records_with_keys_no_frame_can_have_are_refused(void **state)
 		fcr_binding_rec(4096 + 10, H(1), 0x010001, 1, v),
 		as_del(fcr_binding_rec(0xFFFF, H(1), 0, 0, v)),
 		fcr_redirect_rec(4096 + 10, H(1), T(1), VI(1), VT(1), v),
-		fcr_route_rec(0x010000, 0, 1, mac, v),
-		as_del(fcr_route_rec(0x010000, 25, 0, mac, v)),
+		fcr_route_rec(FCR_VLAN_ANY, 0x010000, 0, 1, mac, v),
+		as_del(fcr_route_rec(FCR_VLAN_ANY, 0x010000, 25, 0, mac, v)),
+		fcr_route_rec(4096 + 10, 0x010000, 8, 1, mac, v),
 	};
 	struct fcr_rec good = fcr_flow_rec(fcr_flow_key(10, 0x010001, 0x410001),
 					   FCR_FLOW_REC_ACTIVE, v);
@@ -885,8 +886,8 @@ wire_records_round_trip(void **state)
 	in[1] = as_del(fcr_flow_rec(7, 0, 9));
 	in[2] = fcr_binding_rec(4095, H(1), 0xFFFFFE, 2, 3);
 	in[3] = as_del(fcr_binding_rec(1, T(2), 0, 0, 4));
-	in[4] = fcr_route_rec(0x810000, 8, 3, (const uint8_t[6]){ 1, 2, 3, 4, 5, 6 }, 5);
-	in[5] = as_del(fcr_route_rec(0x10000, 16, 0, NULL, 6));
+	in[4] = fcr_route_rec(4095, 0x810000, 8, 3, (const uint8_t[6]){ 1, 2, 3, 4, 5, 6 }, 5);
+	in[5] = as_del(fcr_route_rec(FCR_VLAN_ANY, 0x10000, 16, 0, NULL, 6));
 	in[6] = fcr_redirect_rec(10, H(1), T(1), VI(1), VT(1), UINT64_MAX);
 	in[7] = as_del(fcr_redirect_rec(10, H(1), T(1), 0, 0, 8));
 	for (i = 0; i < 8; i++) {

@@ -302,33 +302,172 @@ counters_sum_over_workers(void **state)
 	fcr_tables_free(t);
 }
 
+/* The next hops of frames in vlan to d[0..n) (at most 8), as a worker
+ * looks them up. */
+static void
+route_lookup(const struct fcr_route_table *rt, uint16_t vlan, const uint32_t *d,
+	     uint32_t *nh, unsigned int n)
+{
+	uint32_t keys[8];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		keys[i] = fcr_route_key(rt, vlan, d[i]);
+	fcr_route_lookup_bulk(rt, keys, nh, n);
+}
+
+/* The port a frame in vlan to d leaves by, or -1 with no route. */
+static int
+route_port(const struct fcr_route_table *rt, uint16_t vlan, uint32_t d)
+{
+	uint32_t nh;
+
+	route_lookup(rt, vlan, &d, &nh, 1);
+	return nh == FCR_ROUTE_NONE ? -1 : rt->nexthop[nh].port;
+}
+
 static void
 routes_longest_prefix_wins_and_replace_and_delete(void **state)
 {
 	struct fcr_tables *t = mk();
 	uint8_t mac[6] = { 2, 0, 0, 0, 0, 9 };
-	uint32_t d[3] = { 0x010203, 0x01ff00, 0x020000 }, keys[3], nh[3];
+	uint32_t d[3] = { 0x010203, 0x01ff00, 0x020000 }, nh[3];
 
 	(void)state;
-	assert_int_equal(fcr_route_add(t->routes, 0x010000, 8, 1, NULL), 0);
-	assert_int_equal(fcr_route_add(t->routes, 0x010200, 16, 2, mac), 0);
-	assert_int_equal(fcr_route_add(t->routes, 0x010000, 25, 2, mac), -EINVAL);
-	fcr_route_lookup_bulk(t->routes, d, keys, nh, 3);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x010000, 8, 1, NULL), 0);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x010200, 16, 2, mac), 0);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x010000, 25, 2, mac), -EINVAL);
+	assert_int_equal(fcr_route_add(t->routes, 4096, 0x010000, 8, 2, mac), -EINVAL);
+	route_lookup(t->routes, VLAN, d, nh, 3);
 	assert_int_equal(t->routes->nexthop[nh[0]].port, 2);
 	assert_memory_equal(t->routes->nexthop[nh[0]].mac, mac, 6);
 	assert_int_equal(t->routes->nexthop[nh[1]].port, 1);
 	assert_true(t->routes->nexthop[nh[1]].flags & FCR_NH_FPMA);
 	assert_int_equal(nh[2], FCR_ROUTE_NONE);
 	/* replacing keeps one route and changes the port */
-	assert_int_equal(fcr_route_add(t->routes, 0x01ABCD, 8, 3, NULL), 0);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x01ABCD, 8, 3, NULL), 0);
 	assert_int_equal(t->routes->nb_routes, 2);
-	fcr_route_lookup_bulk(t->routes, d, keys, nh, 2);
+	route_lookup(t->routes, VLAN, d, nh, 2);
 	assert_int_equal(t->routes->nexthop[nh[1]].port, 3);
-	assert_int_equal(fcr_route_del(t->routes, 0x010200, 16), 0);
-	assert_int_equal(fcr_route_del(t->routes, 0x010200, 16), -ENOENT);
-	fcr_route_lookup_bulk(t->routes, d, keys, nh, 1);
+	assert_int_equal(fcr_route_del(t->routes, FCR_VLAN_ANY, 0x010200, 16), 0);
+	assert_int_equal(fcr_route_del(t->routes, FCR_VLAN_ANY, 0x010200, 16), -ENOENT);
+	route_lookup(t->routes, VLAN, d, nh, 1);
 	assert_int_equal(t->routes->nexthop[nh[0]].port, 3);
+	/* a /24 for every VLAN (an LPM /32, in a tbl8 group) */
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x010203, 24, 4, NULL), 0);
+	assert_int_equal(route_port(t->routes, 0, 0x010203), 4);
+	assert_int_equal(route_port(t->routes, 0, 0x010204), 3);
 	fcr_tables_free(t);
+}
+
+/* VLANs are separate fabrics: the same FCID in VLANs 100 and 200 routed to
+ * different ports, /24 and /8 alike; a frame whose VLAN has no matching
+ * route of its own takes the routes for every VLAN. */
+static void
+routes_of_two_vlans_send_the_same_fcid_apart(void **state)
+{
+	struct fcr_route_table *rt = fcr_route_table_create("rt2v", 64, NULL, 0);
+	/* one bulk mixing the VLANs, so the look-ups again for every VLAN
+	 * come back to the right frames */
+	uint16_t vl[8] = { 100, 200, 300, 100, 200, 100, 200, 100 };
+	uint32_t d[8] = { 0x010203, 0x010203, 0x010203, 0x020001, 0x020001,
+			  0x010204, 0x030001, 0x040000 };
+	int want[8] = { 1, 2, 5, 3, 0, 5, 6, -1 };
+	uint32_t keys[8], nh[8];
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(rt);
+	assert_int_equal(fcr_route_add(rt, 100, 0x010203, 24, 1, NULL), 0);
+	assert_int_equal(fcr_route_add(rt, 200, 0x010203, 24, 2, NULL), 0);
+	assert_int_equal(fcr_route_add(rt, 100, 0x020000, 8, 3, NULL), 0);
+	assert_int_equal(fcr_route_add(rt, 200, 0x020000, 8, 0, NULL), 0);
+	assert_int_equal(fcr_route_add(rt, FCR_VLAN_ANY, 0x010000, 8, 5, NULL), 0);
+	assert_int_equal(fcr_route_add(rt, FCR_VLAN_ANY, 0x030000, 16, 6, NULL), 0);
+	assert_int_equal(rt->nb_routes, 6);
+	assert_int_not_equal(rt->slot_of[100], 0);
+	assert_int_not_equal(rt->slot_of[200], 0);
+	assert_int_not_equal(rt->slot_of[100], rt->slot_of[200]);
+	assert_int_equal(rt->slot_of[300], 0);
+	for (i = 0; i < 8; i++)
+		keys[i] = fcr_route_key(rt, vl[i], d[i]);
+	fcr_route_lookup_bulk(rt, keys, nh, 8);
+	for (i = 0; i < 8; i++)
+		if ((nh[i] == FCR_ROUTE_NONE ? -1 : rt->nexthop[nh[i]].port) != want[i])
+			fail_msg("vlan %u to %06x: nh %u, want port %d", vl[i], d[i], nh[i],
+				 want[i]);
+	/* a VLAN's own /8 comes before a longer route for every VLAN */
+	assert_int_equal(fcr_route_add(rt, FCR_VLAN_ANY, 0x020300, 16, 7, NULL), 0);
+	assert_int_equal(route_port(rt, 100, 0x020301), 3);
+	assert_int_equal(route_port(rt, 300, 0x020301), 7);
+	/* routes are found and deleted in their VLAN only */
+	assert_true(fcr_route_find(rt, 100, 0x010203, 24) >= 0);
+	assert_int_equal(fcr_route_find(rt, 300, 0x010203, 24), -ENOENT);
+	assert_int_equal(fcr_route_del(rt, 300, 0x010203, 24), -ENOENT);
+	assert_int_equal(fcr_route_del(rt, FCR_VLAN_ANY, 0x010203, 24), -ENOENT);
+	assert_int_equal(fcr_route_del(rt, 100, 0x010203, 24), 0);
+	assert_int_equal(route_port(rt, 100, 0x010203), 5);
+	assert_int_equal(route_port(rt, 200, 0x010203), 2);
+	/* replacing a VLAN's route keeps it in its VLAN */
+	assert_int_equal(fcr_route_add(rt, 200, 0x010203, 24, 4, NULL), 0);
+	assert_int_equal(route_port(rt, 200, 0x010203), 4);
+	assert_int_equal(route_port(rt, 100, 0x010203), 5);
+	assert_int_equal(rt->nb_routes, 6);
+	fcr_route_table_free(rt);
+}
+
+/* A VLAN's slot goes with its last route and is then another VLAN's; 255
+ * VLANs can have routes of their own, the 256th is refused until one
+ * goes. */
+static void
+vlan_slots_are_freed_reused_and_at_most_255(void **state)
+{
+	struct fcr_route_table *rt = fcr_route_table_create("rtsl", 512, NULL, 0);
+	unsigned int v;
+	int slot;
+
+	(void)state;
+	assert_non_null(rt);
+	assert_int_equal(fcr_route_add(rt, 10, 0x010000, 8, 1, NULL), 0);
+	assert_int_equal(fcr_route_add(rt, 10, 0x010001, 24, 2, NULL), 0);
+	slot = rt->slot_of[10];
+	assert_int_not_equal(slot, 0);
+	assert_int_equal(rt->slot_routes[slot], 2);
+	assert_int_equal(fcr_route_del(rt, 10, 0x010000, 8), 0);
+	assert_int_equal(rt->slot_of[10], slot);
+	assert_int_equal(fcr_route_del(rt, 10, 0x010001, 24), 0);
+	assert_int_equal(rt->slot_of[10], 0);
+	assert_int_equal(rt->slot_routes[slot], 0);
+	assert_int_equal(route_port(rt, 10, 0x010001), -1);
+	/* the slot is the next VLAN's, and holds nothing of VLAN 10 */
+	assert_int_equal(fcr_route_add(rt, 11, 0x020000, 8, 3, NULL), 0);
+	assert_int_equal(rt->slot_of[11], slot);
+	assert_int_equal(route_port(rt, 11, 0x020001), 3);
+	assert_int_equal(route_port(rt, 11, 0x010001), -1);
+	assert_int_equal(route_port(rt, 10, 0x020001), -1);
+	/* 255 VLANs (11 and 1001..1254), a /24 each: the 256th is refused */
+	for (v = 1; v < 255; v++)
+		assert_int_equal(fcr_route_add(rt, (uint16_t)(1000 + v), 0x010000 | v, 24,
+					       (uint16_t)(v % 8), NULL), 0);
+	assert_int_equal(fcr_route_slot(rt, 300), -ENOSPC);
+	assert_int_equal(fcr_route_add(rt, 300, 0x010000, 8, 1, NULL), -ENOSPC);
+	assert_int_equal(rt->slot_of[300], 0);
+	/* more routes in a VLAN that has a slot, and for every VLAN, still fit */
+	assert_int_equal(fcr_route_add(rt, 11, 0x030000, 16, 4, NULL), 0);
+	assert_int_equal(fcr_route_add(rt, FCR_VLAN_ANY, 0x010000, 8, 7, NULL), 0);
+	for (v = 1; v < 255; v++) {
+		assert_int_equal(route_port(rt, (uint16_t)(1000 + v), 0x010000 | v), (int)(v % 8));
+		assert_int_equal(route_port(rt, (uint16_t)(1000 + v), 0x010000 | (v + 1)), 7);
+	}
+	assert_int_equal(route_port(rt, 300, 0x010005), 7);
+	/* one VLAN's last route goes: the 256th gets its slot */
+	slot = rt->slot_of[1042];
+	assert_int_equal(fcr_route_del(rt, 1042, 0x01002A, 24), 0);
+	assert_int_equal(fcr_route_add(rt, 300, 0x01002A, 24, 6, NULL), 0);
+	assert_int_equal(rt->slot_of[300], slot);
+	assert_int_equal(route_port(rt, 300, 0x01002A), 6);
+	assert_int_equal(route_port(rt, 1042, 0x01002A), 7);
+	fcr_route_table_free(rt);
 }
 
 static void
@@ -1530,6 +1669,8 @@ main(void)
 		cmocka_unit_test(idle_plain_flows_expire_and_rules_stay),
 		cmocka_unit_test(counters_sum_over_workers),
 		cmocka_unit_test(routes_longest_prefix_wins_and_replace_and_delete),
+		cmocka_unit_test(routes_of_two_vlans_send_the_same_fcid_apart),
+		cmocka_unit_test(vlan_slots_are_freed_reused_and_at_most_255),
 		cmocka_unit_test(redirect_installs_four_rules_when_all_bound),
 		cmocka_unit_test(redirect_on_another_vlan_does_not_match),
 		cmocka_unit_test(redirect_refuses_a_port_named_twice),

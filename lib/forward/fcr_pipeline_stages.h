@@ -36,6 +36,7 @@ struct fcr_pipeline_frames {
 	uint32_t idx[FCR_PIPELINE_BURST_MAX];  /* flow entry or FCR_FLOW_NONE */
 	uint32_t did[FCR_PIPELINE_BURST_MAX];  /* D_ID it leaves with */
 	uint32_t sid[FCR_PIPELINE_BURST_MAX];  /* S_ID it leaves with */
+	uint32_t rkey[FCR_PIPELINE_BURST_MAX]; /* its route's key (fcr_route_key) */
 	uint8_t pos[FCR_PIPELINE_BURST_MAX];   /* index in the burst */
 	uint8_t leg[FCR_PIPELINE_BURST_MAX];
 	uint8_t missed[FCR_PIPELINE_BURST_MAX];
@@ -309,7 +310,7 @@ fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
 
 /*
  * Each frame's action: its flow's counters, its leg and the D_ID it leaves
- * with; the IDs rewritten and the CRC updated when `rewrite` (a constant:
+ * with, and the key of its route (its tbl24 entry prefetched); the IDs rewritten and the CRC updated when `rewrite` (a constant:
  * 0 only for pipeline-bench's cut before the rewrite). A frame with no
  * entry goes on plain, its flow reported. Returns nev plus those reports.
  */
@@ -339,6 +340,7 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 			nev += fcr_pipeline_report_first(p, w->key[i], &ev[nev], now);
 			w->did[i] = w->f[i].d_id;
 			w->sid[i] = w->f[i].s_id;
+			w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, w->did[i]);
 			w->leg[i] = FCR_LEG_PLAIN;
 			continue;
 		}
@@ -348,9 +350,10 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		s = fcr_action_sid(a);
 		d = fcr_action_did(a);
 		w->leg[i] = (uint8_t)fcr_action_leg(a);
-		/* the route's tbl24 entry (prefixes are /24 or shorter: the
+		/* the route's tbl24 entry (domain and area routes: the
 		 * lookup is this one read) */
-		rte_prefetch0(&rt->lpm->tbl24[d]);
+		w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, d);
+		rte_prefetch0(&rt->lpm->tbl24[w->rkey[i] >> 8]);
 		if (rewrite && (s != w->f[i].s_id || d != w->f[i].d_id))
 			fcr_rewrite_ids(m, &w->f[i], s, d);
 		w->did[i] = d;
@@ -423,10 +426,11 @@ fcr_pipeline_fabric_macs(const struct fcr_pipeline *p, struct rte_ether_hdr *eth
 }
 
 /*
- * Route the k frames in bulk: out[] gets each one's port (held for a login
- * frame) with its MACs set, or a drop (redirect not ready: fail closed; no
- * route; no such port). ev[0..nev) are the burst's events, for the logins
- * of dropped frames to hold nothing.
+ * Route the k frames in bulk, each by its VLAN's routes (fcr_route.h):
+ * out[] gets each one's port (held for a login frame) with its MACs set, or
+ * a drop (redirect not ready: fail closed; no route; no such port).
+ * ev[0..nev) are the burst's events, for the logins of dropped frames to
+ * hold nothing.
  */
 static __rte_always_inline void
 fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **pkts,
@@ -436,13 +440,13 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 {
 	const struct fcr_flow_table *ft = p->tables->flows;
 	const struct fcr_route_table *rt = p->tables->routes;
-	uint32_t lkey[FCR_PIPELINE_BURST_MAX], nh[FCR_PIPELINE_BURST_MAX];
+	uint32_t nh[FCR_PIPELINE_BURST_MAX];
 	uint64_t vk[FCR_PIPELINE_BURST_MAX], vn[FCR_PIPELINE_BURST_MAX];
 	uint64_t vto[FCR_PIPELINE_BURST_MAX];
 	uint8_t vi[FCR_PIPELINE_BURST_MAX];
 	unsigned int i, nv = 0;
 
-	fcr_route_lookup_bulk(rt, w->did, lkey, nh, k);
+	fcr_route_lookup_bulk(rt, w->rkey, nh, k);
 	/* in a fabric: where the D_ID's VN_Port logged in, for what came from
 	 * the FCF and what a redirect rewrote (an edge station's plain frames
 	 * follow the routes: to the FCF, which zones them) */

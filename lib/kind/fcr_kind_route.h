@@ -12,7 +12,7 @@
 #define FCR_REC_ROUTE_DEL 6
 #define FCR_ROUTE_REC_FPMA 0x01 /* flags: deliver to the VN_Port's FPMA MAC */
 
-/* key: k1 prefix, k2 its length in bits */
+/* key: vlan (FCR_VLAN_ANY: every VLAN), k1 prefix, k2 its length in bits */
 struct fcr_route_val {
 	uint16_t port;
 	uint8_t flags;
@@ -27,11 +27,12 @@ fcr_route_val(struct fcr_rec *r)
 
 /* A route record; mac NULL: fpma. */
 static inline struct fcr_rec
-fcr_route_rec(uint32_t prefix, uint8_t bits, uint16_t port, const uint8_t *mac,
-	      uint64_t version)
+fcr_route_rec(uint16_t vlan, uint32_t prefix, uint8_t bits, uint16_t port,
+	      const uint8_t *mac, uint64_t version)
 {
 	struct fcr_rec r = { .type = FCR_REC_ROUTE, .version = version,
-			     .key = { .kind = FCR_KIND_ROUTE, .k1 = prefix, .k2 = bits } };
+			     .key = { .kind = FCR_KIND_ROUTE, .vlan = vlan, .k1 = prefix,
+				      .k2 = bits } };
 
 	fcr_route_val(&r)->port = port;
 	fcr_route_val(&r)->flags = mac ? 0 : FCR_ROUTE_REC_FPMA;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The sync protocol's wire format, version 1. Every datagram is one UDP
+ * The sync protocol's wire format, version 2. Every datagram is one UDP
  * payload; all integers are big-endian unless marked varint (unsigned
  * LEB128: 7 bits per byte, low group first, high bit = more follows, at most
  * 10 bytes).
@@ -8,7 +8,7 @@
  * Datagram
  *   off size field
  *    0   4   magic "FCRS"
- *    4   1   protocol version, 1
+ *    4   1   protocol version, 2 (1: routes without their VLAN)
  *    5   1   type: 1 UPDATE, 2 ACK, 3 HELLO, 4 BULK_START, 5 BULK_END
  *    6   1   flags: bit 0 READY (the sender's own bulk resync is complete),
  *                   bit 1 WANT_BULK (the sender asks for a bulk resync)
@@ -32,8 +32,8 @@
  * two types, its state and its deletion, and says what their bodies hold
  * (lib/kind/fcr_kind_<kind>.c): 1-2 flow, 3-4 binding, 5-6 route,
  * 7-8 redirect. Unknown types are skipped; records naming what no frame can
- * carry (a flow key with bits 60-63 set, a VLAN above 4095, a prefix length
- * outside 1..24) are refused.
+ * carry (a flow key with bits 60-63 set, a VLAN above 4095 but a route's
+ * 0xFFFF for every VLAN, a prefix length outside 1..24) are refused.
  *
  * A version is (hybrid logical clock << 16) | node id of the change's
  * origin, the clock being milliseconds since 2024-01-01 UTC, never behind a
@@ -50,7 +50,7 @@
 #include "fcr_key.h"
 
 #define FCR_SYNC_MAGIC "FCRS"
-#define FCR_SYNC_VERSION 1
+#define FCR_SYNC_VERSION 2
 #define FCR_SYNC_HDR_LEN 40
 #define FCR_SYNC_TAG_LEN 32
 #define FCR_SYNC_KEY_LEN 32

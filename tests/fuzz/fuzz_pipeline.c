@@ -69,11 +69,16 @@ pipeline_tables(void)
 	struct fcr_tables *t = fcr_tables_create("fzpl", &p);
 
 	assert_non_null(t);
-	assert_int_equal(fcr_route_add(t->routes, 0x010000, 8, 0, NULL), 0);
-	assert_int_equal(fcr_route_add(t->routes, 0x410000, 8, 1, NULL), 0);
-	assert_int_equal(fcr_route_add(t->routes, 0x810000, 8, 2, pl_sn_mac), 0);
-	assert_int_equal(fcr_route_add(t->routes, 0x610000, 8, 7, NULL), 0);
-	assert_int_equal(fcr_route_add(t->routes, 0xFFFFFE, 24, 1, pl_sn_mac), 0);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x010000, 8, 0, NULL), 0);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x410000, 8, 1, NULL), 0);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x810000, 8, 2, pl_sn_mac), 0);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0x610000, 8, 7, NULL), 0);
+	assert_int_equal(fcr_route_add(t->routes, FCR_VLAN_ANY, 0xFFFFFE, 24, 1, pl_sn_mac), 0);
+	/* the frames' VLAN has routes of its own: the targets' domain goes
+	 * elsewhere, one host has a route of its own; the rest fall back */
+	assert_int_equal(fcr_route_add(t->routes, PL_VLAN, 0x410000, 8, 0, pl_sn_mac), 0);
+	assert_int_equal(fcr_route_add(t->routes, PL_VLAN, PL_FH, 24, 2, NULL), 0);
+	assert_int_equal(fcr_route_add(t->routes, 7, 0x010000, 8, 1, NULL), 0);
 	assert_int_equal(fcr_tables_binding_add(t, PL_VLAN, PL_H, PL_FH, FCR_BIND_STATIC), 0);
 	assert_int_equal(fcr_tables_binding_add(t, PL_VLAN, PL_T, PL_FT, FCR_BIND_STATIC), 0);
 	assert_int_equal(fcr_tables_binding_add(t, PL_VLAN, PL_VI, PL_FVI, FCR_BIND_STATIC), 0);
@@ -177,18 +182,32 @@ struct expect {
 	uint8_t bytes[FZ_CAP];
 };
 
+/* The route of a frame in vlan to did, as README says it is chosen: the
+ * longest prefix of the VLAN's own routes, else of those for every VLAN
+ * (an independent look at the route table's list, not its LPM). */
 static uint16_t
-route_port(const struct fcr_tables *t, uint32_t did, const struct fcr_nexthop **hop,
-	   uint8_t *drop)
+route_port(const struct fcr_tables *t, uint16_t vlan, uint32_t did,
+	   const struct fcr_nexthop **hop, uint8_t *drop)
 {
-	uint32_t key, nh;
+	const struct fcr_route_table *rt = t->routes;
+	unsigned int best = 0, rank, i;
 
-	fcr_route_lookup_bulk(t->routes, &did, &key, &nh, 1);
-	if (nh == FCR_ROUTE_NONE) {
+	for (i = 0; i < rt->nb_routes; i++) {
+		const struct fcr_route *ro = &rt->routes[i];
+
+		if ((ro->vlan != vlan && ro->vlan != FCR_VLAN_ANY) ||
+		    (did & (0xFFFFFFu << (24 - ro->bits) & 0xFFFFFF)) != ro->prefix)
+			continue;
+		rank = (ro->vlan == vlan) << 8 | ro->bits;
+		if (rank > best) {
+			best = rank;
+			*hop = &rt->nexthop[ro->nh];
+		}
+	}
+	if (best == 0) {
 		*drop = FCR_R_NO_ROUTE;
 		return FCR_OUT_DROP;
 	}
-	*hop = &t->routes->nexthop[nh];
 	if ((*hop)->port >= PL_PORTS) {
 		*drop = FCR_R_NO_PORT;
 		return FCR_OUT_DROP;
@@ -286,7 +305,7 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 		e->drop = FCR_R_REDIRECT_NOT_READY;
 		return;
 	}
-	e->out = route_port(t, e->did, &hop, &e->drop);
+	e->out = route_port(t, f->vlan, e->did, &hop, &e->drop);
 	expect_hold(e);
 	/* an ELS on a leg names the members the header names now, when its
 	 * payload is in the first segment (lib/frame/fcr_els_ids.h) */
@@ -345,7 +364,7 @@ check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *
 		 "%06x>%06x", f.s_id, f.d_id, e->sid, e->did);
 	FZ_CHECK((f.crc ^ tu_crc32_ref(p + fo, f.fc_len)) == e->crc_err,
 		 "CRC error changed from %08x", e->crc_err);
-	route_port(t, e->did, &hop, &drop);
+	route_port(t, e->f.vlan, e->did, &hop, &drop);
 	/* a fabric's MACs (README): toward the FCF its MAC as addressed, from
 	 * the S_ID's VN_Port MAC; toward an ENode from the FCF's MAC */
 	if (PL_FABRIC_MASK >> out & 1) {

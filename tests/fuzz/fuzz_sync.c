@@ -153,7 +153,8 @@ sz_record(struct tu_rng *r, uint64_t *clock, struct fcr_rec *rec)
 		port = (uint16_t)(tu_below(r, 5) ? tu_below(r, 4) : tu_rand32(r));
 		flags = (uint8_t)tu_rand32(r);
 		tu_fill_random(r, mac, 6);
-		*rec = fcr_route_rec(fcid, bits, port, mac, rec->version);
+		*rec = fcr_route_rec(tu_below(r, 2) ? FCR_VLAN_ANY : vlan, fcid, bits, port, mac,
+				     rec->version);
 		fcr_route_val(rec)->flags = flags;
 		break;
 	default:
@@ -196,7 +197,8 @@ tables_digest(const struct fcr_tables *t)
 	}
 	MIX(t->routes->nb_routes);
 	for (i = 0; i < t->routes->nb_routes; i++) {
-		MIX((uint64_t)t->routes->routes[i].prefix << 8 | t->routes->routes[i].bits);
+		MIX((uint64_t)t->routes->routes[i].vlan << 32 |
+		    t->routes->routes[i].prefix << 8 | t->routes->routes[i].bits);
 		MIX(t->routes->routes[i].version);
 		MIX(t->routes->nexthop[t->routes->routes[i].nh].port);
 	}
@@ -228,11 +230,11 @@ sz_local_change(struct tu_rng *r, struct fcr_tables *t)
 		fcr_redirect_del(t->redirects, vlan, w[0], w[1]);
 		break;
 	case 4:
-		fcr_route_add(t->routes, sz_fcid(r), tu_below(r, 2) ? 8 : 16,
-			      (uint16_t)tu_below(r, 3), NULL);
+		fcr_route_add(t->routes, tu_below(r, 2) ? FCR_VLAN_ANY : vlan, sz_fcid(r),
+			      tu_below(r, 2) ? 8 : 16, (uint16_t)tu_below(r, 3), NULL);
 		break;
 	default:
-		fcr_route_del(t->routes, sz_fcid(r), 8);
+		fcr_route_del(t->routes, tu_below(r, 2) ? FCR_VLAN_ANY : vlan, sz_fcid(r), 8);
 		break;
 	}
 }

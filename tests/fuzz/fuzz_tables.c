@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The tables' views of each other, after whatever a fuzz input did. */
+#include <string.h>
+
 #include <rte_hash.h>
 #include <rte_lpm.h>
 
@@ -33,6 +35,8 @@ fz_check_tables(const struct fcr_tables *t)
 	const struct fcr_binding_table *bt = t->bindings;
 	const struct fcr_redirect_table *rd = t->redirects;
 	const struct fcr_route_table *rt = t->routes;
+	uint32_t used_slots[FCR_ROUTE_SLOTS] = { 0 };
+	uint16_t slot_vlan[FCR_ROUTE_SLOTS];
 	uint32_t i, j, m, live = 0, bound = 0, used = 0, active = 0, it;
 	const void *kp;
 	void *data;
@@ -214,24 +218,45 @@ fz_check_tables(const struct fcr_tables *t)
 	FZ_CHECK((uint32_t)rte_hash_count(rd->by_key) == used, "redirect hash count");
 
 	/* routes */
+	memset(slot_vlan, 0xFF, sizeof(slot_vlan));
 	FZ_CHECK(rt->nb_routes <= rt->max_routes &&
 		 rt->nb_routes + rt->nb_nh_free == rt->max_routes,
 		 "routes: %u + %u free next hops", rt->nb_routes, rt->nb_nh_free);
 	for (i = 0; i < rt->nb_routes; i++) {
 		const struct fcr_route *ro = &rt->routes[i];
-		uint32_t nh;
+		uint32_t nh, slot;
 
 		FZ_CHECK(ro->bits >= 1 && ro->bits <= 24, "bits %u", ro->bits);
 		FZ_CHECK((ro->prefix & ~(0xFFFFFFu << (24 - ro->bits))) == 0 &&
 			 ro->prefix <= FCR_FCID_MASK, "prefix 0x%x/%u", ro->prefix,
 			 ro->bits);
+		FZ_CHECK(ro->vlan < FCR_VLANS || ro->vlan == FCR_VLAN_ANY, "vlan %u", ro->vlan);
 		FZ_CHECK(ro->nh < rt->max_routes && rt->nexthop[ro->nh].in_use, "nh");
-		FZ_CHECK(rte_lpm_is_rule_present(rt->lpm, ro->prefix << 8, ro->bits,
+		/* a VLAN's routes in its own slot, the others in slot 0 */
+		slot = ro->vlan == FCR_VLAN_ANY ? 0 : rt->slot_of[ro->vlan];
+		FZ_CHECK(ro->vlan == FCR_VLAN_ANY || slot != 0, "vlan %u has no slot", ro->vlan);
+		used_slots[slot]++;
+		FZ_CHECK(rte_lpm_is_rule_present(rt->lpm, slot << 24 | ro->prefix, 8 + ro->bits,
 						 &nh) == 1 && nh == ro->nh,
-			 "route 0x%x/%u not in the LPM", ro->prefix, ro->bits);
+			 "route vlan %u 0x%x/%u not in the LPM", ro->vlan, ro->prefix, ro->bits);
 		for (j = 0; j < i; j++)
 			FZ_CHECK(rt->routes[j].nh != ro->nh &&
 				 (rt->routes[j].prefix != ro->prefix ||
-				  rt->routes[j].bits != ro->bits), "route twice");
+				  rt->routes[j].bits != ro->bits ||
+				  rt->routes[j].vlan != ro->vlan), "route twice");
+	}
+	/* a slot counts its routes and is one VLAN's */
+	for (i = 1; i < FCR_ROUTE_SLOTS; i++)
+		FZ_CHECK(rt->slot_routes[i] == used_slots[i], "slot %u: %u routes counted, %u held",
+			 i, rt->slot_routes[i], used_slots[i]);
+	for (i = 0; i < FCR_VLANS; i++) {
+		uint8_t s = rt->slot_of[i];
+
+		if (s == 0)
+			continue;
+		FZ_CHECK(used_slots[s] != 0, "vlan %u: slot %u of no route", i, s);
+		FZ_CHECK(slot_vlan[s] == FCR_VLAN_ANY, "vlans %u and %u: slot %u",
+			 slot_vlan[s], i, s);
+		slot_vlan[s] = (uint16_t)i;
 	}
 }
