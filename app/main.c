@@ -249,9 +249,13 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
-	if (opt.fabric_mask >> nb_ports != 0) {
-		FCR_LOG(ERR, main, "--fabric-ports: port %u does not exist (%u ports)",
-			31 - (unsigned int)__builtin_clz(opt.fabric_mask), nb_ports);
+	if (opt.fabric_mask >> nb_ports != 0 || opt.series_mask >> nb_ports != 0) {
+		int fabric = opt.fabric_mask >> nb_ports != 0;
+		uint32_t mask = fabric ? opt.fabric_mask : opt.series_mask;
+
+		FCR_LOG(ERR, main, "%s: port %u does not exist (%u ports)",
+			fabric ? "--fabric-ports" : "--series-ports",
+			31 - (unsigned int)__builtin_clz(mask), nb_ports);
 		rte_eal_cleanup();
 		return 2;
 	}
@@ -294,6 +298,7 @@ main(int argc, char **argv)
 	fcr_fwd.burst = opt.burst;
 	fcr_fwd.fc_map = opt.fc_map;
 	fcr_fwd.fabric_mask = opt.fabric_mask;
+	fcr_fwd.series_mask = opt.series_mask;
 	fcr_fwd.drain_tsc = (rte_get_tsc_hz() + 9999) / 10000; /* 100 us */
 	for (p = 0; p < FCR_MAX_PORTS; p++)
 		fcr_fwd.passthrough[p] = opt.passthrough[p];

@@ -42,6 +42,10 @@ fcr_options_usage(const char *prog)
 	       "                          fabric's login replies on them, and FCoE frames on the\n"
 	       "                          other (edge) ports pass only from VN_Ports that logged in\n"
 	       "                          through them (default: none; static bindings only)\n"
+	       "  --series-ports=P,...    edge ports cabled to another fcredirect's fabric port:\n"
+	       "                          frames with the mark (a redirect there rewrote them)\n"
+	       "                          pass plain from them, as from fabric ports, and are\n"
+	       "                          dropped from any other port (default: none)\n"
 	       "  --pmd-config=NAME|FILE  a port profile from pmd-config/ (pcap, memif, null, tap,\n"
 	       "                          i40e, ice, mlx5) or a file: EAL ports, queues, descriptors,\n"
 	       "                          MTU, lcore map, FCoE steering; options given here win\n"
@@ -154,33 +158,34 @@ parse_passthrough(const char *s, struct fcr_options *o)
 	return 0;
 }
 
+/* "P,P,...": a bit per port in *mask (--fabric-ports, --series-ports). */
 static int
-parse_fabric_ports(const char *s, struct fcr_options *o)
+parse_ports(const char *opt, const char *s, uint32_t *mask)
 {
 	const char *p = s;
 	unsigned int a;
 	int used;
 
-	o->fabric_mask = 0;
+	*mask = 0;
 	while (*p) {
 		used = 0;
 		if (sscanf(p, "%u%n", &a, &used) != 1 || used == 0 || a >= FCR_MAX_PORTS ||
 		    *p == '-' || *p == '+') {
-			fprintf(stderr, "error: --fabric-ports: expected ports 0..%d, comma-separated, "
-				"at '%s'\n", FCR_MAX_PORTS - 1, p);
+			fprintf(stderr, "error: %s: expected ports 0..%d, comma-separated, "
+				"at '%s'\n", opt, FCR_MAX_PORTS - 1, p);
 			return -1;
 		}
-		o->fabric_mask |= 1u << a;
+		*mask |= 1u << a;
 		p += used;
 		if (*p == ',' && p[1] != '\0')
 			p++;
 		else if (*p != '\0') {
-			fprintf(stderr, "error: --fabric-ports: expected ',' and a port at '%s'\n", p);
+			fprintf(stderr, "error: %s: expected ',' and a port at '%s'\n", opt, p);
 			return -1;
 		}
 	}
-	if (o->fabric_mask == 0) {
-		fprintf(stderr, "error: --fabric-ports: no port given\n");
+	if (*mask == 0) {
+		fprintf(stderr, "error: %s: no port given\n", opt);
 		return -1;
 	}
 	return 0;
@@ -193,7 +198,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
-	       O_WDELAY };
+	       O_SERIES, O_WDELAY };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "config", required_argument, NULL, O_CONFIG },
@@ -208,6 +213,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "passthrough", required_argument, NULL, O_PASS },
 		{ "fc-map", required_argument, NULL, O_FCMAP },
 		{ "fabric-ports", required_argument, NULL, O_FABRIC },
+		{ "series-ports", required_argument, NULL, O_SERIES },
 		{ "sync-delay-us", required_argument, NULL, O_WDELAY },
 		{ "sync-lcore", required_argument, NULL, O_SYNCLCORE },
 		{ "sync-bind", required_argument, NULL, O_SYNCBIND },
@@ -324,7 +330,11 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			o->sync_delay_us = (uint32_t)v;
 			break;
 		case O_FABRIC:
-			if (parse_fabric_ports(optarg, o) < 0)
+			if (parse_ports("--fabric-ports", optarg, &o->fabric_mask) < 0)
+				return -1;
+			break;
+		case O_SERIES:
+			if (parse_ports("--series-ports", optarg, &o->series_mask) < 0)
 				return -1;
 			break;
 		case O_FCMAP:
@@ -412,6 +422,13 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			"their rules, more than --max-flows %u: raise --max-flows or lower "
 			"--max-redirects\n", o->max_redirects,
 			(unsigned long long)o->max_redirects * 4 + 4, o->max_flows);
+		return -1;
+	}
+	/* a series port is an edge port: one kind of edge port, not a fabric one */
+	if (o->fabric_mask & o->series_mask) {
+		fprintf(stderr, "error: --series-ports: port %u is a fabric port; a series "
+			"port is an edge port cabled to another fcredirect's fabric port\n",
+			(unsigned int)__builtin_ctz(o->fabric_mask & o->series_mask));
 		return -1;
 	}
 	if (o->sync.nb_peers > 0 && !o->sync.enabled) {

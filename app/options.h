@@ -31,6 +31,7 @@ struct fcr_options {
 	uint16_t burst;
 	uint32_t fc_map;
 	uint32_t fabric_mask;     /* --fabric-ports, a bit per port */
+	uint32_t series_mask;     /* --series-ports, a bit per port */
 	uint32_t sync_delay_us; /* testing: the sync lcore's wait before each burst */
 	int sync_lcore;                      /* -1: default */
 	struct fcr_sync_conf sync;

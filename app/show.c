@@ -17,10 +17,14 @@
 #include "sync_io.h"
 #include "sync_lcore.h"
 
-/* "fabric" (toward the FCF), "edge" (ENodes), or "lab" without --fabric-ports. */
+/* "fabric" (toward the FCF), "edge" (ENodes), "series" (another
+ * fcredirect's fabric port: the mark honoured), or "lab" without
+ * --fabric-ports. */
 static const char *
 port_role(uint16_t p)
 {
+	if (fcr_fwd.series_mask >> p & 1)
+		return "series";
 	if (fcr_fwd.fabric_mask == 0)
 		return "lab";
 	return fcr_fwd.fabric_mask >> p & 1 ? "fabric" : "edge";
@@ -135,6 +139,7 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 		for (j = 0; j < FCR_LEG_COUNT; j++)
 			t->w.pl.leg[j] += s->pl.leg[j];
 		t->w.pl.flow_miss += s->pl.flow_miss;
+		t->w.pl.series += s->pl.series;
 		t->w.pl.passthrough += s->pl.passthrough;
 		t->w.pl.logins += s->pl.logins;
 		t->w.pl.logins_bad_crc += s->pl.logins_bad_crc;
@@ -184,6 +189,8 @@ fcr_show_fwd_stats(FILE *out)
 	fprintf(out, "    %-28s %" PRIu64 "\n", "passthrough", t.w.pl.passthrough);
 	fprintf(out, "    %-28s %" PRIu64 "  (of plain: no flow entry yet)\n",
 		"flow_miss", t.w.pl.flow_miss);
+	fprintf(out, "    %-28s %" PRIu64 "  (of plain: the mark, a redirect upstream rewrote them)\n",
+		"series", t.w.pl.series);
 	fprintf(out, "    %-28s %" PRIu64 "  (of the legs: identities in the payload rewritten)\n",
 		"els_ids", t.w.pl.els_ids);
 	for (i = 0; i < 256; i++)
@@ -500,6 +507,11 @@ fcr_show_config(FILE *out)
 		"bindings learned from the fabric ports' login replies; edge ports pass "
 		"FCoE only from VN_Ports that logged in through them" :
 		"no fabric port: nothing learned (static bindings only), no source checked");
+	fprintf(out, "the mark:       frames a redirect rewrote carry it; %s\n",
+		(fcr_fwd.fabric_mask | fcr_fwd.series_mask) ?
+		"from fabric and series ports they pass plain, from other ports they are "
+		"dropped (mark_untrusted)" :
+		"no fabric or series port: frames with it are dropped (mark_untrusted)");
 	fprintf(out, "lcore map:     ");
 	for (w = 0; w < fcr_fwd.nb_workers; w++)
 		for (q = 0; q < fcr_fwd.workers[w]->nb_rxq; q++)

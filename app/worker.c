@@ -186,6 +186,7 @@ fcr_worker_main(void *arg)
 		.flood = fcr_fwd.flood,
 		.nb_ports = fcr_fwd.nb_ports,
 		.fabric_mask = fcr_fwd.fabric_mask,
+		.series_mask = fcr_fwd.series_mask,
 		.fc_map = fcr_fwd.fc_map,
 		.worker = w->id,
 	};

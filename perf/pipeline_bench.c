@@ -31,10 +31,10 @@
  * frames than that would measure this machine's DRAM, not the pipeline.
  *
  * Between passes, outside the timed region, each frame gets its original
- * bytes back: the rewrite changes the MACs (bytes 0-11), D_ID and S_ID (in
- * the first 64 bytes) and the CRC (in the last 8), so the first 64 and the
- * last 8 bytes are copied back (checked: the whole frame is then identical
- * to the original); and the mbuf fields a PMD's receive function writes
+ * bytes back: the rewrite changes the MACs (bytes 0-11), the mark, D_ID and
+ * S_ID (in the first 64 bytes) and the CRC (in the last 8), so the first 64
+ * and the last 8 bytes are copied back (checked: the whole frame is then
+ * identical to the original); and the mbuf fields a PMD's receive function writes
  * (lengths, offload flags) are written, so a frame's lines sit in the cache
  * roughly as a just-received burst's do. Frame sizes are compared fairly:
  * each frame has the same three lines touched (mbuf header, first data
@@ -471,8 +471,8 @@ build_frames(struct wctx *w, const struct world *wd, unsigned int sz)
 }
 
 /* Put back the bytes a pass may have changed: the first 64 bytes (MACs,
- * D_ID, S_ID) and the last 8 (CRC); and write the mbuf fields a PMD's
- * receive function writes. Not timed. */
+ * the mark, D_ID, S_ID) and the last 8 (CRC); and write the mbuf fields a
+ * PMD's receive function writes. Not timed. */
 static void
 restore_frames(struct wctx *w, int cold)
 {
@@ -564,6 +564,9 @@ verify_pass(const struct wctx *w, const struct world *wd, int check_stats,
 		}
 		fcr_put_be24(exp + fc_off + FCR_FC_D_ID, fs->nd);
 		fcr_put_be24(exp + fc_off + FCR_FC_S_ID, fs->ns);
+		/* a rewritten frame carries the mark (docs/fcoe.md) */
+		if (fs->ns != fs->s || fs->nd != fs->d)
+			exp[fc_off - FCR_FCOE_HLEN + FCR_FCOE_MARK_OFF] |= FCR_FCOE_MARK;
 		fcr_crc_store(exp + len - 8, fcr_crc_calc(exp + fc_off,
 							  len - 8 - fc_off));
 		if (w->out[i] != rs->port || memcmp(got, exp, len) != 0 ||
@@ -585,7 +588,7 @@ verify_pass(const struct wctx *w, const struct world *wd, int check_stats,
 			errors += w->st.drop[r] != 0;
 		for (r = 0; r < FCR_LEG_COUNT; r++)
 			errors += w->st.leg[r] != legs[r];
-		errors += w->st.flow_miss != 0 || w->nev != 0;
+		errors += w->st.flow_miss != 0 || w->nev != 0 || w->st.series != 0;
 		if (errors)
 			fprintf(stderr, "FAIL: %s: worker %u: frames or counters "
 				"wrong (flow_miss %" PRIu64 ", events %" PRIu64

@@ -3,7 +3,7 @@
 """
 dp_check: the judge of a fcredirect run on capture files.
 
-    dp_check.py check --pcap IN --list LIST --commands CMDS --log LOG \
+    dp_check.py check --pcap IN [--list LIST] --commands CMDS --log LOG \
         --out 0=OUT0[,OUT0b] --out 1=OUT1 --out 2=OUT2 [options]
 
 From the input capture (and fcoe-gen's --list of it) and the commands the
@@ -32,6 +32,11 @@ frame, on an independent model of the forwarder (README.md; docs/fcoe.md,
     VN_Port MAC (kept, or FPMA of a rewritten S_ID). The FC CRC follows the
     rewrite and a bad one stays exactly as bad.
   * FIP and other EtherTypes leave unchanged through the pass-through peer.
+  * Every frame a rule rewrote carries the mark (the FCoE header's byte 12,
+    bit 0x01; docs/fcoe.md). A frame that comes with it is honoured only on
+    a fabric or series port (--series-ports): it matches no rule, teaches
+    nothing, goes where a rewritten frame goes, keeps its mark and is counted
+    in `series`; on any other port it is dropped as mark_untrusted.
 
 tshark reads the input and every output capture; the expected record of each
 output frame is tshark's record of its input frame with the rewritten fields
@@ -85,6 +90,7 @@ SOF = {0x28, 0x29, 0x2D, 0x2E, 0x31, 0x35, 0x36, 0x39}
 EOF = {0x41, 0x42, 0x44, 0x46, 0x49, 0x4E, 0x4F, 0x50}
 FC_MAX_LEN = 24 + 2112
 FFFFFE = 0xFFFFFE
+MARK_OFF, MARK = 12, 0x01  # the mark: in the FCoE header (lib/frame/fcr_fcoe.h)
 LEGS = ["plain", "host_to_target", "vi_to_target", "target_to_host", "vt_to_host"]
 REASONS = ["runt", "trunc_vlan", "vlan_stacked", "trunc_fcoe_hdr", "bad_version",
            "bad_reserved", "bad_sof", "trunc_fc_hdr", "no_trailer", "bad_eof",
@@ -331,8 +337,9 @@ def parse(b):
     e = b[off:off + 14]
     if e[0] >> 4:
         return "bad_version", f
-    if e[0] & 0x0F or any(e[1:13]):
+    if e[0] & 0x0F or any(e[1:MARK_OFF]) or e[MARK_OFF] & ~MARK:
         return "bad_reserved", f
+    f.mark = bool(e[MARK_OFF] & MARK)
     if e[13] not in SOF:
         return "bad_sof", f
     fc = off + 14
@@ -795,6 +802,7 @@ class Expect:
         self.removed = ()      # rule keys gone after this frame (logins)
         self.may_drop = False  # loose: may be dropped as not ready
         self.held = False      # a fabric login frame: sent once applied
+        self.series = False    # came with the mark: plain, no rule
 
 
 def port_files(specs):
@@ -860,6 +868,7 @@ def rewrite_bytes(b, f, port_mac, dst_mac, s_id, d_id, subst=None):
         old = zlib.crc32(bytes(o[fc:fc + f.fc_len])) & 0xFFFFFFFF
         o[fc + 1:fc + 4] = d_id.to_bytes(3, "big")
         o[fc + 5:fc + 8] = s_id.to_bytes(3, "big")
+        o[fc - 14 + MARK_OFF] |= MARK
         if subst is not None and f.type == 0x01 and f.payload:
             o[fc + 24:fc + 24 + len(f.payload)] = els_ids(f.payload, f.r_ctl, subst)
         new = zlib.crc32(bytes(o[fc:fc + f.fc_len])) & 0xFFFFFFFF
@@ -881,11 +890,15 @@ def run_model(args, rep):
     frames = read_pcap(args.pcap)
     inrecs = records(args.pcap, frames)
     kinds = []
-    with open(args.list) as fl:
-        for ln in fl:
-            w = ln.split()
-            if w:
-                kinds.append(w[1])
+    if args.list is None:
+        # not fcoe-gen's capture (another node's output): no frame malformed
+        kinds = ["frame"] * len(frames)
+    else:
+        with open(args.list) as fl:
+            for ln in fl:
+                w = ln.split()
+                if w:
+                    kinds.append(w[1])
     rep.check("the input: pcap, tshark and --list agree on the frames")
     if not rep.expect(len(frames) == len(inrecs) == len(kinds),
                       "%d input frames" % len(frames),
@@ -908,6 +921,7 @@ def run_model(args, rep):
             peer[p] = p ^ 1
 
     fabric = set(int(x) for x in args.fabric_ports.split(",")) if args.fabric_ports else set()
+    series = set(int(x) for x in args.series_ports.split(",")) if args.series_ports else set()
     edge = bool(fabric) and args.in_port not in fabric
     m = Model(learn=args.bindings in ("both", "logins"), fabric=fabric, fc_map=args.fc_map)
     with open(args.commands) as fc:
@@ -952,24 +966,28 @@ def run_model(args, rep):
                 e.rec, e.data = inrecs[i], b
         elif reason != "ok":
             e.drop = reason
+        elif f.mark and args.in_port not in fabric | series:
+            e.drop = "mark_untrusted"
         elif edge and not m.allows(f.vlan, f.s_id, f.d_id, b[6:12], args.in_port):
             e.drop = "not_logged_in"
         else:
-            # fabric login frames only, and only with fabric ports
-            if f.type == 0x01 and fabric and FFFFFE in (f.s_id, f.d_id):
+            # fabric login frames only, and only with fabric ports; none
+            # with the mark (rewritten upstream: it teaches nothing)
+            if f.type == 0x01 and fabric and FFFFFE in (f.s_id, f.d_id) and not f.mark:
                 lg = snoop_fcoe(b, f)
             key = (f.vlan, f.s_id, f.d_id)
-            e.fcoe, e.key = True, key
-            rule = m.rules.get(key)
+            # the mark: not looked up, so no rule, hidden pair or block
+            e.fcoe, e.key, e.series = not f.mark, key, f.mark
+            rule = None if f.mark else m.rules.get(key)
             s_id, d_id, leg = (rule[0], rule[1], LEGS[rule[2]]) if rule else (f.s_id, f.d_id, "plain")
             if rule:
                 e.rule_key, e.redirect = key, rule[3]
                 # the pair's legs: dropped while only host and target are learned
                 e.may_drop = rule[2] in (1, 3)
-            hop = m.egress(f.vlan, d_id, args.in_port in fabric or rule is not None)
-            if key in m.hidden:
+            hop = m.egress(f.vlan, d_id, args.in_port in fabric or rule is not None or f.mark)
+            if key in m.hidden and not f.mark:
                 e.drop = "redirect_hidden"
-            elif key in m.blocks:
+            elif key in m.blocks and not f.mark:
                 e.drop, e.rule_key, e.redirect = NOT_READY, key, m.blocks[key]
                 if hop is not None and hop[0] < nports:
                     src, dst = egress_macs(b, hop, f.s_id, s_id, d_id)
@@ -1336,6 +1354,11 @@ def cmd_check(args):
     rep.expect(not det, " ".join("%s %d" % (k, legs[k]) for k in LEGS + ["passthrough"]),
                "frames by kind differ", det)
 
+    rep.check("show fwd stats: series counts the frames that came with the mark, sent plain")
+    want_series = sum(1 for e in exp_all if e.series and e.port is not None)
+    rep.expect(st["kind"].get("series") == want_series, "series %d" % want_series,
+               "series %s, expected %d" % (st["kind"].get("series"), want_series))
+
     rep.check("show fwd stats: drops by reason")
     det = []
     for k in set(drops) | set(st["drop"]):
@@ -1572,7 +1595,8 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="judge one run")
     c.add_argument("--pcap", required=True, help="the capture replayed")
-    c.add_argument("--list", required=True, help="fcoe-gen's --list of it")
+    c.add_argument("--list", help="fcoe-gen's --list of it (none: no frame of the "
+                   "capture is malformed)")
     c.add_argument("--commands", required=True, help="the commands the program ran (up to start)")
     c.add_argument("--log", required=True, help="the program's standard output")
     c.add_argument("--out", action="append", required=True, metavar="P=FILE[,FILE]",
@@ -1586,6 +1610,8 @@ def main():
     c.add_argument("--in-port", type=int, default=0, help="the port that received the capture")
     c.add_argument("--fabric-ports", help="P,... as the program's --fabric-ports (learning, the "
                    "edge ACL and held login frames)")
+    c.add_argument("--series-ports", help="P,... as the program's --series-ports (frames "
+                   "with the mark honoured there too)")
     c.add_argument("--ports", type=int, default=3, help="ports, when the log does not say")
     c.add_argument("--passthrough", help="P:Q,... as the program's --passthrough")
     c.add_argument("--fc-map", type=lambda s: int(s, 0), default=0x0EFC00)

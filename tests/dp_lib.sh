@@ -154,14 +154,17 @@ outs() {
 }
 
 # judge NAME GEN-NAME CMDS [dp_check options]: dp_check.py on run NAME of
-# capture GEN-NAME; adds its counts to ours
+# capture GEN-NAME (fcoe-gen's, with its list, or another run's output);
+# adds its counts to ours
 judge() {
 	local name=$1 g=$2 cmds=$3
 	shift 3
 	local n p f workers=1
+	local -a list=()
 	case " $* " in *" --multiset "*) workers=2 ;; esac
+	[ -f "$TMP/$g.list" ] && list=(--list "$TMP/$g.list")
 	# shellcheck disable=SC2046
-	python3 "$DP_CHECK" check --name "$name" --pcap "$TMP/$g.pcap" --list "$TMP/$g.list" \
+	python3 "$DP_CHECK" check --name "$name" --pcap "$TMP/$g.pcap" "${list[@]}" \
 		--commands "$cmds" --log "$TMP/$name.log" $(outs "$name" "$workers") \
 		${FABRIC:+--fabric-ports "$FABRIC"} "$@" \
 		>"$TMP/$name.check" 2>&1 || true

@@ -299,9 +299,10 @@ def run(tmp):
                     continue
                 replies.update(obj)
         check("/fcr/stats" in replies and "rx" in replies["/fcr/stats"] and
-              "drops" in replies["/fcr/stats"] and
-              "no_route" in replies["/fcr/stats"]["drops"],
-              "/fcr/stats: totals and drops by reason", t.stdout[-2000:])
+              "series" in replies["/fcr/stats"] and "drops" in replies["/fcr/stats"] and
+              "no_route" in replies["/fcr/stats"]["drops"] and
+              "mark_untrusted" in replies["/fcr/stats"]["drops"],
+              "/fcr/stats: totals, series and drops by reason", t.stdout[-2000:])
         check("/fcr/lcores" in replies and "worker0" in replies["/fcr/lcores"] and
               "flow_cache_hits" in replies["/fcr/lcores"]["worker0"],
               "/fcr/lcores: the workers, with their flow cache counters", t.stdout[-1000:])
@@ -454,11 +455,28 @@ def run(tmp):
     check(("%s:2:" % bad) in joined, "a wrong line of the file is named by file:line", joined)
     check(any("1 routes" in l for l in out), "the good line was applied", "\n".join(out))
     check(k.quit() == 0, "quit exits 0")
+
+    print("--series-ports")
+    e = Node(extra=("--fabric-ports", "1", "--series-ports", "0"), prefix=PREFIX + "e")
+    out = e.q("show port info 0")
+    check(any("Role: series" in l for l in out), "show port info 0: Role: series",
+          "\n".join(out))
+    out = e.q("show config")
+    check(any("port 0: series" in l for l in out) and any("port 1: fabric" in l for l in out)
+          and any(l.startswith("the mark:") for l in out),
+          "show config: port 0 a series port, port 1 a fabric port, the mark's rule",
+          "\n".join(out))
+    out = e.q("show fwd stats")
+    check(any(l.split()[:2] == ["series", "0"] for l in out), "show fwd stats: series 0",
+          "\n".join(out))
+    check(e.quit() == 0, "quit exits 0")
     for opt in (["--max-flows", "x"], ["--config", "(9,0,1)"], ["--sync-peer", "1.2.3.4:1"],
                 ["--stats-period", "0"], ["--pmd-config", "nosuch"], ["--txq", "0"],
                 ["--max-flows"], ["--no-such-option"],
                 ["--fabric-ports", "x"], ["--fabric-ports", "40"], ["--fabric-ports", "0,"],
                 ["--fabric-ports", "1"],  # net_null0 is the only port
+                ["--series-ports", "x"], ["--series-ports", "1"],
+                ["--series-ports", "0", "--fabric-ports", "0"],
                 ["--sync-delay-us", "-1"],
                 ["--max-redirects", "1000", "--max-flows", "1024"],
                 ["--flow-idle", "5", "--sync-bind", "127.0.0.1:7999", "--sync-key-file", "k"]):
@@ -473,6 +491,7 @@ def run(tmp):
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "b", ignore_errors=True)
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "c", ignore_errors=True)
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "d", ignore_errors=True)
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "e", ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -685,7 +685,8 @@ test_nonzero_version_is_bad_version(void **state)
 	}
 }
 
-/* Reserved bytes 15..26 (untagged offsets; the low nibble of byte 14 too). */
+/* Reserved bytes 15..26 (untagged offsets; the low nibble of byte 14 too),
+ * but for the mark's bit of byte 26. */
 static void
 test_nonzero_reserved_byte_in_each_position_is_bad_reserved(void **state)
 {
@@ -701,6 +702,9 @@ test_nonzero_reserved_byte_in_each_position_is_bad_reserved(void **state)
 		shift = tagged ? 4 : 0;
 		for (pos = 15; pos <= 26; pos++) {
 			for (i = 0; i < sizeof(vals); i++) {
+				if (pos == FCR_ETH_HLEN + FCR_FCOE_MARK_OFF &&
+				    vals[i] == FCR_FCOE_MARK)
+					continue;
 				buf[pos + shift] = vals[i];
 				expect_reason(fcr_frame_parse(buf, len, &f),
 					      FCR_R_BAD_RESERVED, "bad_reserved");
@@ -714,6 +718,35 @@ test_nonzero_reserved_byte_in_each_position_is_bad_reserved(void **state)
 				      FCR_R_BAD_RESERVED, "bad_reserved");
 		}
 		buf[14 + shift] = 0;
+	}
+}
+
+/* The mark (the last reserved byte's low bit) parses, tagged or not, and
+ * is reported; unmarked frames report none. (fuzz-frame: the same in mbuf
+ * chains.) */
+static void
+test_the_mark_parses_and_is_reported(void **state)
+{
+	uint8_t buf[256];
+	struct fcr_frame f;
+	uint32_t len, at;
+	int tagged;
+
+	(void)state;
+	for (tagged = 0; tagged < 2; tagged++) {
+		len = tu_std_frame(buf, sizeof(buf), tagged, payload, 20);
+		at = FCR_ETH_HLEN + (tagged ? FCR_VLAN_HLEN : 0) + FCR_FCOE_MARK_OFF;
+		expect_reason(fcr_frame_parse(buf, len, &f), FCR_R_OK, "ok");
+		assert_int_equal(f.mark, 0);
+		buf[at] = FCR_FCOE_MARK;
+		expect_reason(fcr_frame_parse(buf, len, &f), FCR_R_OK, "ok");
+		assert_int_equal(f.mark, FCR_FCOE_MARK);
+		/* outside the CRC: the frame's CRC still checks */
+		assert_int_equal(fcr_frame_verify_crc(buf, &f), FCR_R_OK);
+		/* any other bit of that byte is still pre-standard */
+		buf[at] = FCR_FCOE_MARK | 0x02;
+		expect_reason(fcr_frame_parse(buf, len, &f), FCR_R_BAD_RESERVED,
+			      "bad_reserved");
 	}
 }
 
@@ -980,6 +1013,7 @@ main(void)
 		cmocka_unit_test(test_stacked_vlan_tags_are_vlan_stacked),
 		cmocka_unit_test(test_nonzero_version_is_bad_version),
 		cmocka_unit_test(test_nonzero_reserved_byte_in_each_position_is_bad_reserved),
+		cmocka_unit_test(test_the_mark_parses_and_is_reported),
 		cmocka_unit_test(test_nonzero_trailer_reserved_is_bad_trailer),
 		cmocka_unit_test(test_fc_length_not_multiple_of_4_is_bad_length),
 		cmocka_unit_test(test_payload_over_2112_is_too_long),

@@ -31,6 +31,9 @@
 #define FT 0x410001u
 #define FVI 0x810001u
 #define FVT 0x810002u
+/* a host that logs in during a test (and is unbound at its end) */
+#define LH 0x2100000000000042ull
+#define FLH 0x010042u
 
 static struct rte_mempool *mp;
 static struct fcr_tables *tables;
@@ -88,6 +91,48 @@ parse(struct rte_mbuf *m, struct fcr_frame *f)
 	assert_int_equal(fcr_frame_parse_mbuf(m, f), FCR_R_OK);
 }
 
+/* A fabric login frame: frame()'s PLOGI (or its accept) to or from FFFFFE,
+ * made an FLOGI naming wwpn (an accept is the fabric's: left as it is). */
+static struct rte_mbuf *
+flogi(uint32_t s, uint32_t d, uint8_t r_ctl, uint64_t wwpn)
+{
+	struct rte_mbuf *m = frame(s, d, FCR_ELS_SPARM_LEN, 1, r_ctl, FCR_TYPE_ELS);
+	struct fcr_frame f;
+	uint8_t *els;
+
+	parse(m, &f);
+	els = rte_pktmbuf_mtod_offset(m, uint8_t *, f.fc_off + FCR_FC_HLEN);
+	if (r_ctl == FCR_RCTL_ELS_REQ) {
+		els[0] = FCR_ELS_FLOGI;
+		fcr_put_be64(els + 20, wwpn);
+	}
+	fcr_put_crc_mbuf(m, fcr_frame_crc_off(&f),
+			 tu_crc32_ref(rte_pktmbuf_mtod_offset(m, uint8_t *, f.fc_off),
+				      f.fc_len));
+	return m;
+}
+
+/* The mark, as an fcredirect upstream that rewrote the frame sets it. */
+static struct rte_mbuf *
+marked(struct rte_mbuf *m)
+{
+	struct fcr_frame f;
+
+	parse(m, &f);
+	*rte_pktmbuf_mtod_offset(m, uint8_t *, f.fcoe_off + FCR_FCOE_MARK_OFF) |=
+		FCR_FCOE_MARK;
+	return m;
+}
+
+static int
+has_mark(struct rte_mbuf *m)
+{
+	struct fcr_frame f;
+
+	parse(m, &f);
+	return f.mark;
+}
+
 static void
 assert_forwarded(struct rte_mbuf *m, uint32_t s, uint32_t d, const uint8_t *dst,
 		 uint16_t port)
@@ -110,6 +155,31 @@ run(struct rte_mbuf **m, uint16_t n, uint16_t in_port, uint16_t *out,
 {
 	memset(st, 0, sizeof(*st));
 	return fcr_pipeline_burst(&pl, in_port, m, n, out, st, ev, 1);
+}
+
+/* What the sync lcore learns when wwpn logs in through edge port `port` and
+ * the fabric (port 1) grants it fcid: an FLOGI and its accept. */
+static void
+log_in(uint64_t wwpn, uint32_t fcid, uint16_t port)
+{
+	struct fcr_event le;
+
+	memset(&le, 0, sizeof(le));
+	le.type = FCR_EV_LOGIN;
+	le.kind = FCR_LOGIN_FLOGI;
+	le.vlan = VLAN;
+	le.ox_id = (uint16_t)fcid;
+	le.has_wwpn = 1;
+	le.wwpn = wwpn;
+	le.d_id = FCR_FCID_FLOGI;
+	le.enode[5] = (uint8_t)fcid;
+	le.port = (uint8_t)port;
+	fcr_tables_event(tables, &le);
+	le.kind = FCR_LOGIN_ACC;
+	le.s_id = FCR_FCID_FLOGI;
+	le.d_id = fcid;
+	le.port = 1;
+	fcr_tables_event(tables, &le);
 }
 
 static void
@@ -293,8 +363,8 @@ fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not(void **state)
 {
 	struct rte_mbuf *m[3] = {
 		frame(FVT, FT, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
-		frame(0, FCR_FCID_FLOGI, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
-		frame(0, FCR_FCID_FLOGI, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS),
+		flogi(0, FCR_FCID_FLOGI, FCR_RCTL_ELS_REQ, VT),
+		flogi(0, FCR_FCID_FLOGI, FCR_RCTL_ELS_REQ, VT),
 	};
 	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	struct fcr_pipeline_stats st;
@@ -303,14 +373,6 @@ fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not(void **state)
 	uint16_t out[3];
 
 	(void)state;
-	/* the payloads say PLOGI: make the second and third FLOGIs */
-	for (i = 1; i < 3; i++) {
-		parse(m[i], &f);
-		rte_pktmbuf_mtod_offset(m[i], uint8_t *, f.fc_off + FCR_FC_HLEN)[0] = FCR_ELS_FLOGI;
-		fcr_put_crc_mbuf(m[i], fcr_frame_crc_off(&f),
-				 tu_crc32_ref(rte_pktmbuf_mtod_offset(m[i], uint8_t *, f.fc_off),
-					      f.fc_len));
-	}
 	parse(m[2], &f);
 	rte_pktmbuf_mtod_offset(m[2], uint8_t *, fcr_frame_crc_off(&f))[0] ^= 1;
 	pl.fabric_mask = 1u << 1;
@@ -345,7 +407,7 @@ fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not(void **state)
 static void
 edge_ports_pass_only_logged_in_vn_ports(void **state)
 {
-	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX], le;
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	struct fcr_pipeline_stats st;
 	struct rte_mbuf *m[6];
 	uint16_t out[6];
@@ -353,22 +415,7 @@ edge_ports_pass_only_logged_in_vn_ports(void **state)
 	(void)state;
 	/* 0x010005 logs in through port 0, the fabric is on port 1 */
 	tables->fabric_mask = pl.fabric_mask = 1u << 1;
-	memset(&le, 0, sizeof(le));
-	le.type = FCR_EV_LOGIN;
-	le.kind = FCR_LOGIN_FLOGI;
-	le.vlan = VLAN;
-	le.ox_id = 77;
-	le.has_wwpn = 1;
-	le.wwpn = 0x2100000000000005ull;
-	le.d_id = FCR_FCID_FLOGI;
-	le.enode[5] = 5;
-	le.port = 0;
-	fcr_tables_event(tables, &le);
-	le.kind = FCR_LOGIN_ACC;
-	le.s_id = FCR_FCID_FLOGI;
-	le.d_id = 0x010005;
-	le.port = 1;
-	fcr_tables_event(tables, &le);
+	log_in(0x2100000000000005ull, 0x010005, 0);
 
 	m[0] = fcp(0x010005, FT);  /* logged in through port 0: passes */
 	m[1] = fcp(0x010005, FT);  /* the same S_ID from another MAC */
@@ -564,6 +611,206 @@ the_ends_never_reach_the_service_node(void **state)
 	assert_int_equal(out[1], FCR_OUT_DROP);
 	assert_int_equal(st.drop[FCR_R_REDIRECT_HIDDEN], 2);
 	free_all(m, 2);
+}
+
+/* Every frame a redirect leg rewrote carries the mark, in a lab and in a
+ * fabric; a plain frame does not. */
+static void
+a_rewritten_frame_carries_the_mark_and_a_plain_one_does_not(void **state)
+{
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[5];
+	uint16_t out[5];
+	int fabric, i;
+
+	(void)state;
+	for (fabric = 0; fabric < 2; fabric++) {
+		tables->fabric_mask = pl.fabric_mask = fabric ? 1u << 1 : 0;
+		m[0] = fcp(FH, FT);
+		m[1] = fcp(FVI, FT);
+		m[2] = fcp(FT, FH);
+		m[3] = fcp(FVT, FH);
+		m[4] = fcp(FH, 0x410009);
+		/* the legs from the ENodes' ports (0 and 2), in a fabric the
+		 * target's from the fabric port */
+		run(m, 1, 0, out, &st, ev);
+		run(&m[1], 1, 2, &out[1], &st, ev);
+		run(&m[2], 1, fabric ? 1 : 0, &out[2], &st, ev);
+		run(&m[3], 2, fabric ? 2 : 0, &out[3], &st, ev);
+		for (i = 0; i < 4; i++) {
+			assert_int_not_equal(out[i], FCR_OUT_DROP);
+			assert_true(has_mark(m[i]));
+		}
+		assert_int_not_equal(out[4], FCR_OUT_DROP);
+		assert_false(has_mark(m[4]));
+		free_all(m, 5);
+	}
+	tables->fabric_mask = pl.fabric_mask = 0;
+}
+
+/* A frame with the mark that arrives from the fabric or from a series port
+ * goes on plain: no redirect rule (the host's frame stays the target's, its
+ * bytes as they came but for the MACs), counted under series, no flow
+ * reported, the mark kept; as a rewritten frame, to the edge port its
+ * D_ID's VN_Port logged in through. The same frame without the mark, on the
+ * same port, still goes to the VT; a series port still checks who sends. */
+static void
+a_marked_frame_from_the_fabric_or_a_series_port_goes_plain(void **state)
+{
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint8_t before[FCR_FCOE_MAX_FRAME];
+	struct rte_mbuf *m[3];
+	struct fcr_frame f;
+	uint16_t out[3], len, in_port;
+
+	(void)state;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	pl.series_mask = 1u << 0;
+	/* a host that logged in through edge port 2; its route says port 0 */
+	log_in(LH, FLH, 2);
+	/* port 1 is the fabric's, port 0 a series port */
+	for (in_port = 0; in_port < 2; in_port++) {
+		fcr_pipeline_forget(&pl, NULL, 0);
+		m[0] = marked(fcp(FH, FT));
+		m[1] = fcp(FH, FT);
+		m[2] = marked(fcp(FT, FLH));
+		len = rte_pktmbuf_data_len(m[0]);
+		memcpy(before, rte_pktmbuf_mtod(m[0], uint8_t *), len);
+		assert_int_equal(run(m, 3, in_port, out, &st, ev), 0);
+		assert_int_equal(out[0], 1); /* the target's route */
+		assert_memory_equal(rte_pktmbuf_mtod_offset(m[0], uint8_t *, 12),
+				    before + 12, len - 12u);
+		assert_true(has_mark(m[0]));
+		assert_int_equal(out[2], 2);
+		assert_int_equal(st.series, 2);
+		assert_int_equal(st.flow_miss, 0);
+		assert_int_equal(st.leg[FCR_LEG_PLAIN], 2);
+		assert_int_equal(out[1], 2); /* unmarked: the host -> target leg */
+		parse(m[1], &f);
+		assert_int_equal(f.d_id, FVT);
+		assert_true(f.mark);
+		assert_int_equal(st.leg[FCR_LEG_HOST_TO_TARGET], 1);
+		free_all(m, 3);
+	}
+	/* a series port is an edge port: only VN_Ports that logged in
+	 * through it, the mark or not */
+	m[0] = marked(fcp(0x010006, FT));
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_NOT_LOGGED_IN], 1);
+	free_all(m, 1);
+	assert_int_equal(fcr_tables_binding_del(tables, VLAN, LH), 0);
+	pl.series_mask = 0;
+	tables->fabric_mask = pl.fabric_mask = 0;
+}
+
+/* A node upstream redirected the target's frame to the VI: the target ->
+ * VI pair, hidden here too, must still reach the VI (to the VI's port). */
+static void
+a_marked_frame_of_a_hidden_pair_reaches_the_service_node(void **state)
+{
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[2] = { marked(fcp(FT, FVI)), fcp(FT, FVI) };
+	uint16_t out[2];
+
+	(void)state;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	run(m, 2, 1, out, &st, ev);
+	assert_int_equal(out[0], 2);
+	assert_int_equal(st.series, 1);
+	/* without the mark: the end never meets the service node */
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_REDIRECT_HIDDEN], 1);
+	free_all(m, 2);
+	tables->fabric_mask = pl.fabric_mask = 0;
+}
+
+/* The sync lcore's side of the login events (not the first frames: a plain
+ * entry would outlive the test). */
+static void
+apply_logins(const struct fcr_event *ev, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].type == FCR_EV_LOGIN)
+			fcr_tables_event(tables, &ev[i]);
+}
+
+/* A frame with the mark teaches no binding: the fabric's FLOGI accept with
+ * it is neither reported nor held; the same accept without it binds. */
+static void
+a_marked_login_accept_teaches_nothing(void **state)
+{
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[3];
+	unsigned int n, i;
+	uint16_t out[3];
+
+	(void)state;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	m[0] = flogi(0, FCR_FCID_FLOGI, FCR_RCTL_ELS_REQ, LH);
+	m[1] = marked(flogi(FCR_FCID_FLOGI, FLH, FCR_RCTL_ELS_REP, 0));
+	m[2] = flogi(FCR_FCID_FLOGI, FLH, FCR_RCTL_ELS_REP, 0);
+	/* each accept to the requester's MAC, so it answers the request */
+	for (i = 1; i < 3; i++)
+		memcpy(rte_pktmbuf_mtod(m[i], uint8_t *),
+		       rte_pktmbuf_mtod(m[0], uint8_t *) + 6, 6);
+	n = run(m, 1, 0, out, &st, ev);
+	assert_int_equal(st.logins, 1);
+	apply_logins(ev, n);
+	n = run(&m[1], 1, 1, &out[1], &st, ev);
+	assert_int_equal(n, 0);
+	assert_int_equal(st.logins, 0);
+	assert_int_equal(out[1], 0); /* sent at once: nothing to wait for */
+	assert_int_equal(st.series, 1);
+	assert_int_equal(fcr_binding_by_fcid(tables->bindings, VLAN, FLH),
+			 FCR_BINDING_NONE);
+	/* the control: the fabric's own accept binds the port */
+	n = run(&m[2], 1, 1, &out[2], &st, ev);
+	assert_int_equal(st.logins, 1);
+	assert_int_equal(out[2], 0 | FCR_OUT_HOLD);
+	apply_logins(ev, n);
+	assert_int_not_equal(fcr_binding_by_fcid(tables->bindings, VLAN, FLH),
+			     FCR_BINDING_NONE);
+	assert_int_equal(fcr_tables_binding_del(tables, VLAN, LH), 0);
+	free_all(m, 3);
+	tables->fabric_mask = pl.fabric_mask = 0;
+}
+
+/* The mark from any other port is a station posing as a redirect upstream
+ * to slip past one here: dropped, in a fabric (an edge port) and in a lab
+ * (a port not named a series port). */
+static void
+a_marked_frame_from_another_port_is_dropped_as_mark_untrusted(void **state)
+{
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[1] = { marked(fcp(FH, FT)) };
+	uint16_t out[1];
+
+	(void)state;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	pl.series_mask = 1u << 2;
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_MARK_UNTRUSTED], 1);
+	assert_int_equal(st.series, 0);
+	tables->fabric_mask = pl.fabric_mask = 0;
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_MARK_UNTRUSTED], 1);
+	/* a lab's series port takes it, plain */
+	pl.series_mask = 1u << 0;
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(st.series, 1);
+	pl.series_mask = 0;
+	free_all(m, 1);
 }
 
 static void
@@ -806,6 +1053,11 @@ main(void)
 		cmocka_unit_test(fabric_macs_are_the_fcf_s_and_the_vn_port_s),
 		cmocka_unit_test(an_els_on_a_leg_names_the_members_the_header_names),
 		cmocka_unit_test(the_ends_never_reach_the_service_node),
+		cmocka_unit_test(a_rewritten_frame_carries_the_mark_and_a_plain_one_does_not),
+		cmocka_unit_test(a_marked_frame_from_the_fabric_or_a_series_port_goes_plain),
+		cmocka_unit_test(a_marked_frame_of_a_hidden_pair_reaches_the_service_node),
+		cmocka_unit_test(a_marked_login_accept_teaches_nothing),
+		cmocka_unit_test(a_marked_frame_from_another_port_is_dropped_as_mark_untrusted),
 		cmocka_unit_test(fip_and_other_ethertypes_pass_through),
 		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
 		cmocka_unit_test(frames_to_one_d_id_in_two_vlans_leave_by_their_vlans_routes),

@@ -52,6 +52,8 @@ struct fcr_pipeline {
 	const uint32_t *flood;         /* [fabric port] -> its edge ports; NULL: none */
 	uint16_t nb_ports;
 	uint32_t fabric_mask;          /* fabric ports; 0: no trust model */
+	uint32_t series_mask;          /* series ports: edge ports facing another
+					* fcredirect's fabric port */
 	uint32_t fc_map;
 	uint32_t worker;               /* which per-worker counters */
 	uint64_t recent[256];          /* first frames recently reported */
@@ -64,6 +66,7 @@ struct fcr_pipeline_stats {
 	uint64_t drop[FCR_R_COUNT];
 	uint64_t leg[FCR_LEG_COUNT];   /* FCoE frames sent, by rewrite leg */
 	uint64_t flow_miss;            /* FCoE frames sent with no flow entry yet */
+	uint64_t series;               /* FCoE frames with the mark sent plain */
 	uint64_t passthrough;          /* FIP and other EtherTypes sent */
 	uint64_t logins;               /* login frames reported */
 	uint64_t logins_bad_crc;       /* login frames not learned from */
@@ -125,13 +128,16 @@ fcr_put_crc_mbuf(struct rte_mbuf *m, uint32_t off, uint32_t crc)
 }
 
 /* New D_ID and S_ID, and the CRC updated for them (the pipeline's
- * rewrite). */
+ * rewrite); the mark set, so no fcredirect after this one redirects the
+ * frame again. */
 static inline void
 fcr_rewrite_ids(struct rte_mbuf *m, const struct fcr_frame *f, uint32_t sid,
 	    uint32_t did)
 {
 	uint8_t *fc = rte_pktmbuf_mtod_offset(m, uint8_t *, f->fc_off);
 
+	/* the FCoE header, just before the FC frame: outside the CRC */
+	fc[FCR_FCOE_MARK_OFF - FCR_FCOE_HLEN] |= FCR_FCOE_MARK;
 	fcr_put_be24(fc + FCR_FC_D_ID, did);
 	fcr_put_be24(fc + FCR_FC_S_ID, sid);
 	/* incremental: a CRC that was bad on arrival stays exactly as bad */

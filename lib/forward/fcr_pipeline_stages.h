@@ -41,6 +41,7 @@ struct fcr_pipeline_frames {
 	uint8_t leg[FCR_PIPELINE_BURST_MAX];
 	uint8_t missed[FCR_PIPELINE_BURST_MAX];
 	uint8_t hold[FCR_PIPELINE_BURST_MAX];  /* a login frame to hold */
+	unsigned int nmark;                    /* frames with the mark parse let on */
 };
 
 static inline unsigned int
@@ -206,7 +207,9 @@ fcr_pipeline_edge_check(const struct fcr_pipeline *p, uint16_t in_port,
 /*
  * Parse the n frames: each FCoE frame's header and flow key to w, the others
  * decided here (out[i]: passed through, FIP snooped with the trust model;
- * or dropped). Returns how many FCoE frames go on.
+ * or dropped). A frame with the mark goes on only from a fabric or series
+ * port: from any other, it is a station posing as a redirect upstream.
+ * Returns how many FCoE frames go on.
  */
 static __rte_always_inline unsigned int
 fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
@@ -216,7 +219,9 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 {
 	unsigned int i, k = 0;
 	int trust = p->fabric_mask != 0;
+	int mark_ok = (p->fabric_mask | p->series_mask) >> in_port & 1;
 
+	w->nmark = 0;
 	for (i = 0; i < n && i < 4; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
@@ -232,6 +237,14 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 				out[i] = FCR_OUT_DROP;
 				st->drop[FCR_R_SPLIT_HEADER]++;
 				continue;
+			}
+			if (unlikely(w->f[k].mark)) {
+				if (!mark_ok) {
+					out[i] = FCR_OUT_DROP;
+					st->drop[FCR_R_MARK_UNTRUSTED]++;
+					continue;
+				}
+				w->nmark++;
 			}
 			w->key[k] = fcr_flow_key(w->f[k].vlan, w->f[k].s_id,
 						 w->f[k].d_id);
@@ -290,7 +303,8 @@ fcr_pipeline_trust(struct fcr_pipeline *p, uint16_t in_port,
 		k = fcr_pipeline_edge_check(p, in_port, pkts, w, k, out, st);
 	for (i = 0; i < k; i++) {
 		w->hold[i] = 0;
-		if (unlikely(w->f[i].type == FCR_TYPE_ELS)) {
+		/* a frame with the mark was rewritten: it teaches nothing */
+		if (unlikely(w->f[i].type == FCR_TYPE_ELS && !w->f[i].mark)) {
 			w->hold[i] = (uint8_t)fcr_pipeline_snoop_els(p,
 				pkts[w->pos[i]], &w->f[i], in_port, w->pos[i], st,
 				&ev[*nev], now);
@@ -300,12 +314,20 @@ fcr_pipeline_trust(struct fcr_pipeline *p, uint16_t in_port,
 	return k;
 }
 
-/* The k frames' flow entries, through this worker's flow cache. */
+/* The k frames' flow entries, through this worker's flow cache. A frame
+ * with the mark has none: a redirect upstream rewrote it, so it must match
+ * no rule nor hidden pair here, and goes on plain. */
 static __rte_always_inline void
 fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
 		    struct fcr_pipeline_frames *w)
 {
+	unsigned int i;
+
 	fcr_flow_lookup_cached(p->tables->flows, &p->cache, w->key, k, w->idx);
+	if (unlikely(w->nmark != 0))
+		for (i = 0; i < k; i++)
+			if (w->f[i].mark)
+				w->idx[i] = FCR_FLOW_NONE;
 }
 
 /*
@@ -337,7 +359,12 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 
 		w->missed[i] = w->idx[i] == FCR_FLOW_NONE;
 		if (w->missed[i]) {
-			nev += fcr_pipeline_report_first(p, w->key[i], &ev[nev], now);
+			/* the mark: no entry looked up, none to report */
+			if (unlikely(w->f[i].mark))
+				w->missed[i] = 0;
+			else
+				nev += fcr_pipeline_report_first(p, w->key[i],
+								 &ev[nev], now);
 			w->did[i] = w->f[i].d_id;
 			w->sid[i] = w->f[i].s_id;
 			w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, w->did[i]);
@@ -448,12 +475,14 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 
 	fcr_route_lookup_bulk(rt, w->rkey, nh, k);
 	/* in a fabric: where the D_ID's VN_Port logged in, for what came from
-	 * the FCF and what a redirect rewrote (an edge station's plain frames
-	 * follow the routes: to the FCF, which zones them) */
+	 * the FCF and what a redirect rewrote, here or upstream (the mark; an
+	 * edge station's plain frames follow the routes: to the FCF, which
+	 * zones them) */
 	if (p->fabric_mask != 0) {
 		for (i = 0; i < k; i++) {
 			vto[i] = 0;
-			if ((p->fabric_mask >> in_port & 1) || w->leg[i] != FCR_LEG_PLAIN) {
+			if ((p->fabric_mask >> in_port & 1) || w->leg[i] != FCR_LEG_PLAIN ||
+			    w->f[i].mark) {
 				vk[nv] = fcr_vn_key(w->f[i].vlan, w->did[i]);
 				vi[nv++] = (uint8_t)i;
 			}
@@ -520,6 +549,10 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		st->flow_miss += w->missed[i];
 		out[w->pos[i]] = (uint16_t)(hop->port | (w->hold[i] ? FCR_OUT_HOLD : 0));
 	}
+	/* the frames with the mark sent (a burst with none pays nothing) */
+	if (unlikely(w->nmark != 0))
+		for (i = 0; i < k; i++)
+			st->series += w->f[i].mark && out[w->pos[i]] != FCR_OUT_DROP;
 }
 
 #endif /* FCR_PIPELINE_STAGES_H */

@@ -20,6 +20,12 @@
 #define FCR_FCOE_HLEN 14   /* version + reserved + SOF */
 #define FCR_FC_HLEN 24     /* R_CTL .. Parameter */
 #define FCR_FCOE_TLEN 8    /* FC CRC, EOF, 3 reserved */
+/* The mark: a bit of the FCoE header's last reserved byte (just before SOF)
+ * that fcredirect sets on every frame a redirect leg rewrote, so a second
+ * fcredirect in series forwards it plain instead of redirecting it again.
+ * Outside the FC CRC; receivers ignore reserved bits (docs/fcoe.md). */
+#define FCR_FCOE_MARK_OFF 12
+#define FCR_FCOE_MARK 0x01
 #define FCR_FC_MAX_PAYLOAD 2112
 /* largest FC frame covered by the CRC: header, payload and fill */
 #define FCR_FC_MAX_LEN (FCR_FC_HLEN + FCR_FC_MAX_PAYLOAD)

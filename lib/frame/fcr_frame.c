@@ -106,17 +106,19 @@ parse_core(const uint8_t *h, const uint8_t *t, uint32_t len,
 		return FCR_R_TRUNC_FCOE_HDR;
 	e = h + off;
 	{
-		/* version, reserved: 13 zero bytes in the common case */
+		/* version, reserved: 13 zero bytes in the common case, but
+		 * for the mark */
 		uint64_t a;
 		uint32_t b;
 
 		memcpy(&a, e, 8);
 		memcpy(&b, e + 8, 4);
-		if (unlikely((a | b | e[12]) != 0)) {
+		if (unlikely((a | b | (e[FCR_FCOE_MARK_OFF] & ~FCR_FCOE_MARK)) != 0)) {
 			if (e[0] >> 4)
 				return FCR_R_BAD_VERSION;
 			return FCR_R_BAD_RESERVED;
 		}
+		f->mark = e[FCR_FCOE_MARK_OFF] & FCR_FCOE_MARK;
 	}
 	f->sof = e[13];
 	if (!in_map(sof_map, f->sof))

@@ -30,6 +30,7 @@ struct fcr_frame {
 	uint16_t payload_len; /* payload without fill bytes */
 	uint8_t sof;
 	uint8_t eof;
+	uint8_t mark;         /* FCR_FCOE_MARK: a redirect upstream rewrote it */
 	uint32_t frame_len;
 	uint32_t crc;         /* stored FC CRC as a value (wire order is LSB first) */
 

@@ -23,7 +23,7 @@ static struct rte_mbuf gchain[FZ_MAX_SEGS] __rte_cache_aligned;
 
 /* what the inputs were, for the report */
 static struct {
-	long ok, segmented;
+	long ok, segmented, marked;
 	unsigned long hist[FCR_R_COUNT];
 } tally;
 
@@ -90,6 +90,7 @@ base_fcoe(struct tu_rng *r, uint8_t *b)
 	fc.payload = payload;
 	n = fcr_build_fcoe(b, FZ_CAP, &l2, &fc);
 	assert_true(n > 0);
+	fz_maybe_mark(b, (uint32_t)n);
 	return (uint32_t)n;
 }
 
@@ -103,7 +104,8 @@ frames_equal(const struct fcr_frame *a, const struct fcr_frame *b)
 	FIELD_EQ(a, b, ethertype); FIELD_EQ(a, b, vlan); FIELD_EQ(a, b, tagged);
 	FIELD_EQ(a, b, pcp); FIELD_EQ(a, b, fcoe_off); FIELD_EQ(a, b, fc_off);
 	FIELD_EQ(a, b, fc_len); FIELD_EQ(a, b, payload_len); FIELD_EQ(a, b, sof);
-	FIELD_EQ(a, b, eof); FIELD_EQ(a, b, frame_len); FIELD_EQ(a, b, crc);
+	FIELD_EQ(a, b, eof); FIELD_EQ(a, b, mark); FIELD_EQ(a, b, frame_len);
+	FIELD_EQ(a, b, crc);
 	FIELD_EQ(a, b, r_ctl); FIELD_EQ(a, b, cs_ctl); FIELD_EQ(a, b, type);
 	FIELD_EQ(a, b, seq_id); FIELD_EQ(a, b, df_ctl); FIELD_EQ(a, b, fill);
 	FIELD_EQ(a, b, seq_cnt); FIELD_EQ(a, b, ox_id); FIELD_EQ(a, b, rx_id);
@@ -117,6 +119,7 @@ check_parse(const uint8_t *b, uint32_t len, enum fcr_reason rc,
 	    const struct fcr_frame *f)
 {
 	const uint8_t *fc;
+	unsigned int i;
 
 	FZ_CHECK((unsigned)rc < FCR_R_COUNT, "reason %d", (int)rc);
 	FZ_CHECK(rc != FCR_R_RUNT || len < FCR_ETH_HLEN, "runt of %u bytes", len);
@@ -144,6 +147,11 @@ check_parse(const uint8_t *b, uint32_t len, enum fcr_reason rc,
 	FZ_CHECK(fcr_frame_crc_off(f) + FCR_FCOE_TLEN == len, "crc at %u of %u",
 		 fcr_frame_crc_off(f), len);
 	FZ_CHECK(fcr_sof_valid(f->sof) && f->sof == b[f->fcoe_off + 13], "sof");
+	/* version and reserved bytes zero, but for the mark */
+	for (i = 0; i < FCR_FCOE_MARK_OFF; i++)
+		FZ_CHECK(b[f->fcoe_off + i] == 0, "FCoE header byte %u", i);
+	FZ_CHECK((b[f->fcoe_off + FCR_FCOE_MARK_OFF] & ~FCR_FCOE_MARK) == 0 &&
+		 f->mark == (b[f->fcoe_off + FCR_FCOE_MARK_OFF] & FCR_FCOE_MARK), "mark");
 	FZ_CHECK(fcr_eof_valid(f->eof) && f->eof == b[len - 4], "eof");
 	fc = b + f->fc_off;
 	FZ_CHECK(f->r_ctl == fc[0] && f->d_id == fcr_get_be24(fc + 1), "d_id");
@@ -188,6 +196,7 @@ frame_one(const uint8_t *data, size_t size)
 	tally.hist[(unsigned)rc < FCR_R_COUNT ? rc : 0]++;
 	if (rc == FCR_R_OK) {
 		tally.ok++;
+		tally.marked += f.mark != 0;
 		/* the CRC check reads exactly the FC frame */
 		rv = fcr_frame_verify_crc(p, &f);
 		FZ_CHECK(rv == (tu_crc32_ref(p + f.fc_off, f.fc_len) == f.crc ?
@@ -253,7 +262,8 @@ fuzz_frame_parser(void **state)
 		FZ_CHECK(frame_one(in, FZ_RX_LEN + len) == 0, "input refused");
 	}
 	{
-		int o = snprintf(extra, sizeof(extra), "%ld chained;", tally.segmented);
+		int o = snprintf(extra, sizeof(extra), "%ld chained, %ld ok with the mark;",
+				 tally.segmented, tally.marked);
 		unsigned int k;
 
 		for (k = 0; k < FCR_R_COUNT && o < (int)sizeof(extra); k++)

@@ -72,6 +72,15 @@ fz_fix_crc(uint8_t *b, uint32_t len)
 }
 
 void
+fz_maybe_mark(uint8_t *b, uint32_t len)
+{
+	struct fcr_frame f;
+
+	if (fcr_frame_parse(b, len, &f) == FCR_R_OK && (f.ox_id & 7) == 0)
+		b[f.fcoe_off + FCR_FCOE_MARK_OFF] |= FCR_FCOE_MARK;
+}
+
+void
 fz_mutate_once(struct tu_rng *r, uint8_t *b, uint32_t *lenp)
 {
 	uint32_t len = *lenp, p, n, h;

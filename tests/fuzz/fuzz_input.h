@@ -29,6 +29,10 @@ uint32_t fz_l2_len(const uint8_t *b, uint32_t len);
  * header or payload reaches the code behind the CRC check. */
 void fz_fix_crc(uint8_t *b, uint32_t len);
 
+/* The mark on one FCoE frame in 8 that parse, told by its OX_ID: no draw
+ * more, so each seed's inputs are otherwise the ones it always gave. */
+void fz_maybe_mark(uint8_t *b, uint32_t len);
+
 /* One mutation of a frame in b[0..*len), b of FZ_CAP bytes. */
 void fz_mutate_once(struct tu_rng *r, uint8_t *b, uint32_t *len);
 

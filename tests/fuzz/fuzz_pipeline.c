@@ -48,6 +48,8 @@ static const uint16_t pl_passthrough[4] = { 1, 0, 3, 2 }; /* port 2's is none */
 /* The fuzzed pipeline's fabric port: bursts on the other ports are checked
  * against the VN_Port table. */
 #define PL_FABRIC_MASK (1u << 0)
+/* Its series port: an edge port that takes frames with the mark too. */
+#define PL_SERIES_MASK (1u << 2)
 
 static struct rte_mempool *pl_mp;
 static struct fcr_tables *pl_t;
@@ -56,7 +58,7 @@ static uint64_t pl_now = 1;
 
 /* what the bursts were, for the report */
 static struct {
-	long bursts, frames, sent, split, stripped, logins;
+	long bursts, frames, sent, split, stripped, logins, series;
 } tally;
 
 static struct fcr_tables *
@@ -112,6 +114,7 @@ base_wire(struct tu_rng *r, uint8_t *b)
 		len = fz_base_login(r, b, tagged, vlan, fz_rand_wwpn(r),
 				    (domains[tu_below(r, 3)] << 16) | tu_below(r, 8));
 		fz_fix_crc(b, len);
+		fz_maybe_mark(b, len);
 		return len;
 	}
 	tu_l2(&l2, tagged);
@@ -135,6 +138,7 @@ base_wire(struct tu_rng *r, uint8_t *b)
 	tu_fill_random(r, payload, fc.payload_len);
 	len = (uint32_t)fcr_build_fcoe(b, FZ_CAP, &l2, &fc);
 	assert_true(len > 0);
+	fz_maybe_mark(b, len);
 	if (k == 9 && tu_below(r, 2)) /* another EtherType */
 		fcr_put_be16(b + (tagged ? 16 : 12), 0x88cc);
 	return len;
@@ -265,6 +269,12 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 		e->drop = FCR_R_SPLIT_HEADER;
 		return;
 	}
+	/* the mark: only from the fabric or a series port */
+	if (f->mark && !((PL_FABRIC_MASK | PL_SERIES_MASK) >> in_port & 1)) {
+		e->out = FCR_OUT_DROP;
+		e->drop = FCR_R_MARK_UNTRUSTED;
+		return;
+	}
 	e->crc_err = f->crc ^ tu_crc32_ref(e->bytes + f->fc_off, f->fc_len);
 	if (!(PL_FABRIC_MASK >> in_port & 1)) {
 		/* an edge port: only VN_Ports that logged in through it */
@@ -278,7 +288,7 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 			return;
 		}
 	}
-	if (f->type == FCR_TYPE_ELS && e->crc_err == 0 &&
+	if (f->type == FCR_TYPE_ELS && e->crc_err == 0 && !f->mark &&
 	    (f->d_id == FCR_FCID_FLOGI || f->s_id == FCR_FCID_FLOGI) &&
 	    (f->r_ctl == FCR_RCTL_ELS_REQ || f->r_ctl == FCR_RCTL_ELS_REP)) {
 		n = RTE_MIN((uint32_t)f->payload_len, (uint32_t)sizeof(pl));
@@ -290,8 +300,10 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 			memcpy(e->l.eth_src, e->bytes + 6, 6);
 		}
 	}
-	idx = fcr_flow_find(t->flows, fcr_flow_key(f->vlan, f->s_id, f->d_id));
-	e->miss = idx < 0;
+	/* a frame with the mark matches no entry: plain, not reported */
+	idx = f->mark ? -1 : fcr_flow_find(t->flows, fcr_flow_key(f->vlan, f->s_id,
+								  f->d_id));
+	e->miss = idx < 0 && !f->mark;
 	e->sid = idx < 0 ? f->s_id : fcr_action_sid(t->flows->action[idx]);
 	e->did = idx < 0 ? f->d_id : fcr_action_did(t->flows->action[idx]);
 	e->leg = idx < 0 ? FCR_LEG_PLAIN : (uint8_t)fcr_action_leg(t->flows->action[idx]);
@@ -334,7 +346,8 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 }
 
 /* A frame sent on: the pipeline changed only the MACs, S_ID, D_ID and CRC,
- * and the CRC is exactly as right or wrong as it arrived. */
+ * and the CRC is exactly as right or wrong as it arrived; it carries the
+ * mark when rewritten (and kept it if it came with it). */
 static void
 check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *e,
 	   uint16_t in_port, uint16_t out)
@@ -344,6 +357,8 @@ check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *
 	const uint8_t *p;
 	struct fcr_frame f;
 	uint32_t fo = e->f.fc_off, co, i;
+	uint32_t mo = e->f.fcoe_off + FCR_FCOE_MARK_OFF;
+	int rewritten = e->sid != e->f.s_id || e->did != e->f.d_id;
 	uint8_t drop, mac[6];
 
 	FZ_CHECK(rte_pktmbuf_pkt_len(m) == e->len, "length changed");
@@ -357,7 +372,8 @@ check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *
 	for (i = 12; i < e->len; i++) {
 		if ((i > fo && i < fo + 8 && i != fo + 4) || (i >= co && i < co + 4))
 			continue;
-		FZ_CHECK(p[i] == e->bytes[i], "byte %u changed", i);
+		FZ_CHECK(p[i] == (i == mo && rewritten ? e->bytes[i] | FCR_FCOE_MARK :
+				  e->bytes[i]), "byte %u changed", i);
 	}
 	FZ_CHECK(fcr_frame_parse(p, e->len, &f) == FCR_R_OK, "sent frame invalid");
 	FZ_CHECK(f.s_id == e->sid && f.d_id == e->did, "ids %06x>%06x, expected "
@@ -430,6 +446,7 @@ pipeline_one(const uint8_t *data, size_t size)
 	struct fcr_pipeline_stats st;
 	uint64_t dsum = 0, want_drop[FCR_R_COUNT] = { 0 };
 	uint64_t want_leg[FCR_LEG_COUNT] = { 0 }, want_pass = 0, want_miss = 0;
+	uint64_t want_series = 0;
 	uint64_t legs = 0;
 	uint16_t n, in_port, i;
 	unsigned int nev, j, k, want_logins = 0, firsts = 0, misses = 0;
@@ -497,6 +514,7 @@ pipeline_one(const uint8_t *data, size_t size)
 		} else {
 			want_leg[e[i].leg]++;
 			want_miss += e[i].miss;
+			want_series += e[i].f.mark;
 		}
 		check_sent(t, pkts[i], &e[i], in_port, (uint16_t)(out[i] & ~FCR_OUT_HOLD));
 	}
@@ -512,8 +530,9 @@ pipeline_one(const uint8_t *data, size_t size)
 		legs += st.leg[j];
 	}
 	FZ_CHECK(st.drop[FCR_R_OK] == 0, "dropped as ok");
-	FZ_CHECK(st.passthrough == want_pass && st.flow_miss == want_miss,
-		 "passthrough/flow_miss");
+	FZ_CHECK(st.passthrough == want_pass && st.flow_miss == want_miss &&
+		 st.series == want_series, "passthrough/flow_miss/series");
+	tally.series += (long)want_series;
 	FZ_CHECK(n == legs + st.passthrough + dsum, "rx %u != tx %llu + drops %llu",
 		 n, (unsigned long long)(legs + st.passthrough),
 		 (unsigned long long)dsum);
@@ -637,9 +656,10 @@ fuzz_pipeline_bursts(void **state)
 		FZ_CHECK(pipeline_one(in, off) == 0, "input refused");
 	}
 	FZ_CHECK(rte_mempool_in_use_count(pl_mp) == 0, "mbufs leaked");
-	snprintf(extra, sizeof(extra), "%ld bursts, %ld sent, %ld chained, %ld "
-		 "tag-stripped, %ld logins; sync lcore: %llu bindings learned, %llu "
-		 "flows added", tally.bursts, tally.sent, tally.split, tally.stripped,
+	snprintf(extra, sizeof(extra), "%ld bursts, %ld sent (%ld with the mark, "
+		 "plain), %ld chained, %ld tag-stripped, %ld logins; sync lcore: %llu "
+		 "bindings learned, %llu flows added", tally.bursts, tally.sent,
+		 tally.series, tally.split, tally.stripped,
 		 tally.logins, (unsigned long long)pl_t->st.bindings_learned,
 		 (unsigned long long)pl_t->st.flows_added);
 	fz_report(tally.frames, "frames", t0, extra);
@@ -657,6 +677,7 @@ pipeline_init(void)
 		.tables = pl_t, .port_mac = pl_port_mac, .passthrough = pl_passthrough,
 		.nb_ports = PL_PORTS, .fc_map = FCR_FC_MAP_DEFAULT, .worker = 0,
 		.fabric_mask = PL_FABRIC_MASK,
+		.series_mask = PL_SERIES_MASK,
 	};
 	pl_t->fabric_mask = PL_FABRIC_MASK;
 	fcr_pipeline_forget(&pl_worker, NULL, 0);
