@@ -136,14 +136,29 @@ class FcredirectJoiner(lab.Joiner):
              if self.series_roles else []) + self.extra
         self.out_path = os.path.join(L.dir, self.name + ".out")
         self.err_path = os.path.join(L.dir, self.name + ".err")
-        self.outf = open(self.out_path, "w")
-        self.errf = open(self.err_path, "w")
         with open(os.path.join(L.dir, self.name + ".cmdline"), "w") as f:
             f.write(" ".join(args) + "\n")
-        self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=self.errf, bufsize=0, preexec_fn=lab._die_with_parent)
-        self.pipe = fcr_pipe.Pipe(self.p, self.outf, "realfab-mark")
-        self.query("show config", timeout=60)    # answers: the ports are up
+        # DPDK's af_packet names each socket's fanout group (its pid) ^
+        # (ifindex): a second process on other interfaces can draw a group
+        # the first holds (EINVAL); another pid draws another
+        for attempt in range(8):
+            self.outf = open(self.out_path, "w")
+            self.errf = open(self.err_path, "w")
+            self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=self.errf, bufsize=0,
+                                      preexec_fn=lab._die_with_parent)
+            self.pipe = fcr_pipe.Pipe(self.p, self.outf, "realfab-mark")
+            try:
+                self.query("show config", timeout=60)    # answers: the ports are up
+                break
+            except FcredirectError:
+                with open(self.err_path) as f:
+                    if "PACKET_FANOUT" not in f.read() or attempt == 7:
+                        raise
+                self.p.wait()
+                self.outf.close()
+                self.errf.close()
+                lab.log("%s: af_packet fanout group taken, started again" % self.name)
         for r, i in self.port_of.items():
             # af_packet ports take their interface's MAC
             info = self.query("show port info %d" % i)
