@@ -211,17 +211,17 @@ def main():
         out = a.query("route list")
     finally:
         os.kill(b.p.pid, signal.SIGCONT)
-    t.check(not errs and rc == 0 and "route 0x550000/16 port 2 fpma" in out,
+    t.check(not errs and rc == 0 and "route vlan any 0x550000/16 port 2 fpma" in out,
             "A restarted (B frozen meanwhile) and was told: route 0x550000/16 port 2", out)
     ok = a.wait_ready(10)[0] and b.wait_ready(10)[0]
     end = time.monotonic() + 5
     while True:
         ra = [l for l in sl.lines_of(a.query("route list"), "route ") if "0x550000" in l]
         rb = [l for l in sl.lines_of(b.query("route list"), "route ") if "0x550000" in l]
-        if (ra == rb and ra == ["route 0x550000/16 port 2 fpma"]) or time.monotonic() > end:
+        if (ra == rb and ra == ["route vlan any 0x550000/16 port 2 fpma"]) or time.monotonic() > end:
             break
         time.sleep(0.05)
-    t.check(ok and ra == rb == ["route 0x550000/16 port 2 fpma"],
+    t.check(ok and ra == rb == ["route vlan any 0x550000/16 port 2 fpma"],
             "after the resync both say port 2: the change made after B's state is not undone "
             "by it (A: %s, B: %s)" % (ra, rb),
             "A's versions restart from a Lamport counter of 0 on a restart: "

@@ -26,6 +26,10 @@ line ({"cmd": "state"}, {"cmd": "zones", "zones": [[wwpn, ...], ...] | null},
 line. Events are printed to stdout, one line each.
 
     fcf.py --iface veth0 --mac 0e:fc:00:ff:ff:fe --control /run/fcf.sock
+
+With `--vlan N` it serves VLAN N alone: it sends its frames tagged N
+(priority 3) and ignores frames of other VLANs and untagged ones (the
+kernel gives a received frame's tag beside its data: PACKET_AUXDATA).
 """
 
 import argparse
@@ -39,7 +43,8 @@ import sys
 import time
 import zlib
 
-ETH_P_FCOE, ETH_P_FIP = 0x8906, 0x8914
+ETH_P_FCOE, ETH_P_FIP, ETH_P_8021Q = 0x8906, 0x8914, 0x8100
+SOL_PACKET, PACKET_AUXDATA, TP_STATUS_VLAN_VALID = 263, 8, 0x10
 ALL_ENODE_MACS = bytes.fromhex("011018010001")
 ALL_FCF_MACS = bytes.fromhex("011018010002")
 SOF_I3, SOF_N3 = 0x2E, 0x36
@@ -74,6 +79,19 @@ CT_EXP_PID_NOT_REG, CT_EXP_PN_NOT_REG, CT_EXP_FT_NOT_REG = 0x01, 0x02, 0x07
 
 DROP_REASONS = ("not_for_fcf", "malformed", "bad_crc", "unknown_sid", "vf_port_src_mac",
                 "unknown_did", "zone", "send_error", "fip_unknown")
+
+
+def frame_vlan(b, anc):
+    """A received frame's VLAN (its tag's, in its data or given beside by
+    the kernel), or None when untagged."""
+    if len(b) >= 16 and struct.unpack_from(">H", b, 12)[0] == ETH_P_8021Q:
+        return struct.unpack_from(">H", b, 14)[0] & 0xFFF
+    for level, kind, d in anc:
+        if level == SOL_PACKET and kind == PACKET_AUXDATA and len(d) >= 20:
+            status, _, _, _, _, tci = struct.unpack_from("IIIHHH", d)
+            if status & TP_STATUS_VLAN_VALID:
+                return tci & 0xFFF
+    return None
 
 
 def mac_text(b):
@@ -164,8 +182,9 @@ class Fcf:
     def __init__(self, ifname, mac=None, fc_map=0x0EFC00, switch_name=None,
                  fabric_name=None, priority=128, fka_ms=8000, domain=0x01,
                  assign=None, zones=None, control=None, log=None, enforce_ka=False,
-                 lenient_src_mac=False):
+                 lenient_src_mac=False, vlan=None):
         self.ifname = ifname
+        self.vlan = vlan                      # None: untagged frames only
         self.fc_map = fc_map
         self.priority, self.fka_ms, self.domain = priority, fka_ms, domain
         self.assign = dict(assign or {})      # wwpn -> fcid
@@ -180,6 +199,9 @@ class Fcf:
             except OSError:
                 self.s.setsockopt(socket.SOL_SOCKET, opt, 64 << 20)
         self.s.bind((ifname, 0))
+        # the kernel takes a received frame's 802.1Q tag out of its data
+        # and gives it beside (PACKET_AUXDATA)
+        self.s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
         self.mac = mac_bytes(mac) if mac else self.s.getsockname()[4][:6]
         mac48 = int.from_bytes(self.mac, "big")
         self.switch_name = switch_name or (0x1000 << 48 | mac48)
@@ -213,6 +235,8 @@ class Fcf:
                 len(frame), frame[14:46].hex()))
 
     def send(self, frame):
+        if self.vlan is not None:
+            frame = frame[:12] + struct.pack(">HH", ETH_P_8021Q, 3 << 13 | self.vlan) + frame[12:]
         try:
             self.s.send(frame)
             self.count("tx_frames")
@@ -702,11 +726,16 @@ class Fcf:
             if self.s in r:
                 for _ in range(256):
                     try:
-                        b, addr = self.s.recvfrom(65535)
+                        b, anc, _, addr = self.s.recvmsg(65535, socket.CMSG_SPACE(32))
                     except BlockingIOError:
                         break
                     if addr[2] == socket.PACKET_OUTGOING or len(b) < 14:
                         continue
+                    if frame_vlan(b, anc) != self.vlan:
+                        self.count("rx_other_vlan")
+                        continue
+                    if struct.unpack_from(">H", b, 12)[0] == ETH_P_8021Q:
+                        b = b[:12] + b[16:]
                     et = struct.unpack_from(">H", b, 12)[0]
                     if et == ETH_P_FCOE:
                         self.rx_fcoe(b)
@@ -735,6 +764,7 @@ def main():
     ap.add_argument("--lenient-src-mac", action="store_true",
                     help="testing: take FCoE frames whatever their source MAC (counted as "
                     "src_mac_not_checked), to see what the ENodes say of the frames returned")
+    ap.add_argument("--vlan", type=int, help="serve this VLAN only (frames tagged)")
     ap.add_argument("--enforce-ka", action="store_true",
                     help="clear the virtual links of an ENode silent for 2.5 FKA periods")
     a = ap.parse_args()
@@ -745,7 +775,7 @@ def main():
     zones = None if not a.zone else [set(wwn_int(w) for w in z.split(",")) for z in a.zone]
     f = Fcf(a.iface, mac=a.mac, fc_map=int(a.fc_map, 16), fka_ms=a.fka_ms, priority=a.priority,
             domain=int(a.domain, 16), assign=assign, zones=zones, control=a.control,
-            enforce_ka=a.enforce_ka, lenient_src_mac=a.lenient_src_mac)
+            enforce_ka=a.enforce_ka, lenient_src_mac=a.lenient_src_mac, vlan=a.vlan)
 
     def stop(*_):
         f.stopping = True

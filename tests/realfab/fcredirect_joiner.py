@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import time
+import traceback
 
 import lab
 
@@ -92,8 +93,12 @@ def parse_fwd_stats(out):
 
 class FcredirectJoiner(lab.Joiner):
     """Runs fcredirect on the lab's ports. binary: the program (default
-    fcredirect_binary()); routes: the commands given before `start`
-    (default: 0x000000/1 and 0x800000/1 to the fabric port, fpma); extra:
+    fcredirect_binary()); routes: the commands given before `start`, or a
+    function of port_of ({role: port}) giving them (default: 0x000000/1 and
+    0x800000/1 to the fabric port, fpma); roles "fcf", "fcf2" are fabric
+    ports, fabric_of maps an edge role to its FCF's (its pass-through peer;
+    default "fcf"); series_roles are series ports; name names its files and
+    --file-prefix; extra:
     more application options; nice: the nice value of its threads once
     forwarding (default $FCR_REALFAB_FCR_NICE, else 0). Its two lcores
     busy-poll: on an idle 2-core machine nice 19 lets the TCG guests run
@@ -101,9 +106,10 @@ class FcredirectJoiner(lab.Joiner):
     libfc's 2 s FLOGI timeout."""
 
     def __init__(self, binary=None, routes=None, extra=(), eal_extra=(), nice=None,
-                 name="fcredirect", series_roles=()):
+                 name="fcredirect", series_roles=(), fabric_of=None):
         self.name = name                  # its files in the lab's dir, its --file-prefix
         self.series_roles = list(series_roles)    # roles cabled to another node's fabric port
+        self.fabric_of = dict(fabric_of or {})    # edge role -> its FCF's role (default "fcf")
         self.binary = fcredirect_binary(binary)
         self.nice = int(os.environ.get("FCR_REALFAB_FCR_NICE", "0")) if nice is None else nice
         self.routes = routes
@@ -117,21 +123,25 @@ class FcredirectJoiner(lab.Joiner):
     # --- the process -------------------------------------------------------
     def start(self, L, ports):
         self.lab = L
-        edge = [r for r in ports if r != "fcf"]
+        fabrics = sorted(r for r in ports if r.startswith("fcf"))
+        edge = [r for r in ports if r not in fabrics]
         if "fcf" not in ports:
             raise FcredirectError("no FCF port to be the fabric port")
-        order = edge + ["fcf"]
+        order = edge + fabrics
         self.port_of = {r: i for i, r in enumerate(order)}
         self.fabric = self.port_of["fcf"]
         self.prefix = "realfab-%d-%s" % (os.getpid(), self.name)
         vdev = []
         for i, r in enumerate(order):
             vdev += ["--vdev", "net_af_packet%d,iface=%s,%s" % (i, ports[r], AF_PACKET_OPTS)]
-        passthrough = ",".join("%d:%d" % (self.port_of[r], self.fabric) for r in edge)
+        passthrough = ",".join("%d:%d" % (self.port_of[r],
+                                          self.port_of[self.fabric_of.get(r, "fcf")])
+                               for r in edge)
         args = [self.binary, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
                 "--file-prefix", self.prefix, "--log-level=lib.eal:error"] + \
             self.eal_extra + vdev + \
-            ["--", "-i", "--fabric-ports", str(self.fabric), "--passthrough", passthrough] + \
+            ["--", "-i", "--fabric-ports", ",".join(str(self.port_of[f]) for f in fabrics),
+             "--passthrough", passthrough] + \
             (["--series-ports", ",".join(str(self.port_of[r]) for r in self.series_roles)]
              if self.series_roles else []) + self.extra
         self.out_path = os.path.join(L.dir, self.name + ".out")
@@ -166,7 +176,8 @@ class FcredirectJoiner(lab.Joiner):
                 mac = f.read().strip()
             if mac.lower() not in info.lower():
                 raise FcredirectError("port %d is not on %s (%s):\n%s" % (i, ports[r], mac, info))
-        routes = self.routes if self.routes is not None else [
+        routes = self.routes(self.port_of) if callable(self.routes) else \
+            self.routes if self.routes is not None else [
             "route add 0x000000/1 port %d fpma" % self.fabric,
             "route add 0x800000/1 port %d fpma" % self.fabric]
         for line in routes + ["start"]:
@@ -340,3 +351,19 @@ class SeriesJoiner(lab.Joiner):
     def stop(self):
         self.a.stop()
         self.b.stop()
+
+
+def test_main(run):
+    """A test program's main: run(checks, binary, timings) with the
+    fcredirect binary (argv[1], else fcredirect_binary()); prints the
+    closing line, returns the exit status."""
+    c = lab.Checks()
+    timings = {}
+    try:
+        binary = fcredirect_binary(sys.argv[1] if len(sys.argv) > 1 else None)
+        print("fcredirect: %s" % binary, flush=True)
+        run(c, binary, timings)
+    except Exception:
+        traceback.print_exc()
+        c.check("lab setup and teardown", False)
+    return c.report(timings)

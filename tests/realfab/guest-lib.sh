@@ -33,6 +33,13 @@ fcr_fcoe_up() {
     echo 1 > "$c/enabled"
 }
 
+# fcr_vlan IF VID: IF.VID, a VLAN interface (802.1Q tag VID), up, IF's MTU
+fcr_vlan() {
+    modprobe 8021q 2>/dev/null
+    ip link add link "$1" name "$1.$2" type vlan id "$2" || return 1
+    ip link set "$1.$2" mtu "$(cat /sys/class/net/$1/mtu)" up
+}
+
 # fcr_fcoe_down [IF]: the controller destroyed; libfc logs out (FIP LOGO)
 fcr_fcoe_down() {
     echo "${1:-eth0}" > /sys/bus/fcoe/ctlr_destroy

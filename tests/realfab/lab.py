@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEADLINE = float(os.environ.get("FCR_REALFAB_DEADLINE", "120"))
 MTU = 2500
 FCF_MAC = "0e:fc:00:ff:ff:fe"
-NAME_RE = re.compile(r"^fr([0-9a-z]{1,6})(t\d+|fa|fb|br|sa|sb)$")
+NAME_RE = re.compile(r"^fr([0-9a-z]{1,6})(t\d+|fa|fb|fc|fd|br|sa|sb)$")
 
 
 class LabError(Exception):
@@ -209,10 +209,10 @@ class Fcf:
     """fcf.py in its own process; state through its control socket."""
 
     def __init__(self, lab, iface, mac=FCF_MAC, zones=None, assign=None, fka_ms=8000,
-                 extra=()):
-        self.lab, self.mac = lab, mac
-        self.control = os.path.join(lab.dir, "fcf.sock")
-        self.log_path = os.path.join(lab.dir, "fcf.log")
+                 extra=(), name="fcf"):
+        self.lab, self.mac, self.name = lab, mac, name
+        self.control = os.path.join(lab.dir, name + ".sock")
+        self.log_path = os.path.join(lab.dir, name + ".log")
         cmd = [sys.executable, os.path.join(HERE, "fcf.py"), "--iface", iface, "--mac", mac,
                "--control", self.control, "--fka-ms", str(fka_ms)]
         for z in zones or []:
@@ -540,6 +540,7 @@ class Lab:
         self.guests = []
         self.links = []
         self.fcf = None
+        self.fcfs = {}            # role -> (Fcf, the veth end facing it: the joiner's port)
         self.captures = []
         self.joined = False
         self.failed = False
@@ -581,20 +582,27 @@ class Lab:
         self.guests.append(g)
         return g
 
-    def start_fcf(self, mac=FCF_MAC, **kw):
-        """The FCF on veth <prefix>fa; its peer <prefix>fb is the joiner's
-        "fcf" port. kw: zones=[[wwpn, ...], ...], assign={wwpn: fcid},
-        fka_ms=8000, extra=[fcf.py arguments]."""
-        a, b = self.prefix + "fa", self.prefix + "fb"
+    def start_fcf(self, mac=FCF_MAC, name="fcf", vlan=None, **kw):
+        """An FCF on veth <prefix>fa; its peer <prefix>fb is the joiner's
+        port `name`. A second one (name "fcf2"): <prefix>fc and fd. vlan: the
+        FCF serves that VLAN only (its frames tagged). kw: zones=[[wwpn, ...], ...],
+        assign={wwpn: fcid}, fka_ms=8000, extra=[fcf.py arguments]."""
+        ends = {"fcf": ("fa", "fb"), "fcf2": ("fc", "fd")}[name]
+        a, b = self.prefix + ends[0], self.prefix + ends[1]
         sh("ip", "link", "add", a, "type", "veth", "peer", "name", b)
         self.links.append(a)
         sh("ip", "link", "set", a, "address", mac)
         self._link_up(a)
         self._link_up(b)
-        self.fcf_peer = b
-        self.fcf = Fcf(self, a, mac, **kw)
-        log("FCF %s on %s (log %s)" % (mac, a, self.fcf.log_path))
-        return self.fcf
+        if vlan is not None:
+            kw["extra"] = list(kw.get("extra", ())) + ["--vlan", str(vlan)]
+        fcf = Fcf(self, a, mac, name=name, **kw)
+        self.fcfs[name] = (fcf, b)
+        if name == "fcf":
+            self.fcf, self.fcf_peer = fcf, b
+        log("FCF %s on %s%s (log %s)" % (mac, a, " vlan %d" % vlan if vlan is not None else "",
+                                        fcf.log_path))
+        return fcf
 
     def capture(self, ifname=None):
         """dumpcap on ifname (default: the FCF's veth) into the lab's
@@ -625,8 +633,8 @@ class Lab:
         for g in self.guests:
             for i, n in enumerate(g.nics):
                 p[g.name if i == 0 else "%s-eth%d" % (g.name, i)] = n.tap
-        if self.fcf:
-            p["fcf"] = self.fcf_peer
+        for name, (_, peer) in self.fcfs.items():
+            p[name] = peer
         return p
 
     def join(self):
@@ -666,13 +674,13 @@ class Lab:
                 except Exception as e:
                     print("(%s)" % e)
                 print(g.dmesg_tail())
-        if self.fcf:
+        for name, (fcf, _) in self.fcfs.items():
             try:
-                print("---- FCF state\n" + json.dumps(self.fcf.state(), indent=1))
+                print("---- %s state\n" % name + json.dumps(fcf.state(), indent=1))
             except Exception as e:
-                print("(FCF state: %s)" % e)
+                print("(%s state: %s)" % (name, e))
             try:
-                print("---- FCF log (tail)\n" + "".join(open(self.fcf.log_path).readlines()[-40:]))
+                print("---- %s log (tail)\n" % name + "".join(open(fcf.log_path).readlines()[-40:]))
             except OSError:
                 pass
 
@@ -683,9 +691,9 @@ class Lab:
                 g.stop()
             except Exception:
                 pass
-        if self.fcf:
+        for fcf, _ in self.fcfs.values():
             try:
-                self.fcf.stop()
+                fcf.stop()
             except Exception:
                 pass
         if self.joined:

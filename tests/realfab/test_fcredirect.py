@@ -136,9 +136,9 @@ def diagnose(L, j):
                 print("---- fcredirect: %s\n%s" % (q, j.query(q)))
             except Exception as e:
                 print("(%s: %s)" % (q, e))
-    if j:
+    if j and getattr(j, "err_path", None):
         try:
-            print("---- fcredirect log (tail)\n" + "".join(open(j.err_path).readlines()[-40:]))
+            print("---- %s log (tail)\n" % j.name + "".join(open(j.err_path).readlines()[-40:]))
         except OSError:
             pass
 

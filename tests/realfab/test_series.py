@@ -154,19 +154,5 @@ def run(c, binary, timings):
     timings["series"] = time.monotonic() - t0
 
 
-def main():
-    args = sys.argv[1:]
-    c = lab.Checks()
-    timings = {}
-    try:
-        binary = fj.fcredirect_binary(args[0] if args else None)
-        print("fcredirect: %s" % binary, flush=True)
-        run(c, binary, timings)
-    except Exception:
-        traceback.print_exc()
-        c.check("lab setup and teardown", False)
-    return c.report(timings)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fj.test_main(run))
