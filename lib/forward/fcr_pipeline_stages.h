@@ -331,10 +331,11 @@ fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
 }
 
 /*
- * Each frame's action: its flow's counters, its leg and the D_ID it leaves
- * with, and the key of its route (its tbl24 entry prefetched); the IDs rewritten and the CRC updated when `rewrite` (a constant:
- * 0 only for pipeline-bench's cut before the rewrite). A frame with no
- * entry goes on plain, its flow reported. Returns nev plus those reports.
+ * Each frame's action: its flow's counters, its leg, the D_ID it leaves
+ * with and its route's key (the tbl24 entry prefetched); the IDs rewritten
+ * and the CRC updated when `rewrite` (a constant: 0 only for
+ * pipeline-bench's cut before the rewrite). A frame with no entry goes on
+ * plain, its flow reported. Returns nev plus those reports.
  */
 static __rte_always_inline unsigned int
 fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
