@@ -297,7 +297,7 @@ def main():
     s = converge(t, n["a"], n["b"], "a route set on A and on B at once: A and B agree")
     converge(t, n["a"], n["c"], "... and C agrees")
     t.info("the concurrent route ended as: %s" %
-           [r for r in s["routes"] if r.startswith("route 0x220000/16")])
+           [r for r in s["routes"] if r.startswith("route vlan any 0x220000/16")])
     errs = n["c"].cmds(["route del 0x220000/16",
                         "redirect del vlan 30 host %s target %s" % (h, tg)])
     t.check(not errs, "C deletes the route and the redirect", "\n".join(errs))

@@ -10,7 +10,9 @@ target and a fileio file per VLAN). fcredirect has a route of its own per
 VLAN to that VLAN's FCF (`route add vlan ...`): a frame for 01.00.01 goes
 to one FCF or the other by its VLAN. The host writes one pattern through
 each VLAN; each target file holds its own VLAN's pattern and never the
-other's.
+other's. Then a redirect of VLAN 200's pair, whose service node never
+comes, blocks that pair (fail closed) while VLAN 100's, with the same
+FCIDs, goes on.
 
     sudo python3 tests/realfab/test_vlans.py [build/app/fcredirect]
 
@@ -107,6 +109,7 @@ def run(c, binary, timings):
             st = J.fwd_stats()
             c.check("vlans: fcredirect dropped nothing", not st["drops"],
                     tf.fcr_stats_line(st))
+
             for v in VLANS:
                 drops = fcfs[v].drops()
                 c.check("vlans: VLAN %d's FCF dropped nothing" % v, not any(drops.values()),
@@ -129,6 +132,35 @@ def run(c, binary, timings):
                                 s.get("tx_frames"), s.get("rx_frames"),
                                 s.get("fc_xid_not_found"), (" refused/lost %s" % bad) if bad else ""))
                 tf.check_dmesg_clean(c, g)
+
+            # last (its blocked write ends in the host's SCSI error handling):
+            # a redirect of VLAN 200's host-target pair whose service node
+            # never comes: that pair fails closed; VLAN 100's, the same FCIDs,
+            # goes on plain
+            c200 = "redirect add vlan 200 host %s target %s vi %s vt %s" % (
+                host.nics[1].wwpn_text, tgt.nics[1].wwpn_text,
+                "20:00:0e:fc:00:00:09:01", "20:00:0e:fc:00:00:09:02")
+            J.cmd(c200)
+            rd = J.redirect(host.nics[1].wwpn_text)
+            c.check("vlans: the VLAN 200 redirect waits for its VI", rd and rd["state"] == "waiting",
+                    rd and rd["line"])
+            blocked0 = J.drops().get("redirect_not_ready", 0)
+            host.run("echo 10 > /sys/block/%s/device/timeout" % disks[200])
+            host.run("(dd if=/dev/zero of=/dev/%s bs=64k count=1 oflag=direct > /dev/null 2>&1 &)"
+                     % disks[200])
+            lab.wait_for(lambda: J.drops().get("redirect_not_ready", 0) > blocked0, lab.DEADLINE,
+                         "fcredirect to block VLAN 200's write")
+            r = host.write_read_check(disks[100], SIZE)
+            own = tf.found_in_file(tgt, "/tmp/lun0.img", tf.sample_numbers(r["start"], SIZE, 8))
+            c.check("vlans: VLAN 100's pair (the same FCIDs) goes on: 1 MiB more read back "
+                    "identical, in its target's file", r["identical"] and own == 8,
+                    "identical %s, %d of 8 in the file" % (r["identical"], own))
+            st = J.fwd_stats()
+            rd = J.redirect(host.nics[1].wwpn_text)
+            c.check("vlans: only VLAN 200's pair was dropped (redirect_not_ready, counted on its "
+                    "redirect), nothing else",
+                    set(st["drops"]) == {"redirect_not_ready"} and rd["not_ready"] > 0,
+                    "%s; %s" % (tf.fcr_stats_line(st), rd["line"]))
         except Exception:
             traceback.print_exc()
             c.check("vlans: runs to its end", False)
