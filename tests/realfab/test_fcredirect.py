@@ -223,6 +223,20 @@ class Redirected:
         self.ok_b = False
 
 
+def target_and_sn_up(tgt, sn, host, fcf):
+    """The target (a LUN for the host: it sees the host, never the VI) and
+    the SN's VI and VT log in and register; the FCF's entry of the target."""
+    tgt.lio_target([host.wwpn_text], size_mb=LUN_MB)
+    tgt.fcoe_up()
+    sn.fcoe_up("eth0")
+    sn.fcoe_up("eth1")
+    tgt.wait_online()
+    sn.wait_online(ifname="eth0")
+    sn.wait_online(ifname="eth1")
+    return [fcf.wait_port(w, fcp=True, scr=True)
+            for w in (tgt.wwpn_text, sn.nics[0].wwpn_text, sn.nics[1].wwpn_text)][0]
+
+
 def scenario_b(c, R, timings):
     """A redirect added before the host logs in: active from the host's
     first frame; the host's data goes through the SN, encrypted."""
@@ -241,15 +255,7 @@ def scenario_b(c, R, timings):
     timings["bc_boot"] = time.monotonic() - t0
 
     t = time.monotonic()
-    tgt.lio_target([host.wwpn_text], size_mb=LUN_MB)     # it sees the host, never the VI
-    tgt.fcoe_up()
-    sn.fcoe_up("eth0")
-    sn.fcoe_up("eth1")
-    tgt.wait_online()
-    sn.wait_online(ifname="eth0")
-    sn.wait_online(ifname="eth1")
-    for w in (tgt.wwpn_text, vi.wwpn_text, vt.wwpn_text):
-        fcf.wait_port(w, fcp=True, scr=True)
+    target_and_sn_up(tgt, sn, host, fcf)
     timings["b_sn_target_login"] = time.monotonic() - t
 
     j.cmd("redirect add vlan 0 host %s target %s vi %s vt %s" % (

@@ -56,16 +56,7 @@ def run(c, binary, timings):
             timings["boot"] = time.monotonic() - t0
 
             t = time.monotonic()
-            tgt.lio_target([host.wwpn_text], size_mb=tf.LUN_MB)
-            tgt.fcoe_up()
-            sn.fcoe_up("eth0")
-            sn.fcoe_up("eth1")
-            tgt.wait_online()
-            sn.wait_online(ifname="eth0")
-            sn.wait_online(ifname="eth1")
-            pt = fcf.wait_port(tgt.wwpn_text, fcp=True, scr=True)
-            for w in (vi.wwpn_text, vt.wwpn_text):
-                fcf.wait_port(w, fcp=True, scr=True)
+            pt = tf.target_and_sn_up(tgt, sn, host, fcf)
             timings["sn_target_login"] = time.monotonic() - t
             # A never sees the target log in (it does through B alone): the
             # operator tells A where it is
