@@ -358,6 +358,7 @@ def test_main(run):
     fcredirect binary (argv[1], else fcredirect_binary()); prints the
     closing line, returns the exit status."""
     c = lab.Checks()
+    t0 = time.monotonic()
     timings = {}
     try:
         binary = fcredirect_binary(sys.argv[1] if len(sys.argv) > 1 else None)
@@ -366,4 +367,5 @@ def test_main(run):
     except Exception:
         traceback.print_exc()
         c.check("lab setup and teardown", False)
+    timings["total"] = time.monotonic() - t0
     return c.report(timings)
