@@ -1073,9 +1073,10 @@ relogin(struct fcr_tables *t, int i)
 	      (uint8_t)(i + 1));
 }
 
-/* A path change keeps the pair's old path (no rule after an add, the
- * redirect's rules after a del) until the host has logged in again: what
- * it sent before goes where its exchange began. A member going, or
+/* A path change keeps the pair's old path (the redirect's rules after a
+ * del or a change) until the host has logged in again: what it sent before
+ * goes where its exchange began; a new redirect blocks its pair meanwhile
+ * (fail closed, never plain). A member going, or
  * FCR_CUTOVER_TICKS, end it at once; a host not told ends it before it
  * begins. */
 static void
@@ -1094,9 +1095,10 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	assert_true(id >= 0);
 	assert_int_equal(c.notes, 1);
 	assert_int_equal(t->redirects->r[id].cutover, 1);
-	assert_true(action_of(t, FH, FT) < 0);        /* plain, as before */
+	/* fail closed, never plain, until the host is back */
+	assert_int_equal(fcr_action_leg((uint64_t)action_of(t, FH, FT)), FCR_LEG_BLOCKED);
 	relogin(t, 2);                                /* the VI: not yet */
-	assert_true(action_of(t, FH, FT) < 0);
+	assert_int_equal(fcr_action_leg((uint64_t)action_of(t, FH, FT)), FCR_LEG_BLOCKED);
 	relogin(t, 0);                                /* the host: the new path */
 	assert_int_equal(t->redirects->r[id].cutover, 0);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
@@ -1120,7 +1122,7 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
 	for (i = 1; i < FCR_CUTOVER_TICKS; i++)
 		assert_int_equal(fcr_redirect_cutover_tick(t->redirects), 0);
-	assert_true(action_of(t, FH, FT) < 0);
+	assert_int_equal(fcr_action_leg((uint64_t)action_of(t, FH, FT)), FCR_LEG_BLOCKED);
 	assert_int_equal(fcr_redirect_cutover_tick(t->redirects), 1);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 

@@ -228,7 +228,9 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 		for (i = 0; i < FCR_REDIRECT_KEYS; i++)
 			conflict |= owned_by_other(rt, id, key[i]);
 	}
-	if (!missing && !conflict) {
+	/* a new redirect in a cutover: its pair fails closed until the host
+	 * has logged in again, never plain */
+	if (!missing && !conflict && !r->cutover) {
 		n = FCR_REDIRECT_KEYS;
 		state = FCR_RS_ACTIVE;
 		/* before the rules: a worker that meets one reads these */
@@ -520,8 +522,9 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	if (set_members(rt, (uint32_t)id, from, w) < 0)
 		return -ENOSPC;
 	cutover(rt, (uint32_t)id);
-	/* in a cutover the new rules wait for the host and the VI */
-	if (!r->cutover)
+	/* in a cutover the new rules wait for the host: a changed one keeps
+	 * its old rules, a new one blocks its pair (install) */
+	if (!r->cutover || r->nb_keys == 0)
 		install_noted(rt, (uint32_t)id, r->state);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, (uint32_t)id);

@@ -167,7 +167,7 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 	}
 	if (x->cutover) {
 		f[n] = (struct fcr_field){ .name = "cutover", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
-		snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: old path until host logs in)");
+		snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: until host logs in again)");
 	}
 	f[n++] = (struct fcr_field){ .name = "before_rule", .flags = FCR_FIELD_NUM,
 				     .num = x->frames_before };
