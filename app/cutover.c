@@ -12,39 +12,56 @@
 #include "log.h"
 #include "ports.h"
 
+/* The binding of a VN_Port that can be told to log in again: learned over
+ * FIP through one of our edge ports (its ENode known), on a VLAN whose FCF
+ * advertised itself. NULL when it cannot. */
+static const struct fcr_binding *
+clearable(uint16_t vlan, uint64_t wwpn, uint32_t *n)
+{
+	struct fcr_tables *t = fcr_fwd.tables;
+	const struct fcr_binding *e;
+	unsigned int port;
+
+	*n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
+	if (*n == FCR_BINDING_NONE || !t->fcf[vlan & 0xFFF].known)
+		return NULL;
+	e = &t->bindings->entry[*n];
+	port = (unsigned int)(e->vn >> 48) & 0xFF;
+	if (e->fcid == FCR_FCID_NONE || e->origin != FCR_BIND_LEARNED || e->enode == 0 ||
+	    port >= fcr_fwd.nb_ports || (fcr_fwd.fabric_mask >> port & 1))
+		return NULL;
+	return e;
+}
+
 /* Clear Virtual Links for one bound VN_Port; 0 when it went out. */
 static int
 clear_vn_port(uint16_t vlan, uint64_t wwpn)
 {
 	struct fcr_tables *t = fcr_fwd.tables;
-	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
-	const struct fcr_binding *e;
 	const struct fcr_fcf *fcf = &t->fcf[vlan & 0xFFF];
 	struct fcr_l2_spec l2 = { .tagged = vlan != 0, .vlan = vlan, .pcp = 3 };
 	uint8_t buf[128], vn_mac[6];
-	unsigned int port;
+	const struct fcr_binding *e;
 	struct rte_mbuf *m;
+	uint16_t port;
+	uint32_t n;
 	size_t len;
 
-	if (n == FCR_BINDING_NONE || !fcf->known)
+	e = clearable(vlan, wwpn, &n);
+	if (e == NULL)
 		return -1;
-	e = &t->bindings->entry[n];
-	port = (unsigned int)(e->vn >> 48) & 0xFF;
-	/* learned over FIP, through one of our edge ports: its ENode is known */
-	if (e->fcid == FCR_FCID_NONE || e->origin != FCR_BIND_LEARNED || e->enode == 0 ||
-	    port >= fcr_fwd.nb_ports || (fcr_fwd.fabric_mask >> port & 1))
-		return -1;
+	port = (uint16_t)((e->vn >> 48) & 0xFF);
 	fcr_vn_mac(e->enode, l2.dst);
 	fcr_vn_mac(e->vn, vn_mac);
 	memcpy(l2.src, fcf->mac, 6);
 	len = fcr_build_fip_cvl(buf, sizeof(buf), &l2, fcf->name, vn_mac, e->fcid, wwpn);
-	m = rte_pktmbuf_alloc(fcr_ports_pool((uint16_t)port));
+	m = rte_pktmbuf_alloc(fcr_ports_pool(port));
 	if (len == 0 || m == NULL) {
 		rte_pktmbuf_free(m);
 		return -1;
 	}
 	memcpy(rte_pktmbuf_append(m, (uint16_t)len), buf, len);
-	m->port = (uint16_t)port;
+	m->port = port;
 	if (rte_ring_enqueue(fcr_fwd.workers[0]->inject, m) != 0) {
 		rte_pktmbuf_free(m);
 		return -1;
@@ -57,19 +74,39 @@ clear_vn_port(uint16_t vlan, uint64_t wwpn)
 void
 fcr_cutover_note(const struct fcr_note *n)
 {
+	char w[FCR_WWPN_STRLEN];
+	uint32_t b;
+
+	if (fcr_fwd.fabric_mask == 0)
+		return; /* a lab: no ENode to tell */
+	if (clearable(n->vlan, n->wwpn, &b) == NULL)
+		return; /* counted and logged when the pair has drained */
+	fcr_redirect_cutover_told(fcr_fwd.tables->redirects);
+	FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changes: host %s's new "
+		"commands held until its open exchanges have ended", n->vlan,
+		fcr_wwpn_format(n->wwpn, w));
+}
+
+void
+fcr_cutover_drained(const struct fcr_note *n)
+{
 	struct fcr_tables *t = fcr_fwd.tables;
 	const uint64_t who[2] = { n->wwpn, n->other_wwpn };
 	char w[FCR_WWPN_STRLEN];
 	int i;
 
 	if (fcr_fwd.fabric_mask == 0)
-		return; /* a lab: no ENode to tell */
+		return;
+	if (n->timed_out)
+		FCR_LOG(WARNING, tables, "redirect vlan %u: exchanges of host %s still open "
+			"after %u s: its ports are told to log in again anyway", n->vlan,
+			fcr_wwpn_format(n->wwpn, w), FCR_DRAIN_TICKS / 10);
 	for (i = 0; i < 2; i++) {
 		fcr_wwpn_format(who[i], w);
 		if (clear_vn_port(n->vlan, who[i]) == 0) {
 			t->st.cutovers++;
 			if (i == 0)
-				fcr_redirect_cutover_sent(t->redirects);
+				fcr_redirect_cutover_told(t->redirects);
 			FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changed: %s %s "
 				"made to log in again (Clear Virtual Links in the FCF's name)",
 				n->vlan, i == 0 ? "host" : "vi", w);

@@ -353,6 +353,7 @@ static void
 upkeep(uint64_t ms)
 {
 	static uint64_t expire_ms, retry_ms, keepalive_ms;
+	unsigned int drains = 0;
 	uint32_t idle = fcr_fwd.opt->flow_idle_s;
 
 	if (idle != 0 && ms - expire_ms >= 100) {
@@ -370,8 +371,12 @@ upkeep(uint64_t ms)
 		/* workers stamp keep-alives with their TSC */
 		fcr_tables_keepalive(fcr_fwd.tables, rte_rdtsc(), rte_get_tsc_hz() / 1000);
 		fcr_fwd.tables->st.cutovers_timed_out +=
-			fcr_redirect_cutover_tick(fcr_fwd.tables->redirects);
+			fcr_redirect_cutover_tick(fcr_fwd.tables->redirects, &drains);
+		fcr_fwd.tables->st.cutover_drains_timed_out += drains;
 	}
+	/* a drained pair's ports are told at once */
+	if (fcr_fwd.tables->redirects->nb_draining != 0)
+		fcr_redirect_drain_poll(fcr_fwd.tables->redirects);
 }
 
 int

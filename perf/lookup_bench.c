@@ -75,7 +75,8 @@ struct list_node {
 	uint64_t key;
 	uint64_t action;
 	uint32_t owner;
-	struct fcr_flow_counters c;
+	/* the counters a naive node kept: frames, bytes, first and last seen */
+	uint64_t c[4];
 };
 
 struct flow_list {

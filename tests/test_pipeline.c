@@ -256,6 +256,69 @@ a_redirect_that_is_not_active_drops_its_pair_and_counts_it(void **state)
 	free_all(m, 1);
 }
 
+/* The sum of every worker's exchange counts on the entry (s, d). */
+static void
+exchanges_of(uint32_t s, uint32_t d, uint32_t *cmnds, uint32_t *ends)
+{
+	int idx = fcr_flow_find(tables->flows, fcr_flow_key(VLAN, s, d));
+	struct fcr_flow_counters c;
+
+	assert_true(idx >= 0);
+	fcr_flow_counters_sum(tables->flows, (uint32_t)idx, &c);
+	*cmnds = c.cmnds;
+	*ends = c.ends;
+}
+
+/* A cutover's drain: on an entry held, FCP commands are dropped
+ * (cutover_held) and the rest of the exchange goes on; a worker counts the
+ * commands it sends and what ends their exchanges (FCP_RSP, BA_ACC; not a
+ * BA_RJT, which answers an exchange never open). */
+static void
+a_held_entry_drops_new_commands_and_counts_exchanges(void **state)
+{
+	uint64_t key = fcr_flow_key(VLAN, FH, FT);
+	int idx = fcr_flow_find(tables->flows, key);
+	uint64_t a = tables->flows->action[idx];
+	struct rte_mbuf *m[5] = {
+		frame(FH, FT, 32, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP),
+		fcp(FH, FT),
+		frame(FVT, FH, 24, 1, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP),
+		frame(FVT, FH, 12, 1, FCR_RCTL_BA_ACC, FCR_TYPE_BLS),
+		frame(FVT, FH, 4, 1, FCR_RCTL_BA_RJT, FCR_TYPE_BLS),
+	};
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint32_t c0, e0, c, e, vc0, ve0;
+	uint16_t out[5];
+
+	(void)state;
+	exchanges_of(FH, FT, &c0, &e0);
+	exchanges_of(FVT, FH, &vc0, &ve0);
+	fcr_flow_set(tables->flows, key, a | FCR_ACTION_HOLD, tables->flows->owner[idx]);
+	run(m, 5, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_CUTOVER_HELD], 1);
+	assert_int_equal(out[1], 2);            /* its data: to the service node */
+	assert_forwarded(m[1], FH, FVT, sn_mac, 2);
+	assert_int_equal(out[2], 0);
+	assert_int_equal(out[3], 0);
+	assert_int_equal(out[4], 0);
+	exchanges_of(FH, FT, &c, &e);
+	assert_int_equal(c, c0);                /* the held command began nothing */
+	exchanges_of(FVT, FH, &c, &e);
+	assert_int_equal(e, ve0 + 2);           /* FCP_RSP and BA_ACC */
+	free_all(m, 5);
+
+	fcr_flow_set(tables->flows, key, a, tables->flows->owner[idx]);
+	m[0] = frame(FH, FT, 32, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP);
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], 2);
+	assert_forwarded(m[0], FH, FVT, sn_mac, 2);
+	exchanges_of(FH, FT, &c, &e);
+	assert_int_equal(c, c0 + 1);
+	free_all(m, 1);
+}
+
 static void
 unknown_flow_goes_plain_and_is_reported_once(void **state)
 {
@@ -1044,6 +1107,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_redirect_leg_is_rewritten_and_routed),
 		cmocka_unit_test(a_redirect_that_is_not_active_drops_its_pair_and_counts_it),
+		cmocka_unit_test(a_held_entry_drops_new_commands_and_counts_exchanges),
 		cmocka_unit_test(unknown_flow_goes_plain_and_is_reported_once),
 		cmocka_unit_test(a_bad_crc_stays_exactly_as_bad),
 		cmocka_unit_test(crc_in_a_second_segment_is_updated),

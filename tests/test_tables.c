@@ -1044,6 +1044,7 @@ a_path_change_of_a_bound_pair_is_a_cutover(void **state)
 struct cutover_probe {
 	struct fcr_tables *t;
 	unsigned int notes;
+	unsigned int drained;
 	int told;          /* the host could be told */
 };
 
@@ -1052,11 +1053,12 @@ tell_on_cutover(void *ctx, const struct fcr_note *n)
 {
 	struct cutover_probe *c = ctx;
 
-	if (n->kind != FCR_NOTE_CUTOVER)
+	if (n->kind != FCR_NOTE_CUTOVER && n->kind != FCR_NOTE_DRAINED)
 		return;
-	c->notes++;
+	c->notes += n->kind == FCR_NOTE_CUTOVER;
+	c->drained += n->kind == FCR_NOTE_DRAINED;
 	if (c->told)
-		fcr_redirect_cutover_sent(c->t->redirects);
+		fcr_redirect_cutover_told(c->t->redirects);
 }
 
 /* A fabric login of port i of H, T, VI, VT (the same FCID again). */
@@ -1084,7 +1086,7 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 {
 	struct fcr_tables *t = mk();
 	struct cutover_probe c = { .t = t, .told = 1 };
-	unsigned int i;
+	unsigned int i, drains = 0;
 	int id;
 
 	(void)state;
@@ -1121,9 +1123,9 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	/* nobody logs in: the new path after FCR_CUTOVER_TICKS */
 	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
 	for (i = 1; i < FCR_CUTOVER_TICKS; i++)
-		assert_int_equal(fcr_redirect_cutover_tick(t->redirects), 0);
+		assert_int_equal(fcr_redirect_cutover_tick(t->redirects, &drains), 0);
 	assert_int_equal(fcr_action_leg((uint64_t)action_of(t, FH, FT)), FCR_LEG_BLOCKED);
-	assert_int_equal(fcr_redirect_cutover_tick(t->redirects), 1);
+	assert_int_equal(fcr_redirect_cutover_tick(t->redirects, &drains), 1);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 
 	/* a member goes during a cutover: fail closed at once */
@@ -1145,6 +1147,127 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	assert_int_equal(t->redirects->r[id].cutover, 0);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(t->redirects->nb_cutover, 0);
+	fcr_tables_free(t);
+}
+
+/* A worker sending n frames of kind (r_ctl, type) on the entry (s, d). */
+static void
+sent(struct fcr_tables *t, uint32_t s, uint32_t d, uint8_t r_ctl, uint8_t type, int n)
+{
+	int idx = fcr_flow_find(t->flows, fcr_flow_key(VLAN, s, d));
+	struct fcr_flow_counters *c;
+
+	assert_true(idx >= 0);
+	c = &t->flows->counters[1][idx];
+	while (n-- > 0) {
+		fcr_flow_count(c, 100, 1);
+		fcr_flow_count_exchange(c, r_ctl, type);
+	}
+}
+
+static int
+held(struct fcr_tables *t, uint32_t s, uint32_t d)
+{
+	int64_t a = action_of(t, s, d);
+
+	return a >= 0 && ((uint64_t)a & FCR_ACTION_HOLD) != 0;
+}
+
+/* A cutover drains its pair before anyone is told: the host's new commands
+ * are held until its open exchanges have ended (an FCP_RSP or a BA_ACC
+ * ends one, a BA_RJT does not), then the VI's, and only then are the host
+ * and the VI told (FCR_NOTE_DRAINED). A new redirect's pair drains on its
+ * plain path, then blocks until the host is back; a drain that does not
+ * end within FCR_DRAIN_TICKS tells them anyway. */
+static void
+a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct cutover_probe c = { .t = t, .told = 1 };
+	unsigned int i, drains = 0;
+	int id;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		relogin(t, (int)i);
+	/* active before anyone hears of it: no cutover */
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	t->note_hook = (struct fcr_note_hook){ .fn = tell_on_cutover, .ctx = &c };
+	/* the host has two exchanges open with the VT, the VI one with the target */
+	sent(t, FH, FT, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP, 3);
+	sent(t, FVT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	sent(t, FVI, FT, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP, 2);
+	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_int_equal(c.notes, 1);
+	assert_int_equal(c.drained, 0);
+	assert_int_equal(t->redirects->r[id].draining, FCR_DRAIN_HOST);
+	assert_int_equal(fcr_redirect_open(t->redirects, (uint32_t)id), 2);
+	assert_true(held(t, FH, FT));
+	assert_false(held(t, FVI, FT)); /* the VI still serves the host's */
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	fcr_redirect_drain_poll(t->redirects);
+	assert_int_equal(c.drained, 0);
+	sent(t, FVT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	sent(t, FVT, FH, FCR_RCTL_BA_RJT, FCR_TYPE_BLS, 1);
+	fcr_redirect_drain_poll(t->redirects);
+	assert_int_equal(t->redirects->r[id].draining, FCR_DRAIN_HOST);
+	assert_int_equal(fcr_redirect_open(t->redirects, (uint32_t)id), 1);
+	sent(t, FVT, FH, FCR_RCTL_BA_ACC, FCR_TYPE_BLS, 1);
+	fcr_redirect_drain_poll(t->redirects);
+	/* the host's ended: the VI's now */
+	assert_int_equal(t->redirects->r[id].draining, FCR_DRAIN_VI);
+	assert_int_equal(fcr_redirect_open(t->redirects, (uint32_t)id), 1);
+	assert_true(held(t, FVI, FT));
+	assert_int_equal(c.drained, 0);
+	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	fcr_redirect_drain_poll(t->redirects);
+	assert_int_equal(c.drained, 1);
+	assert_int_equal(t->redirects->r[id].draining, 0);
+	assert_int_equal(t->redirects->nb_draining, 0);
+	/* told: the old path until the host is back */
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	relogin(t, 0);
+	assert_no_rules(t, FH, FT, FVI, FVT);
+
+	/* a new redirect on a plain pair with an exchange open */
+	assert_true(fcr_flow_set(t->flows, fcr_flow_key(VLAN, FH, FT),
+				 fcr_action(FH, FT, FCR_LEG_PLAIN), FCR_NO_OWNER) >= 0);
+	assert_true(fcr_flow_set(t->flows, fcr_flow_key(VLAN, FT, FH),
+				 fcr_action(FT, FH, FCR_LEG_PLAIN), FCR_NO_OWNER) >= 0);
+	sent(t, FH, FT, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP, 1);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(c.notes, 2);
+	assert_int_equal(t->redirects->r[id].draining, FCR_DRAIN_HOST);
+	assert_rule(t, FH, FT, FH, FT, FCR_LEG_PLAIN); /* plain, its commands held */
+	assert_true(held(t, FH, FT));
+	assert_rule(t, FT, FH, FT, FH, FCR_LEG_PLAIN);
+	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	fcr_redirect_drain_poll(t->redirects);
+	assert_int_equal(c.drained, 2);
+	assert_rule(t, FH, FT, FH, FT, FCR_LEG_BLOCKED);   /* fail closed till the host is back */
+	relogin(t, 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_false(held(t, FH, FT));
+
+	/* what the keys counted before the rules does not hold the next drain,
+	 * an exchange that never ends holds it FCR_DRAIN_TICKS */
+	sent(t, FH, FT, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP, 1);
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_int_equal(fcr_redirect_open(t->redirects, (uint32_t)id), 1);
+	for (i = 1; i < FCR_DRAIN_TICKS; i++)
+		fcr_redirect_cutover_tick(t->redirects, &drains);
+	assert_int_equal(c.drained, 2);
+	assert_int_equal(drains, 0);
+	fcr_redirect_cutover_tick(t->redirects, &drains);
+	assert_int_equal(drains, 1);
+	assert_int_equal(c.drained, 3);
+	relogin(t, 0);
+	assert_no_rules(t, FH, FT, FVI, FVT);
 	assert_int_equal(t->redirects->nb_cutover, 0);
 	fcr_tables_free(t);
 }
@@ -1691,6 +1814,7 @@ main(void)
 		cmocka_unit_test(an_enode_silent_for_two_and_a_half_periods_loses_its_bindings),
 		cmocka_unit_test(a_path_change_of_a_bound_pair_is_a_cutover),
 		cmocka_unit_test(a_cutover_keeps_the_old_path_until_both_log_in_again),
+		cmocka_unit_test(a_cutover_drains_the_pair_before_its_ports_are_told),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),

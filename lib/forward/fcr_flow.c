@@ -451,6 +451,8 @@ fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 
 		if (c->frames == 0)
 			continue;
+		out->cmnds += c->cmnds;
+		out->ends += c->ends;
 		if (out->frames == 0 || c->first_tsc < out->first_tsc)
 			out->first_tsc = c->first_tsc;
 		if (c->last_tsc > out->last_tsc)

@@ -18,6 +18,8 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 
+#include "fcr_fcoe.h"
+
 struct rte_hash;
 struct rte_rcu_qsbr;
 struct rte_rcu_qsbr_dq;
@@ -48,6 +50,9 @@ enum fcr_leg {
  * target began with the VI itself could never complete. Dropped
  * (redirect_hidden). */
 #define FCR_LEG_HIDDEN 6
+/* Nor this: a frame's, never an entry's. An FCP command on an entry held
+ * for a cutover (FCR_ACTION_HOLD): dropped (cutover_held). */
+#define FCR_LEG_HELD 5
 
 const char *fcr_leg_name(enum fcr_leg leg);
 
@@ -72,6 +77,11 @@ fcr_action(uint32_t new_s_id, uint32_t new_d_id, enum fcr_leg leg)
 	       (new_d_id & 0xFFFFFF);
 }
 
+/* On an action: FCP commands on the entry are held (dropped) while a
+ * cutover drains the pair's open exchanges (docs/fcoe.md, "Cutover"); the
+ * rest of its frames go by the action. */
+#define FCR_ACTION_HOLD (1ull << 51)
+
 static inline uint32_t fcr_action_did(uint64_t a) { return (uint32_t)a & 0xFFFFFF; }
 static inline uint32_t fcr_action_sid(uint64_t a) { return (uint32_t)(a >> 24) & 0xFFFFFF; }
 static inline unsigned int fcr_action_leg(uint64_t a) { return (unsigned int)(a >> 48) & 7; }
@@ -81,6 +91,11 @@ struct fcr_flow_counters {
 	uint64_t bytes;
 	uint64_t first_tsc;
 	uint64_t last_tsc;
+	/* exchanges: FCP commands forwarded (an exchange begins) and what
+	 * ends one (FCP_RSP, BA_ACC); a cutover waits on the pair's
+	 * difference */
+	uint32_t cmnds;
+	uint32_t ends;
 };
 
 struct fcr_change_log;
@@ -200,6 +215,20 @@ fcr_flow_count(struct fcr_flow_counters *c, uint32_t bytes, uint64_t now)
 	c->frames++;
 	c->bytes += bytes;
 	c->last_tsc = now;
+}
+
+/* An exchange begun or ended by the frame (R_CTL, TYPE) sent on the entry. */
+static inline void
+fcr_flow_count_exchange(struct fcr_flow_counters *c, uint8_t r_ctl, uint8_t type)
+{
+	if (type == FCR_TYPE_FCP) {
+		c->cmnds += r_ctl == FCR_RCTL_FCP_CMND;
+		c->ends += r_ctl == FCR_RCTL_FCP_RSP;
+	} else if (unlikely(type == FCR_TYPE_BLS)) {
+		/* an abort accepted; a BA_RJT answers one the responder never
+		 * had open (a command held, or answered already): no end */
+		c->ends += r_ctl == FCR_RCTL_BA_ACC;
+	}
 }
 
 /* The sync lcore's side. */

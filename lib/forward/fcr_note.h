@@ -22,7 +22,12 @@ enum fcr_note_kind {
 	FCR_NOTE_CUTOVER,   /* redirect `redirect` was added, replaced or
 			     * deleted while its host (wwpn) and target were
 			     * bound: the pair's path changed under any open
-			     * exchange; other_wwpn the service node's VI */
+			     * exchange; other_wwpn the service node's VI.
+			     * The host's new commands are held from here */
+	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
+			     * (timed_out: or FCR_DRAIN_TICKS passed): the
+			     * host (wwpn) and the VI (other_wwpn) to be made
+			     * to log in again now */
 };
 
 struct fcr_note {
@@ -32,6 +37,7 @@ struct fcr_note {
 	uint8_t old_state;   /* redirect: enum fcr_redirect_state */
 	uint8_t new_state;
 	uint8_t reinstalled; /* redirect: active before and after, new FCIDs */
+	uint8_t timed_out;   /* drained: exchanges were still open */
 	uint64_t wwpn;
 	uint32_t fcid;
 	uint32_t old_fcid;

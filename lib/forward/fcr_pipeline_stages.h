@@ -378,6 +378,10 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		s = fcr_action_sid(a);
 		d = fcr_action_did(a);
 		w->leg[i] = (uint8_t)fcr_action_leg(a);
+		/* a cutover drains the pair: no new exchange begins */
+		if (unlikely(a & FCR_ACTION_HOLD) && w->f[i].r_ctl == FCR_RCTL_FCP_CMND &&
+		    w->f[i].type == FCR_TYPE_FCP)
+			w->leg[i] = FCR_LEG_HELD;
 		/* the route's tbl24 entry (domain and area routes: the
 		 * lookup is this one read) */
 		w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, d);
@@ -504,7 +508,10 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		enum fcr_reason r = FCR_R_OK;
 
 		hop = NULL;
-		if (unlikely(w->leg[i] == FCR_LEG_HIDDEN)) {
+		if (unlikely(w->leg[i] == FCR_LEG_HELD)) {
+			/* its initiator retries it once logged in again */
+			r = FCR_R_CUTOVER_HELD;
+		} else if (unlikely(w->leg[i] == FCR_LEG_HIDDEN)) {
 			r = FCR_R_REDIRECT_HIDDEN;
 		} else if (unlikely(w->leg[i] == FCR_LEG_BLOCKED)) {
 			const struct fcr_redirect_table *rd = p->tables->redirects;
@@ -548,6 +555,9 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 					     ft->owner[w->idx[i]], w->sid[i], w->did[i], st);
 		st->leg[w->leg[i]]++;
 		st->flow_miss += w->missed[i];
+		if (likely(w->idx[i] != FCR_FLOW_NONE))
+			fcr_flow_count_exchange(&ft->counters[p->worker][w->idx[i]],
+						w->f[i].r_ctl, w->f[i].type);
 		out[w->pos[i]] = (uint16_t)(hop->port | (w->hold[i] ? FCR_OUT_HOLD : 0));
 	}
 	/* the frames with the mark sent (a burst with none pays nothing) */

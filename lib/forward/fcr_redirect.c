@@ -7,6 +7,7 @@
 #include <rte_hash.h>
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
 
 #include "fcr_change.h"
 #include "fcr_redirect.h"
@@ -152,6 +153,69 @@ fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id)
 	return not_ready_sum(rt, id) - rt->r[id].not_ready_base;
 }
 
+/* Where in key[] an exchange of the host (FCR_DRAIN_HOST) or of the VI
+ * begins (its commands) and ends (their FCP_RSP, or a BA_ACC): the
+ * four rules in rule_keys' order, or the plain pair a drain took (host ->
+ * target, target -> host). 0 when the redirect has no such keys. */
+static int
+exchange_keys(const struct fcr_redirect *r, int who, int *begin, int *end)
+{
+	if (r->blocking)
+		return 0;
+	if (r->nb_keys == FCR_REDIRECT_KEYS) {
+		*begin = who == FCR_DRAIN_HOST ? 0 : 1;
+		*end = who == FCR_DRAIN_HOST ? 3 : 2;
+		return 1;
+	}
+	if (r->nb_keys == 2 && who == FCR_DRAIN_HOST) {
+		*begin = 0;
+		*end = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Exchanges begun less ended on those keys since the entries exist
+ * (modulo 2^32, as the workers count). */
+static uint32_t
+exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r, int who)
+{
+	struct fcr_flow_counters c;
+	uint32_t n = 0;
+	int b, e, idx;
+
+	if (!exchange_keys(r, who, &b, &e))
+		return 0;
+	idx = fcr_flow_find(rt->flows, r->key[b]);
+	if (idx >= 0) {
+		fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
+		n += c.cmnds;
+	}
+	idx = fcr_flow_find(rt->flows, r->key[e]);
+	if (idx >= 0) {
+		fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
+		n -= c.ends;
+	}
+	return n;
+}
+
+static uint64_t
+open_exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r, int who)
+{
+	int32_t n = (int32_t)(exchanges(rt, r, who) - r->xbase[who - 1]);
+
+	/* below zero: an exchange that began before its entry existed */
+	return n > 0 ? (uint64_t)n : 0;
+}
+
+uint64_t
+fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+
+	return r->draining ? open_exchanges(rt, r, r->draining) : 0;
+}
+
 /*
  * Make the redirect's entries exactly key[0..n) -> action[0..n). Keys it
  * had and keeps are changed in place, so a flow is never without an entry
@@ -264,8 +328,13 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 		state = FCR_RS_NO_ROOM;
 	if (state == FCR_RS_ACTIVE) {
 		rt->nb_active += !was_active;
-		if (!was_active || memcmp(r->fcid, f, sizeof(f)) != 0)
+		if (!was_active || memcmp(r->fcid, f, sizeof(f)) != 0) {
 			r->installs++;
+			/* new keys: what their entries counted before
+			 * belongs to sessions no longer open on them */
+			r->xbase[0] = exchanges(rt, r, FCR_DRAIN_HOST);
+			r->xbase[1] = exchanges(rt, r, FCR_DRAIN_VI);
+		}
 		memcpy(r->fcid, f, sizeof(f));
 	} else {
 		rt->nb_active -= was_active;
@@ -325,13 +394,18 @@ install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 }
 
 static void unref_names(struct fcr_redirect_table *rt, struct fcr_redirect *r, uint32_t id);
+static void drain_begin(struct fcr_redirect_table *rt, uint32_t id);
 
 /* The operator changed the path of a pair whose host and target are bound:
- * exchanges open on the old path must not go on on the new one. Whoever
- * hears it makes the host and the VI log in again (which ends their
- * exchanges); when the host was told (fcr_redirect_cutover_sent), the
- * pair keeps its old path until it has: what it sent before its new login
- * goes where its exchange began, what it sends after takes the new path. */
+ * exchanges open on the old path must not go on on the new one. When
+ * whoever hears it can make the host log in again (which ends its
+ * exchanges; fcr_redirect_cutover_told), the pair is in a cutover: it
+ * first drains (no new exchange begins, the open ones end on the path
+ * they began on), then the host and the VI are told (FCR_NOTE_DRAINED),
+ * and it keeps its old path until the host has logged in again: what the
+ * host sent before its new login goes where its exchange began, what it
+ * sends after takes the new path. One already in a cutover stays in it:
+ * the host's new login takes the newest path. */
 static void
 cutover(struct fcr_redirect_table *rt, uint32_t id)
 {
@@ -340,7 +414,7 @@ cutover(struct fcr_redirect_table *rt, uint32_t id)
 	struct fcr_note note;
 
 	/* a redirect half made (no room for a member) names no one */
-	if (r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
+	if (r->cutover || r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
 	    r->binding[FCR_M_TARGET] == FCR_BINDING_NONE ||
 	    r->binding[FCR_M_VI] == FCR_BINDING_NONE ||
 	    e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
@@ -355,10 +429,11 @@ cutover(struct fcr_redirect_table *rt, uint32_t id)
 	fcr_note_tell(rt->note_hook, &note);
 	if (!rt->cut_sent)
 		return;
-	rt->nb_cutover += !r->cutover;
+	rt->nb_cutover++;
 	r->cutover = 1;
 	r->cut_ticks = 0;
 	r->cut_logins = e[r->binding[FCR_M_HOST]].logins;
+	drain_begin(rt, id);
 }
 
 /* The cutover is over: the new path. A ghost's entries go with it. */
@@ -367,6 +442,10 @@ cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 
+	if (r->draining) {
+		r->draining = 0;
+		rt->nb_draining--;
+	}
 	r->cutover = 0;
 	rt->nb_cutover--;
 	if (!r->ghost) {
@@ -378,6 +457,129 @@ cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 	unref_names(rt, r, id);
 	retry_released(rt);
 	rt->free_idx[rt->nb_free++] = id;
+}
+
+/* Hold the FCP commands on key[k]: nothing new begins there. */
+static void
+hold(struct fcr_redirect_table *rt, uint32_t id, int k)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	int idx = fcr_flow_find(rt->flows, r->key[k]);
+
+	if (idx >= 0)
+		fcr_flow_set(rt->flows, r->key[k], rt->flows->action[idx] | FCR_ACTION_HOLD, id);
+}
+
+/* A worker that read an entry before its hold may still be sending a
+ * command it let through: the drain counts once every worker is past. */
+static uint64_t
+hold_token(const struct fcr_redirect_table *rt)
+{
+	return rt->flows->qsbr != NULL ? rte_rcu_qsbr_start(rt->flows->qsbr) : 0;
+}
+
+static int
+hold_seen(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
+{
+	return rt->flows->qsbr == NULL ||
+	       rte_rcu_qsbr_check(rt->flows->qsbr, r->drain_token, false) == 1;
+}
+
+/* Drained (or FCR_DRAIN_TICKS passed): the host and the VI are told to log
+ * in again now. A new redirect's pair, plain until here, is blocked from
+ * here until the host is back (fail closed); a changed or deleted one
+ * keeps its old rules, commands still held. */
+static void
+drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_note note = {
+		.kind = FCR_NOTE_DRAINED, .vlan = r->vlan, .redirect = id,
+		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
+		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
+		.timed_out = (uint8_t)timed_out,
+	};
+
+	if (r->draining) {
+		r->draining = 0;
+		rt->nb_draining--;
+	}
+	r->cut_ticks = 0;
+	rt->cut_sent = 0;
+	fcr_note_tell(rt->note_hook, &note);
+	if (!rt->cut_sent) {
+		cutover_end(rt, id); /* nobody told: the new path at once */
+		return;
+	}
+	if (!r->ghost && r->nb_keys == 2 && !r->blocking)
+		install_noted(rt, id, r->state);
+}
+
+/* The next step of a drain whose workers are past its hold: the host's
+ * exchanges ended, then the VI's (what the VI has open serves the host's
+ * until those end, so its commands are held only then). */
+static void
+drain_step(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	int b, e;
+
+	while (hold_seen(rt, r) && open_exchanges(rt, r, r->draining) == 0) {
+		if (r->draining == FCR_DRAIN_VI || !exchange_keys(r, FCR_DRAIN_VI, &b, &e)) {
+			drained(rt, id, 0);
+			return;
+		}
+		hold(rt, id, b);
+		r->draining = FCR_DRAIN_VI;
+		r->drain_token = hold_token(rt);
+	}
+}
+
+/* The pair's path until the cutover: its rules, or plain (a new redirect,
+ * whose pair's plain entries it takes, held), or blocked (nothing open
+ * goes anywhere: drained at once). */
+static void
+drain_begin(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	uint32_t h = e[r->binding[FCR_M_HOST]].fcid, t = e[r->binding[FCR_M_TARGET]].fcid;
+	int b, x;
+
+	if (r->nb_keys == 0) {
+		uint64_t key[2] = { fcr_flow_key(r->vlan, h, t), fcr_flow_key(r->vlan, t, h) };
+		uint64_t action[2] = {
+			fcr_action(h, t, FCR_LEG_PLAIN) | FCR_ACTION_HOLD,
+			fcr_action(t, h, FCR_LEG_PLAIN),
+		};
+
+		if (!owned_by_other(rt, id, key[0]) && !owned_by_other(rt, id, key[1]) &&
+		    set_entries(rt, id, key, action, 2, 0) == 0)
+			r->xbase[0] = 0; /* the plain entries counted from their first frame */
+	}
+	if (!exchange_keys(r, FCR_DRAIN_HOST, &b, &x)) {
+		drained(rt, id, 0);
+		return;
+	}
+	hold(rt, id, b);
+	r->draining = FCR_DRAIN_HOST;
+	r->drain_ticks = 0;
+	r->drain_token = hold_token(rt);
+	rt->nb_draining++;
+	drain_step(rt, id);
+}
+
+void
+fcr_redirect_drain_poll(struct fcr_redirect_table *rt)
+{
+	uint32_t id, seen = 0;
+
+	for (id = 0; seen < rt->nb_draining && id < rt->capacity; id++)
+		if (rt->r[id].draining) {
+			seen++;
+			drain_step(rt, id);
+		}
 }
 
 /* The host has logged in again (its accept is held until this runs, so
@@ -408,16 +610,26 @@ rebuild(struct fcr_redirect_table *rt, uint32_t id)
 }
 
 unsigned int
-fcr_redirect_cutover_tick(struct fcr_redirect_table *rt)
+fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_timed_out)
 {
 	unsigned int n = 0;
 	uint32_t id;
 
-	for (id = 0; rt->nb_cutover != 0 && id < rt->capacity; id++)
-		if (rt->r[id].cutover && ++rt->r[id].cut_ticks >= FCR_CUTOVER_TICKS) {
+	for (id = 0; rt->nb_cutover != 0 && id < rt->capacity; id++) {
+		struct fcr_redirect *r = &rt->r[id];
+
+		if (!r->cutover)
+			continue;
+		if (r->draining) {
+			if (++r->drain_ticks >= FCR_DRAIN_TICKS) {
+				drained(rt, id, 1);
+				(*drains_timed_out)++;
+			}
+		} else if (++r->cut_ticks >= FCR_CUTOVER_TICKS) {
 			cutover_end(rt, id);
 			n++;
 		}
+	}
 	return n;
 }
 

@@ -67,7 +67,22 @@ struct fcr_redirect {
 	uint8_t ghost;
 	uint16_t cut_ticks;
 	uint32_t cut_logins;         /* the host's logins when it began */
+	/* its drain, before the host and the VI are told: FCR_DRAIN_HOST
+	 * (the host's new commands held until its open exchanges have
+	 * ended), FCR_DRAIN_VI (then the VI's), 0 when drained */
+	uint8_t draining;
+	uint16_t drain_ticks;
+	uint64_t drain_token;        /* RCU: every worker has seen the hold */
+	/* exchanges counted open on the host's and the VI's keys when its
+	 * keys were last set: history of sessions gone, not open now */
+	uint32_t xbase[2];
 };
+
+enum { FCR_DRAIN_HOST = 1, FCR_DRAIN_VI = 2 };
+
+/* Ticks (every 100 ms) a drain waits for the pair's open exchanges to end
+ * before its ports are told to log in again anyway. */
+#define FCR_DRAIN_TICKS 50
 
 /* Ticks (fcr_redirect_cutover_tick, every 100 ms) a cutover waits for the
  * host to log in again before the new path is taken anyway. */
@@ -96,7 +111,8 @@ struct fcr_redirect_table {
 	uint32_t nb_workers;
 	int retrying;
 	uint32_t nb_cutover;         /* redirects in a cutover */
-	uint32_t cut_sent;           /* the host was told to log in again */
+	uint32_t nb_draining;        /* of them, draining */
+	uint32_t cut_sent;           /* the host will be, or was, told */
 };
 
 /* NULL with rte_errno ENOBUFS when the flow table cannot keep
@@ -138,18 +154,29 @@ unsigned int fcr_redirect_retry_blocked(struct fcr_redirect_table *rt);
  * again, or a member went). */
 void fcr_redirect_binding_changed(struct fcr_redirect_table *rt, uint32_t name);
 
-/* Whoever hears FCR_NOTE_CUTOVER says so when it told the host (the note's
- * wwpn) to log in again: the pair then keeps its old path until it has
- * (else the new path is taken at once). */
+/* Whoever hears FCR_NOTE_CUTOVER says so when it can tell the host (the
+ * note's wwpn) to log in again, and, on FCR_NOTE_DRAINED, when it did:
+ * the pair then drains and keeps its old path until the host has logged
+ * in again; else the new path is taken at once. */
 static inline void
-fcr_redirect_cutover_sent(struct fcr_redirect_table *rt)
+fcr_redirect_cutover_told(struct fcr_redirect_table *rt)
 {
 	rt->cut_sent = 1;
 }
 
-/* Every 100 ms: cutovers that waited FCR_CUTOVER_TICKS take the new path.
- * Returns how many did. */
-unsigned int fcr_redirect_cutover_tick(struct fcr_redirect_table *rt);
+/* As often as it can while some are draining (nb_draining): a cutover
+ * whose pair has no exchange open any more, with every worker past the
+ * hold, is drained (FCR_NOTE_DRAINED). */
+void fcr_redirect_drain_poll(struct fcr_redirect_table *rt);
+
+/* Exchanges open on the keys a draining redirect waits on now. */
+uint64_t fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id);
+
+/* Every 100 ms: drains that waited FCR_DRAIN_TICKS end anyway (counted in
+ * *drains_timed_out), cutovers that waited FCR_CUTOVER_TICKS after take
+ * the new path. Returns how many did. */
+unsigned int fcr_redirect_cutover_tick(struct fcr_redirect_table *rt,
+				       unsigned int *drains_timed_out);
 
 /* Frames of its host-target pair dropped while it was not active. */
 uint64_t fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id);

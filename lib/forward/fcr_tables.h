@@ -49,7 +49,8 @@ struct fcr_tables_params {
 	X(keepalive_unbound, "learned bindings removed with their silent ENode") \
 	X(cutovers, "VN_Ports made to log in again (the FCF's Clear Virtual Links) when the operator changed their pair's path") \
 	X(cutovers_unsent, "VN_Ports that could not be made to log in again: not learned over FIP, no FCF advertisement seen on their VLAN, or no mbuf") \
-	X(cutovers_timed_out, "cutovers that took the new path after 20 s without both the host and the VI logging in again")
+	X(cutovers_timed_out, "cutovers that took the new path after 20 s without the host logging in again") \
+	X(cutover_drains_timed_out, "cutovers whose pair still had exchanges open after 5 s of held commands: its ports told to log in again anyway")
 
 struct fcr_tables_stats {
 #define FCR_TS_FIELD(name, text) uint64_t name;

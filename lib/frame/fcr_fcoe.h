@@ -83,6 +83,8 @@ enum fcr_eof {
 #define FCR_RCTL_ELS_REQ 0x22
 #define FCR_RCTL_ELS_REP 0x23
 #define FCR_RCTL_BA_ABTS 0x81
+#define FCR_RCTL_BA_ACC 0x84
+#define FCR_RCTL_BA_RJT 0x85
 
 /* TYPE values */
 #define FCR_TYPE_BLS 0x00

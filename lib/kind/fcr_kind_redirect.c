@@ -5,6 +5,7 @@
  *                   version varint
  *   8 REDIRECT_DEL  VLAN u16, host u64, target u64, version varint
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "fcr_fcoe.h"
@@ -167,7 +168,13 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 	}
 	if (x->cutover) {
 		f[n] = (struct fcr_field){ .name = "cutover", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
-		snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: until host logs in again)");
+		if (x->draining)
+			snprintf(f[n++].value, FCR_FIELD_LEN,
+				 "(cutover: draining, %" PRIu64 " %s exchanges open)",
+				 fcr_redirect_open(rt, idx),
+				 x->draining == FCR_DRAIN_HOST ? "host" : "vi");
+		else
+			snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: until host logs in again)");
 	}
 	f[n++] = (struct fcr_field){ .name = "before_rule", .flags = FCR_FIELD_NUM,
 				     .num = x->frames_before };

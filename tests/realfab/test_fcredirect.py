@@ -47,6 +47,7 @@ Ends with "N passed, N failed"; exits non-zero on any failure. Root only.
 """
 
 import os
+import random
 import sys
 import time
 import traceback
@@ -371,38 +372,44 @@ def split_counts(g, ifname="eth0"):
     return {k: s.get(k, 0) for k in SPLIT_COUNTERS}
 
 
-class ReadLoop:
-    """The host reading a region of sda (2 MiB, O_DIRECT) over and over;
-    counts the reads that ended and the ones that failed. Reads, not
-    writes: a port told to log in again ends its exchanges without ABTS,
-    and a write the target was waiting data for is never finished; Linux's
-    LIO then hangs when that session is replaced (docs/fcoe.md, "Cutover")."""
+class IoLoop:
+    """The host writing a pattern to a region of sda (2 MiB, O_DIRECT,
+    fsync) and reading it back, over and over; counts the rounds that ended
+    and the ones that failed (an I/O error). Its reads are not compared: a
+    round that straddles a path change writes through one path and reads
+    through the other (the service node's disk is the target's, encrypted).
+    The pattern is numbers from `start` (sample_numbers finds them)."""
 
-    def __init__(self, host, skip_mb=8, size=2 << 20):
+    def __init__(self, host, seek_mb=8, size=2 << 20):
         self.host = host
-        host.run("rm -f /tmp/rl.*")
-        host.run("(n=0; while [ ! -f /tmp/rl.stop ]; do "
-                 "dd if=/dev/sda of=/dev/null bs=256k skip=%d count=%d iflag=direct "
-                 "> /tmp/rl.dd 2>&1 || { echo $n >> /tmp/rl.fail; cat /tmp/rl.dd >> /tmp/rl.fail; }; "
-                 "n=$((n+1)); echo $n > /tmp/rl.n; done; echo end > /tmp/rl.end) "
-                 "> /dev/null 2>&1 &" % (skip_mb * 4, size // (256 << 10)))
+        self.start = random.randrange(100000000, 900000000)
+        self.size = size
+        bs, n = 256 << 10, size // (256 << 10)
+        host.run("rm -f /tmp/io.*; seq %d %d | head -c %d > /tmp/io.pat" % (
+            self.start, self.start + size // 10, size))
+        host.run("(n=0; while [ ! -f /tmp/io.stop ]; do "
+                 "{ dd if=/tmp/io.pat of=/dev/sda bs=%d seek=%d oflag=direct conv=fsync && "
+                 "dd if=/dev/sda of=/dev/null bs=%d skip=%d count=%d iflag=direct; } "
+                 "> /tmp/io.dd 2>&1 || { echo $n >> /tmp/io.fail; cat /tmp/io.dd >> /tmp/io.fail; }; "
+                 "n=$((n+1)); echo $n > /tmp/io.n; done; echo end > /tmp/io.end) "
+                 "> /dev/null 2>&1 &" % (bs, seek_mb * 4, bs, seek_mb * 4, n))
 
     def done(self):
-        return int(self.host.run("cat /tmp/rl.n 2>/dev/null || echo 0").strip() or 0)
+        return int(self.host.run("cat /tmp/io.n 2>/dev/null || echo 0").strip() or 0)
 
     def failures(self):
-        return self.host.run("cat /tmp/rl.fail 2>/dev/null || true").strip()
+        return self.host.run("cat /tmp/io.fail 2>/dev/null || true").strip()
 
     def wait_more(self, n, what):
-        """Until n more reads than now have ended: at least n-1 of them
+        """Until n more rounds than now have ended: at least n-1 of them
         began after this call."""
         target = self.done() + n
-        self.host.wait_guest("[ $(cat /tmp/rl.n 2>/dev/null || echo 0) -ge %d ]" % target,
+        self.host.wait_guest("[ $(cat /tmp/io.n 2>/dev/null || echo 0) -ge %d ]" % target,
                              lab.DEADLINE, what)
 
     def stop(self):
-        self.host.run("touch /tmp/rl.stop")
-        self.host.wait_guest("[ -f /tmp/rl.end ]", lab.DEADLINE, "the read loop to end")
+        self.host.run("touch /tmp/io.stop")
+        self.host.wait_guest("[ -f /tmp/io.end ]", lab.DEADLINE, "the I/O loop to end")
 
 
 def logged_in_again(j, fcf, since):
@@ -419,7 +426,9 @@ def logged_in_again(j, fcf, since):
 
 
 def scenario_d(c, R, timings):
-    """The redirect removed, then added again, while the host reads."""
+    """The redirect removed, then added again, while the host writes and
+    reads: each change drains the pair's open exchanges (the host's new
+    commands held), then makes the host and the VI log in again."""
     t0 = time.monotonic()
     L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
     vi, vt = sn.nics[0], sn.nics[1]
@@ -437,8 +446,8 @@ def scenario_d(c, R, timings):
     st0 = j.fwd_stats()
     cut0 = st0["tables"].get("cutovers", 0)
 
-    loop = ReadLoop(host)
-    loop.wait_more(1, "the host's first looped read")
+    loop = IoLoop(host)
+    loop.wait_more(1, "the host's first I/O round")
 
     # removed under I/O
     t = time.monotonic()
@@ -446,14 +455,14 @@ def scenario_d(c, R, timings):
     j.cmd("redirect del vlan 0 host %s target %s" % (host.wwpn_text, tgt.wwpn_text))
     j.wait_output("show fwd stats", lambda o: fj.parse_fwd_stats(o)["tables"].get(
         "cutovers", 0) >= cut0 + 2, what="the host and the VI told to log in again")
-    loop.wait_more(3, "three reads after the redirect went")
+    loop.wait_more(3, "three I/O rounds after the redirect went")
     timings["d_del_3_reads"] = time.monotonic() - t
     st = j.fwd_stats()
-    c.check("d: after redirect del the host's reads go plain and complete",
+    c.check("d: after redirect del the host's writes and reads go plain and complete",
             not loop.failures() and st["kinds"].get("plain", 0) > st0["kinds"].get("plain", 0),
             "failures: %r; %s" % (loop.failures()[:300], fcr_stats_line(st)))
     plain_legs = {x: st["kinds"].get(x, 0) for x in fj.LEGS}
-    loop.wait_more(1, "one more plain read")
+    loop.wait_more(1, "one more plain I/O round")
     st = j.fwd_stats()
     c.check("d: no frame goes on a redirect leg once the redirect is gone",
             all(st["kinds"].get(x, 0) == plain_legs[x] for x in fj.LEGS),
@@ -469,24 +478,33 @@ def scenario_d(c, R, timings):
         "cutovers", 0) >= cut0 + 4, what="the host and the VI told to log in again")
     rd = j.wait_redirect(host.wwpn_text, "active")
     legs_add = {x: j.fwd_stats()["kinds"].get(x, 0) for x in fj.LEGS}
-    loop.wait_more(3, "three reads after the redirect came back")
+    loop.wait_more(3, "three I/O rounds after the redirect came back")
     timings["d_add_3_reads"] = time.monotonic() - t
     st = j.fwd_stats()
-    c.check("d: after redirect add the host's reads go through the SN again and complete",
+    c.check("d: after redirect add the host's writes and reads go through the SN again "
+            "and complete",
             not loop.failures() and rd["state"] == "active" and
             all(st["kinds"].get(x, 0) > legs_add[x] for x in ("host_to_target", "vi_to_target")),
             "failures: %r; %s" % (loop.failures()[:300], fcr_stats_line(st)))
     loop.stop()
-    c.check("d: every read of the loop completed (%d reads)" % loop.done(),
+    c.check("d: every I/O round of the loop completed (%d rounds)" % loop.done(),
             not loop.failures(), loop.failures()[:300])
+    nums = sample_numbers(loop.start, loop.size)
+    n = found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("d: the loop's pattern, last written through the SN, is not in cleartext in "
+            "the target's backing file", n == 0, "%d of %d numbers found" % (n, len(nums)))
 
     st = j.fwd_stats()
-    c.check("d: each change made the host and the VI log in again (4 Clear Virtual Links "
-            "sent, none unsent)",
+    c.check("d: each change drained the pair and made the host and the VI log in again "
+            "(4 Clear Virtual Links sent, none unsent, no drain timed out)",
             st["tables"].get("cutovers", 0) == cut0 + 4 and
-            st["tables"].get("cutovers_unsent", 0) == st0["tables"].get("cutovers_unsent", 0),
-            "cutovers %s -> %s, unsent %s" % (cut0, st["tables"].get("cutovers"),
-                                              st["tables"].get("cutovers_unsent")))
+            st["tables"].get("cutovers_unsent", 0) == st0["tables"].get("cutovers_unsent", 0) and
+            st["tables"].get("cutover_drains_timed_out", 0) ==
+            st0["tables"].get("cutover_drains_timed_out", 0),
+            "cutovers %s -> %s, unsent %s, drains timed out %s, commands held %s" % (
+                cut0, st["tables"].get("cutovers"), st["tables"].get("cutovers_unsent"),
+                st["tables"].get("cutover_drains_timed_out"),
+                st["drops"].get("cutover_held", 0)))
     for (name, ifn), before in splits0.items():
         g = {"initiator": host, "target": tgt, "sn": sn}[name]
         after = split_counts(g, ifn)
@@ -677,9 +695,7 @@ def main():
         sys.argv[1:2] = [args.pop(0)]          # the binary, for test_main
     else:
         sys.argv[1:] = []
-    # d only when named: a cutover under I/O can still hang a guest's
-    # kernel (docs/fcoe.md, "Cutover"), which the suite must not depend on
-    which = set(args) or {"a", "b", "c", "e"}
+    which = set(args) or {"a", "b", "c", "d", "e"}
 
     def run(c, binary, timings):
         if "a" in which:
