@@ -296,7 +296,6 @@ main(int argc, char **argv)
 
 	fcr_fwd.nb_ports = nb_ports;
 	fcr_fwd.burst = opt.burst;
-	fcr_fwd.fc_map = opt.fc_map;
 	fcr_fwd.fabric_mask = opt.fabric_mask;
 	fcr_fwd.series_mask = opt.series_mask;
 	fcr_fwd.drain_tsc = (rte_get_tsc_hz() + 9999) / 10000; /* 100 us */
@@ -334,8 +333,7 @@ main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	fcr_fwd.tables->routes->fc_map = opt.fc_map;
-	fcr_fwd.tables->fc_map = opt.fc_map;
+	fcr_tables_set_fc_map(fcr_fwd.tables, opt.fc_map);
 	fcr_fwd.tables->fabric_mask = opt.fabric_mask;
 	if (fcr_sync_io_init(&opt.sync, fcr_fwd.tables) < 0) {
 		rc = 2;

@@ -483,6 +483,30 @@ fcr_show_lcores(FILE *out)
 	}
 }
 
+/* What the fabric ports' FIP advertisements taught, by VLAN: the FCF the
+ * cutover speaks for, the FC-MAP of the VN_Port MACs fcredirect writes. */
+void
+fcr_show_fcf(FILE *out)
+{
+	const struct fcr_tables *t = fcr_fwd.tables;
+	char mac[FCR_MAC_STRLEN], name[FCR_WWPN_STRLEN], map[FCR_FCID_STRLEN];
+	unsigned int v, n = 0;
+
+	for (v = 0; v < 4096; v++) {
+		const struct fcr_fcf *f = &t->fcf[v];
+
+		if (!f->known)
+			continue;
+		fprintf(out, "vlan %-4u fcf %s name %s fc-map %s (%s)\n", v,
+			fcr_mac_format(f->mac, mac), fcr_wwpn_format(f->name, name),
+			fcr_fcid_format(fcr_tables_fc_map(t, (uint16_t)v), map),
+			f->map_known ? "advertised" : "--fc-map: the FCF named none");
+		n++;
+	}
+	fprintf(out, "%u VLANs with an FCF; fc-map %s (--fc-map) elsewhere; keep-alive period "
+		"%u ms\n", n, fcr_fcid_format(t->fc_map, map), t->fka_ms);
+}
+
 void
 fcr_show_config(FILE *out)
 {

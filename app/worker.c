@@ -187,7 +187,6 @@ fcr_worker_main(void *arg)
 		.nb_ports = fcr_fwd.nb_ports,
 		.fabric_mask = fcr_fwd.fabric_mask,
 		.series_mask = fcr_fwd.series_mask,
-		.fc_map = fcr_fwd.fc_map,
 		.worker = w->id,
 	};
 	fcr_pipeline_forget(&w->pipeline, NULL, 0);

@@ -243,7 +243,6 @@ world_create(struct world *w, uint32_t nflows, int sock)
 			rte_strerror(rte_errno));
 		return -2;
 	}
-	w->t->routes->fc_map = FC_MAP;
 	/* a domain no frame is sent to */
 	if (routes_in == ROUTES_FALLBACK &&
 	    fcr_route_add(w->t->routes, VLAN, 0xEE0000, 8, 0, NULL) < 0) {
@@ -1076,7 +1075,6 @@ main(int argc, char **argv)
 				.port_mac = (const uint8_t (*)[6])port_mac,
 				.passthrough = passthrough,
 				.nb_ports = NB_PORTS,
-				.fc_map = FC_MAP,
 				.worker = i,
 				.fabric_mask = edge ? 1u << 1 : 0,
 			};

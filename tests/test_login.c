@@ -634,9 +634,34 @@ test_fip_discovery_keepalive_and_vlan_give_their_kind(void **state)
 			assert_int_equal(l.vlan, tagged ? TU_VLAN : 0);
 			if (t[i].kind != FCR_LOGIN_NONE)
 				assert_memory_equal(l.mac, mac_req, 6);
-			if (t[i].kind == FCR_LOGIN_ADV)  /* no FKA_ADV_Period descriptor */
+			if (t[i].kind == FCR_LOGIN_ADV) { /* no FKA_ADV_Period, no FC-MAP */
 				assert_int_equal(l.port_id, UINT32_MAX);
+				assert_int_equal(l.fc_map, 0);
+			}
 		}
+	}
+	/* an advertisement's FC-MAP, from its Fabric descriptor or an FC-MAP
+	 * descriptor; a keep-alive's Fabric descriptor teaches nothing */
+	{
+		uint8_t d[24] = { FCR_FIP_DT_MAC, 2, 0, 0, 0, 0, 0, 0,
+				  FCR_FIP_DT_FABRIC, 4, 0, 0, 0, 0x0e, 0xfc, 0x05,
+				  0x20, 0, 0, 0, 0, 0, 0, 0x01 };
+
+		memcpy(d + 2, mac_req, 6);
+		len = fip_raw(buf, 0, 0x0001, 2, d, 24);
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.kind, FCR_LOGIN_ADV);
+		assert_int_equal(l.fc_map, 0x0efc05);
+		d[8] = FCR_FIP_DT_FC_MAP;
+		d[9] = 2;
+		d[15] = 0x07;
+		len = fip_raw(buf, 0, 0x0001, 2, d, 16);
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.fc_map, 0x0efc07);
+		len = fip_raw(buf, 0, 0x0003, 1, d, 16);
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.kind, FCR_LOGIN_KA);
+		assert_int_equal(l.fc_map, 0);
 	}
 	/* an advertisement's keep-alive period, and its D bit (none wanted);
 	 * a VN_Port keep-alive's identification */

@@ -562,6 +562,39 @@ fabric_macs_are_the_fcf_s_and_the_vn_port_s(void **state)
 	assert_memory_equal(e + 6, mac, 6);       /* FPMA of the host, its new S_ID */
 	free_all(m, 3);
 
+	/* the FCF advertises another FC-MAP on the VLAN: the VN_Port MACs
+	 * fcredirect writes there are made with it (an S_ID rewritten toward
+	 * the FCF, an FPMA route's destination); other VLANs keep --fc-map */
+	{
+		struct fcr_event adv = { .type = FCR_EV_LOGIN, .kind = FCR_LOGIN_ADV,
+					 .vlan = VLAN, .port = 1, .via_fip = 1, .has_mac = 1,
+					 .s_id = 0x0efc05, .port_id = UINT32_MAX };
+		uint8_t mac5[6];
+
+		memcpy(adv.mac, fcf, 6);
+		fcr_tables_event(tables, &adv);
+		assert_int_equal(fcr_tables_fc_map(tables, VLAN), 0x0efc05);
+		assert_int_equal(fcr_tables_fc_map(tables, VLAN + 1), FCR_FC_MAP_DEFAULT);
+		m[0] = fcp(FVI, FT);
+		m[1] = fcp(0x410009, 0x010099);
+		memcpy(rte_pktmbuf_mtod(m[0], uint8_t *), fcf, 6);
+		memcpy(rte_pktmbuf_mtod(m[1], uint8_t *) + 6, fcf, 6);
+		run(m, 1, 2, out, &st, ev);
+		run(&m[1], 1, 1, &out[1], &st, ev);
+		assert_int_equal(out[0], 1);
+		fcr_fpma(mac5, 0x0efc05, FH);
+		assert_memory_equal(rte_pktmbuf_mtod(m[0], const uint8_t *) + 6, mac5, 6);
+		assert_int_equal(out[1], 0);
+		fcr_fpma(mac5, 0x0efc05, 0x010099);
+		assert_memory_equal(rte_pktmbuf_mtod(m[1], const uint8_t *), mac5, 6);
+		free_all(m, 2);
+		/* --fc-map does not override what the FCF said */
+		fcr_tables_set_fc_map(tables, FCR_FC_MAP_DEFAULT);
+		assert_int_equal(fcr_tables_fc_map(tables, VLAN), 0x0efc05);
+		tables->fcf[VLAN].map_known = 0;
+		fcr_tables_set_fc_map(tables, FCR_FC_MAP_DEFAULT);
+	}
+
 	/* from the FCF to an ENode: still from the FCF, to the VN_Port */
 	m[0] = fcp(0x410009, FH);
 	memcpy(rte_pktmbuf_mtod(m[0], uint8_t *) + 6, fcf, 6);
@@ -1085,7 +1118,7 @@ setup(void **state)
 		return -1;
 	pl = (struct fcr_pipeline){
 		.tables = tables, .port_mac = port_mac, .passthrough = passthrough,
-		.nb_ports = 3, .fc_map = FCR_FC_MAP_DEFAULT, .worker = 0,
+		.nb_ports = 3, .worker = 0,
 	};
 	fcr_pipeline_forget(&pl, NULL, 0);
 	return 0;

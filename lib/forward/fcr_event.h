@@ -34,7 +34,7 @@ struct fcr_event {
 	uint16_t ox_id;
 	uint8_t worker;
 	uint8_t port;       /* logins: the port the frame arrived on */
-	uint32_t s_id;
+	uint32_t s_id;      /* LOGIN: an advertisement's FC-MAP (0: none) */
 	uint32_t d_id;
 	uint32_t port_id;
 	uint64_t wwpn;
@@ -70,8 +70,10 @@ fcr_event_login(struct fcr_event *ev, const struct fcr_login *l)
 	ev->port_id = l->port_id;
 	ev->wwpn = l->wwpn;
 	memcpy(ev->mac, l->mac, 6);
-	if (l->kind == FCR_LOGIN_ADV)
+	if (l->kind == FCR_LOGIN_ADV) {
 		ev->name = l->wwnn;
+		ev->s_id = l->fc_map;
+	}
 	if (l->kind == FCR_LOGIN_ACC || l->kind == FCR_LOGIN_RJT)
 		memcpy(ev->enode, l->eth_dst, 6);
 	else

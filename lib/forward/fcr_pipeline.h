@@ -54,7 +54,6 @@ struct fcr_pipeline {
 	uint32_t fabric_mask;          /* fabric ports; 0: no trust model */
 	uint32_t series_mask;          /* series ports: edge ports facing another
 					* fcredirect's fabric port */
-	uint32_t fc_map;
 	uint32_t worker;               /* which per-worker counters */
 	uint64_t recent[256];          /* first frames recently reported */
 	uint32_t recent_misses[256];   /* frames missed since each report */

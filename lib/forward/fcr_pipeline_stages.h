@@ -394,13 +394,13 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 	return nev;
 }
 
-/* The destination MAC a route gives: FC-MAP || D_ID, or its own. */
+/* The destination MAC a route gives: the VLAN's FC-MAP || D_ID, or its own. */
 static inline void
 fcr_pipeline_hop_dst(const struct fcr_pipeline *p, struct rte_ether_hdr *eth,
-		     const struct fcr_nexthop *hop, uint32_t d_id)
+		     const struct fcr_nexthop *hop, uint16_t vlan, uint32_t d_id)
 {
 	if (hop->flags & FCR_NH_FPMA)
-		fcr_fpma(eth->dst_addr.addr_bytes, p->fc_map, d_id);
+		fcr_fpma(eth->dst_addr.addr_bytes, fcr_tables_fc_map(p->tables, vlan), d_id);
 	else
 		memcpy(eth->dst_addr.addr_bytes, hop->mac, 6);
 }
@@ -438,7 +438,7 @@ fcr_pipeline_vn_nexthop(uint64_t vn, struct fcr_nexthop *hop)
  */
 static inline void
 fcr_pipeline_fabric_macs(const struct fcr_pipeline *p, struct rte_ether_hdr *eth,
-			 uint16_t in_port, const struct fcr_nexthop *hop,
+			 uint16_t in_port, const struct fcr_nexthop *hop, uint16_t vlan,
 			 uint32_t s_in, uint32_t s_out, uint32_t d_out)
 {
 	int from_fabric = p->fabric_mask >> in_port & 1;
@@ -448,13 +448,13 @@ fcr_pipeline_fabric_macs(const struct fcr_pipeline *p, struct rte_ether_hdr *eth
 	if (!to_fabric) {
 		memcpy(fcf, from_fabric ? eth->src_addr.addr_bytes :
 		       eth->dst_addr.addr_bytes, 6);
-		fcr_pipeline_hop_dst(p, eth, hop, d_out);
+		fcr_pipeline_hop_dst(p, eth, hop, vlan, d_out);
 		memcpy(eth->src_addr.addr_bytes, fcf, 6);
 		return;
 	}
 	/* the destination stays: the FCF's MAC its ENode or the FCF put */
 	if (s_out != s_in)
-		fcr_fpma(eth->src_addr.addr_bytes, p->fc_map, s_out);
+		fcr_fpma(eth->src_addr.addr_bytes, fcr_tables_fc_map(p->tables, vlan), s_out);
 }
 
 /*
@@ -544,10 +544,10 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		}
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		if (p->fabric_mask != 0)
-			fcr_pipeline_fabric_macs(p, eth, in_port, hop, w->f[i].s_id,
+			fcr_pipeline_fabric_macs(p, eth, in_port, hop, w->f[i].vlan, w->f[i].s_id,
 						 w->sid[i], w->did[i]);
 		else {
-			fcr_pipeline_hop_dst(p, eth, hop, w->did[i]);
+			fcr_pipeline_hop_dst(p, eth, hop, w->f[i].vlan, w->did[i]);
 			memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
 		}
 		if (unlikely(w->f[i].type == FCR_TYPE_ELS && w->leg[i] != FCR_LEG_PLAIN))

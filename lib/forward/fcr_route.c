@@ -74,7 +74,6 @@ fcr_route_table_create(const char *name, uint32_t max_routes,
 		rt->nh_free[i] = max_routes - 1 - i;
 	rt->nb_nh_free = max_routes;
 	rt->max_routes = max_routes;
-	rt->fc_map = FCR_FC_MAP_DEFAULT;
 	rt->qsbr = qsbr;
 	return rt;
 nomem:

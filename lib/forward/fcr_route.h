@@ -62,7 +62,6 @@ struct fcr_route_table {
 	uint32_t nb_nh_free;
 	uint32_t nb_routes;
 	uint32_t max_routes;
-	uint32_t fc_map;             /* upper 3 bytes of FPMA MACs */
 	struct rte_rcu_qsbr *qsbr;
 	struct fcr_change_log *log;  /* replication, when attached */
 	/* routes in each slot; a slot with none is free (slot 0: unused) */

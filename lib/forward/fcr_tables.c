@@ -85,10 +85,21 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 		return NULL;
 	}
 	t->redirects->note_hook = &t->note_hook;
-	t->fc_map = FCR_FC_MAP_DEFAULT;
+	fcr_tables_set_fc_map(t, FCR_FC_MAP_DEFAULT);
 	t->fka_ms = FCR_FKA_DEFAULT_MS;
 	t->nb_ports = p->nb_ports;
 	return t;
+}
+
+void
+fcr_tables_set_fc_map(struct fcr_tables *t, uint32_t fc_map)
+{
+	uint32_t v;
+
+	t->fc_map = fc_map & 0xFFFFFF;
+	for (v = 0; v < 4096; v++)
+		if (!t->fcf[v].map_known)
+			__atomic_store_n(&t->fcf[v].fc_map, t->fc_map, __ATOMIC_RELAXED);
 }
 
 int
@@ -215,7 +226,7 @@ fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 	if (origin == FCR_BIND_STATIC)
 		return bind(t, vlan, wwpn, fcid, origin, FCR_VN_ANY);
 	/* learned at a sync peer: its port there says nothing here */
-	fcr_fpma(fpma, t->fc_map, fcid & FCR_FCID_MASK);
+	fcr_fpma(fpma, fcr_tables_fc_map(t, vlan), fcid & FCR_FCID_MASK);
 	return bind(t, vlan, wwpn, fcid, origin, fcr_vn_pack(fpma, FCR_VN_ANY_PORT));
 }
 
@@ -392,7 +403,7 @@ granted_vn(const struct fcr_tables *t, const struct fcr_event *ev)
 
 	if (ev->via_fip && ev->has_mac)
 		return fcr_vn_pack(ev->mac, 0);
-	fcr_fpma(mac, t->fc_map, ev->d_id);
+	fcr_fpma(mac, fcr_tables_fc_map(t, ev->vlan), ev->d_id);
 	return fcr_vn_pack(mac, 0);
 }
 
@@ -499,6 +510,12 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		memcpy(t->fcf[ev->vlan & 0xFFF].mac, ev->mac, 6);
 		t->fcf[ev->vlan & 0xFFF].name = ev->name;
 		t->fcf[ev->vlan & 0xFFF].known = 1;
+		if (ev->s_id != 0) {
+			/* the VLAN's VN_Port MACs are FC-MAP || FCID with the FCF's */
+			t->fcf[ev->vlan & 0xFFF].map_known = 1;
+			__atomic_store_n(&t->fcf[ev->vlan & 0xFFF].fc_map, ev->s_id & 0xFFFFFF,
+					 __ATOMIC_RELAXED);
+		}
 		break;
 	default:
 		break;

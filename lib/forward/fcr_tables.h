@@ -65,6 +65,9 @@ struct fcr_pending;
 struct fcr_fcf {
 	uint8_t mac[6];
 	uint8_t known;
+	uint8_t map_known;        /* fc_map is from its advertisements */
+	uint32_t fc_map;          /* FC-MAP of the VLAN's FPMA MACs: the FCF's,
+				   * else --fc-map; read by workers */
 	uint64_t name;
 };
 
@@ -81,7 +84,8 @@ struct fcr_tables {
 	 * 0: none, nothing is learned (static bindings only). */
 	uint32_t fabric_mask;
 	uint16_t nb_ports;        /* routes name ports below it; 0: any */
-	uint32_t fc_map;          /* FPMA MACs of VN_Ports logged in over FCoE */
+	uint32_t fc_map;          /* FC-MAP where no FCF advertised one (--fc-map):
+				   * fcr_tables_set_fc_map */
 	struct fcr_enode_table *enodes; /* ENodes that keep alive */
 	struct fcr_fcf *fcf;      /* [4096] the FCF seen advertising on each VLAN */
 	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
@@ -92,6 +96,17 @@ struct fcr_tables {
 struct fcr_tables *fcr_tables_create(const char *name,
 				     const struct fcr_tables_params *p);
 void fcr_tables_free(struct fcr_tables *t);
+
+/* The FC-MAP (--fc-map) of the VLANs whose FCF advertised none. */
+void fcr_tables_set_fc_map(struct fcr_tables *t, uint32_t fc_map);
+
+/* The FC-MAP of a VLAN's FPMA MACs: its FCF's, learned from its
+ * advertisements on a fabric port, else --fc-map. Workers read it. */
+static inline uint32_t
+fcr_tables_fc_map(const struct fcr_tables *t, uint16_t vlan)
+{
+	return __atomic_load_n(&t->fcf[vlan & 0xFFF].fc_map, __ATOMIC_RELAXED);
+}
 
 /* Configured binding (static), or one a sync peer learned (its frames then
  * allowed from its FPMA MAC on any port). 0, or -ENOSPC. */

@@ -58,6 +58,8 @@ size_t fcr_build_fcoe(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 #define FCR_FIP_SC_ADV 2
 #define FCR_FIP_DT_FKA 12        /* FKA_ADV_Period: flags (D bit), period in ms */
 #define FCR_FIP_DT_NAME 4        /* the FCF's switch name */
+#define FCR_FIP_DT_FC_MAP 3      /* FC-MAP: 3 reserved bytes, the FC-MAP */
+#define FCR_FIP_DT_FABRIC 5      /* Fabric: VF_ID, reserved, FC-MAP, fabric name */
 #define FCR_FIP_DT_VN_ID 11      /* Vx_Port identification: MAC, FC ID, port name */
 #define FCR_FIP_VN_ID_LEN 20
 #define FCR_FIP_SC_REQ 1

@@ -150,7 +150,7 @@ fip_cvl(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 }
 
 /* A keep-alive (the ENode's MAC; a VN_Port's adds its identification) or
- * an advertisement (the FCF's MAC and keep-alive period). */
+ * an advertisement (the FCF's MAC, name, FC-MAP and keep-alive period). */
 static enum fcr_reason
 fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
 {
@@ -175,6 +175,9 @@ fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
 			out->has_wwpn = 1;
 		} else if (d[0] == FCR_FIP_DT_NAME && adv && len >= 12) {
 			out->wwnn = fcr_get_be64(d + 4);
+		} else if ((d[0] == FCR_FIP_DT_FABRIC || d[0] == FCR_FIP_DT_FC_MAP) && adv &&
+			   len >= 8) {
+			out->fc_map = fcr_get_be24(d + 5);
 		} else if (d[0] == FCR_FIP_DT_FKA && adv && len >= 8) {
 			/* the D bit: the FCF expects no keep-alives */
 			out->port_id = (d[3] & 1) ? 0 : fcr_get_be32(d + 4);

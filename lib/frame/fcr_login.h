@@ -48,6 +48,8 @@ struct fcr_login {
 	uint32_t port_id;   /* LOGO: the N_Port ID logging out */
 	uint64_t wwpn;
 	uint64_t wwnn;
+	uint32_t fc_map;    /* advertisement: its FC-MAP (Fabric or FC-MAP
+			     * descriptor); 0 when it has none */
 	uint8_t mac[6];     /* FIP: requested MAC (request) or granted MAC (reply) */
 	uint8_t eth_dst[6];
 	uint8_t eth_src[6];

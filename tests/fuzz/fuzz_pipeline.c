@@ -388,12 +388,12 @@ check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *
 		if (e->sid == e->f.s_id)
 			memcpy(mac, e->bytes + 6, 6);
 		else
-			fcr_fpma(mac, FCR_FC_MAP_DEFAULT, e->sid);
+			fcr_fpma(mac, fcr_tables_fc_map(t, e->f.vlan), e->sid);
 		FZ_CHECK(memcmp(p + 6, mac, 6) == 0, "source MAC (the S_ID's VN_Port)");
 		return;
 	}
 	if (hop->flags & FCR_NH_FPMA)
-		fcr_fpma(mac, FCR_FC_MAP_DEFAULT, e->did);
+		fcr_fpma(mac, fcr_tables_fc_map(t, e->f.vlan), e->did);
 	else
 		memcpy(mac, hop->mac, 6);
 	FZ_CHECK(memcmp(p, mac, 6) == 0, "destination MAC");
@@ -416,7 +416,9 @@ check_login_event(const struct fcr_event *ev, const struct fcr_login *l)
 		 ev->has_mac == l->has_mac, "login event kind/flags");
 	FZ_CHECK(ev->vlan == l->vlan, "login event on VLAN %u, frame's is %u",
 		 ev->vlan, l->vlan);
-	FZ_CHECK(ev->s_id == l->s_id && ev->d_id == l->d_id &&
+	/* an advertisement's event carries its FC-MAP where an S_ID would be */
+	FZ_CHECK(ev->s_id == (l->kind == FCR_LOGIN_ADV ? l->fc_map : l->s_id) &&
+		 ev->d_id == l->d_id &&
 		 ev->port_id == l->port_id && ev->ox_id == l->ox_id &&
 		 ev->wwpn == l->wwpn, "login event fields");
 	FZ_CHECK(memcmp(ev->enode, l->kind == FCR_LOGIN_ACC || l->kind == FCR_LOGIN_RJT ?
@@ -675,7 +677,7 @@ pipeline_init(void)
 	pl_t = pipeline_tables();
 	pl_worker = (struct fcr_pipeline){
 		.tables = pl_t, .port_mac = pl_port_mac, .passthrough = pl_passthrough,
-		.nb_ports = PL_PORTS, .fc_map = FCR_FC_MAP_DEFAULT, .worker = 0,
+		.nb_ports = PL_PORTS, .worker = 0,
 		.fabric_mask = PL_FABRIC_MASK,
 		.series_mask = PL_SERIES_MASK,
 	};

@@ -16,14 +16,15 @@ FCF's veth the fabric port.
      the SN, is encrypted there and reaches the target as the host's. The
      pattern is never found in cleartext in the target's backing file.
   d  the redirect removed and added again under I/O (after b, before c):
-     the host reads in a loop; each change makes the host and the VI log
-     in again (fcredirect's Clear Virtual Links in the FCF's name), every
-     read completes, no end counts a frame of an exchange it never saw,
-     and the host's I/O goes plain after the removal and through the SN
-     again after the add, where 4 MiB written read back identical. Not in
-     the default run: in some runs a guest's kernel hangs after a cutover
-     (with writes, the LIO target: docs/fcoe.md, "Cutover"; with reads,
-     once, the host, not yet understood).
+     the host writes a pattern and reads it back in a loop; each change
+     drains the pair (the host's new commands held until its open
+     exchanges have ended, then the VI's), then makes the host and the VI
+     log in again (fcredirect's Clear Virtual Links in the FCF's name);
+     every round completes, no end counts a frame of an exchange it never
+     saw, no drain times out, and the host's I/O goes plain after the
+     removal and through the SN again after the add, where the loop's
+     pattern is not in cleartext at the target and 4 MiB written read back
+     identical.
   e  the host logging out of another target (after d): the target guest's
      eth1 is a second target, not redirected; the host logs in to it, writes
      to it plain, and logs out of it when its zone goes (libfc's N_Port
@@ -41,7 +42,7 @@ kernel log show no frame refused (fcoe.debug_logging=3 makes open-fcoe log
 
     sudo python3 tests/realfab/test_fcredirect.py [build/app/fcredirect] [a b d e c]
 
-Without names: a b e c (d only when named: see d above).
+Without names: all of them.
 
 Ends with "N passed, N failed"; exits non-zero on any failure. Root only.
 """

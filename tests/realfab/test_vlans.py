@@ -3,7 +3,8 @@
 """
 Two VLANs with the same FCIDs between real Linux FCoE endpoints (QEMU
 guests): VLAN 100 and VLAN 200 are two fabrics, each with its own FCF on
-its own fabric port of fcredirect, both granting from domain 01, so the
+its own fabric port of fcredirect (VLAN 200's with another FC-MAP, which
+fcredirect learns from its advertisements), both granting from domain 01, so the
 target and the host get the same FCIDs in both. The host and the target
 each have one NIC per VLAN (eth0.100 on eth0, eth1.200 on eth1; a LIO
 target and a fileio file per VLAN). fcredirect has a route of its own per
@@ -20,6 +21,7 @@ Ends with "N passed, N failed"; exits non-zero on any failure. Root only.
 """
 
 import os
+import re
 import sys
 import time
 import traceback
@@ -32,6 +34,7 @@ import test_fcredirect as tf  # noqa: E402  (the checks every scenario makes)
 VLANS = (100, 200)
 FABRIC = {100: "fcf", 200: "fcf2"}
 FCF2_MAC = "0e:fc:00:ff:ff:fd"
+FC_MAP2 = 0x0EFC02      # VLAN 200's fabric: its VN_Port MACs are 0e:fc:02:...
 SIZE = 1 << 20
 
 
@@ -49,7 +52,8 @@ def run(c, binary, timings):
             tgt = L.add_guest("target", nics=2)
             host = L.add_guest("initiator", nics=2)
             fcfs = {100: L.start_fcf(name="fcf", vlan=100),
-                    200: L.start_fcf(mac=FCF2_MAC, name="fcf2", vlan=200)}
+                    200: L.start_fcf(mac=FCF2_MAC, name="fcf2", vlan=200,
+                                     extra=["--fc-map", "%06x" % FC_MAP2])}
             L.join()
             tf.capture_all(L)
             L.boot(tf.APPEND)
@@ -78,6 +82,13 @@ def run(c, binary, timings):
                     all(b.get((v, g.nics[i].wwpn_text), ("", ""))[0].lower() ==
                         "0x" + got[(g.name, v)] for g in (tgt, host)
                         for i, v in enumerate(VLANS)), str(b))
+
+            out = J.cmd("show fcf")
+            want = {100: (lab.FCF_MAC, 0x0EFC00), 200: (FCF2_MAC, FC_MAP2)}
+            c.check("vlans: fcredirect learned each VLAN's FCF and FC-MAP from its "
+                    "advertisements (show fcf)",
+                    all(re.search(r"^vlan %d\s+fcf %s .*fc-map 0x%06x \(advertised\)" % (v, m, f),
+                                  out, re.M | re.I) for v, (m, f) in want.items()), out)
 
             disks = {}
             for v in VLANS:
