@@ -491,6 +491,7 @@ fcr_show_fcf(FILE *out)
 	const struct fcr_tables *t = fcr_fwd.tables;
 	char mac[FCR_MAC_STRLEN], name[FCR_WWPN_STRLEN], map[FCR_FCID_STRLEN];
 	unsigned int v, n = 0;
+	uint16_t port;
 
 	for (v = 0; v < 4096; v++) {
 		const struct fcr_fcf *f = &t->fcf[v];
@@ -502,6 +503,21 @@ fcr_show_fcf(FILE *out)
 			fcr_fcid_format(fcr_tables_fc_map(t, (uint16_t)v), map),
 			f->map_known ? "advertised" : "--fc-map: the FCF named none");
 		n++;
+	}
+	/* what the ENodes' VLAN discovery was told, by fabric port */
+	for (port = 0; port < fcr_fwd.nb_ports && port < FCR_OFFERED_PORTS; port++) {
+		int any = 0;
+
+		for (v = 0; v < 4096; v++) {
+			if (!(t->offered[port][v >> 6] >> (v & 63) & 1))
+				continue;
+			if (!any)
+				fprintf(out, "vlan discovery: port %u offers vlans", port);
+			fprintf(out, " %u", v);
+			any = 1;
+		}
+		if (any)
+			fprintf(out, "\n");
 	}
 	fprintf(out, "%u VLANs with an FCF; fc-map %s (--fc-map) elsewhere; keep-alive period "
 		"%u ms\n", n, fcr_fcid_format(t->fc_map, map), t->fka_ms);

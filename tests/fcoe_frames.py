@@ -89,6 +89,17 @@ def parse(b):
 ET_FIP = 0x8914
 
 
+def fip_vlan_note(dst, src, fcf_mac, vlans):
+    """FIP VLAN notification (FC-BB-5 VLAN discovery) to an ENode: the FCF's
+    MAC, then a VLAN descriptor per FCoE VLAN it offers."""
+    d = bytes([2, 2]) + fcf_mac
+    for v in vlans:
+        d += bytes([14, 1]) + struct.pack(">H", v)
+    h = struct.pack(">BBHBBHH", 0x10, 0, 0x0004, 0, 0x02, len(d) // 4, 0)
+    frame = dst + src + struct.pack(">H", ET_FIP) + h + d
+    return frame + b"\0" * max(0, 60 - len(frame))
+
+
 def fip_cvl(src, fcf_mac, vn_ports, switch_name=0x1000000000000001):
     """FIP Clear Virtual Links (FC-BB-5) to ALL-ENode-MACs: the FCF's MAC and
     name, then a Vx_Port identification per (mac, fcid, wwpn) cleared."""

@@ -663,6 +663,33 @@ test_fip_discovery_keepalive_and_vlan_give_their_kind(void **state)
 		assert_int_equal(l.kind, FCR_LOGIN_KA);
 		assert_int_equal(l.fc_map, 0);
 	}
+	/* a VLAN notification: the FCF's MAC and the VLANs it offers (the
+	 * first FCR_VLANS_MAX of them); a VLAN request teaches nothing */
+	{
+		uint8_t d[8 + 4 * 10] = { FCR_FIP_DT_MAC, 2 };
+		unsigned int k;
+
+		memcpy(d + 2, mac_req, 6);
+		for (k = 0; k < 10; k++) {
+			d[8 + 4 * k] = FCR_FIP_DT_VLAN;
+			d[9 + 4 * k] = 1;
+			fcr_put_be16(d + 10 + 4 * k, (uint16_t)(0xF000 | (100 + k)));
+		}
+		len = fip_raw(buf, 0, 0x0004, 2, d, 16);
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.kind, FCR_LOGIN_VLANS);
+		assert_int_equal(l.nb_vlans, 2);
+		assert_int_equal(l.vlans[0], 100);  /* the reserved high bits dropped */
+		assert_int_equal(l.vlans[1], 101);
+		assert_memory_equal(l.mac, mac_req, 6);
+		len = fip_raw(buf, 0, 0x0004, 2, d, sizeof(d));
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.nb_vlans, FCR_VLANS_MAX);
+		assert_int_equal(l.vlans[FCR_VLANS_MAX - 1], 100 + FCR_VLANS_MAX - 1);
+		len = fip_raw(buf, 0, 0x0004, 1, d, sizeof(d));
+		expect_reason(fcr_login_parse(buf, len, &l), FCR_R_OK, "ok");
+		assert_int_equal(l.kind, FCR_LOGIN_NONE);
+	}
 	/* an advertisement's keep-alive period, and its D bit (none wanted);
 	 * a VN_Port keep-alive's identification */
 	{
@@ -1069,7 +1096,8 @@ test_kind_names(void **state)
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_CVL), "clear_virtual_links");
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_KA), "keep_alive");
 	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_ADV), "advertisement");
-	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)10), "?");
+	assert_string_equal(fcr_login_kind_name(FCR_LOGIN_VLANS), "vlan_notification");
+	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)11), "?");
 	assert_string_equal(fcr_login_kind_name((enum fcr_login_kind)-1), "?");
 }
 

@@ -1151,6 +1151,48 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	fcr_tables_free(t);
 }
 
+/* What the FCF's VLAN notifications offered, learned per fabric port (what
+ * an edge station says is not the fabric's); an advertisement's FC-MAP is
+ * its VLAN's. The event carries the notification's VLANs as parsed. */
+static void
+fip_discovery_is_learned_from_fabric_ports_only(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_login l = { .kind = FCR_LOGIN_VLANS, .via_fip = 1, .nb_vlans = 5,
+			       .vlans = { 100, 200, 4095, 7, 300 } };
+	struct fcr_event ev;
+	unsigned int i;
+
+	(void)state;
+	fcr_event_login(&ev, &l);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(fcr_event_vlan(&ev, i), l.vlans[i]);
+	ev.port = EDGE_PORT;
+	fcr_tables_event(t, &ev);
+	for (i = 0; i < 64; i++)
+		assert_true(t->offered[EDGE_PORT][i] == 0);
+	ev.port = FABRIC_PORT;
+	fcr_tables_event(t, &ev);
+	for (i = 0; i < 5; i++)
+		assert_true(t->offered[FABRIC_PORT][l.vlans[i] >> 6] >> (l.vlans[i] & 63) & 1);
+	assert_false(t->offered[FABRIC_PORT][101 >> 6] >> (101 & 63) & 1);
+
+	memset(&l, 0, sizeof(l));
+	l.kind = FCR_LOGIN_ADV;
+	l.via_fip = l.has_mac = 1;
+	l.vlan = 200;
+	l.fc_map = 0x0efc22;
+	fcr_event_login(&ev, &l);
+	ev.port = EDGE_PORT;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(fcr_tables_fc_map(t, 200), FCR_FC_MAP_DEFAULT);
+	ev.port = FABRIC_PORT;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(fcr_tables_fc_map(t, 200), 0x0efc22);
+	assert_int_equal(fcr_tables_fc_map(t, 100), FCR_FC_MAP_DEFAULT);
+	fcr_tables_free(t);
+}
+
 /* A worker sending n frames of kind (r_ctl, type) on the entry (s, d). */
 static void
 sent(struct fcr_tables *t, uint32_t s, uint32_t d, uint8_t r_ctl, uint8_t type, int n)
@@ -1815,6 +1857,7 @@ main(void)
 		cmocka_unit_test(a_path_change_of_a_bound_pair_is_a_cutover),
 		cmocka_unit_test(a_cutover_keeps_the_old_path_until_both_log_in_again),
 		cmocka_unit_test(a_cutover_drains_the_pair_before_its_ports_are_told),
+		cmocka_unit_test(fip_discovery_is_learned_from_fabric_ports_only),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),

@@ -31,6 +31,7 @@ Root only (TAP interfaces). Ends with "N passed, M failed".
 """
 
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -221,6 +222,15 @@ def attacks(t):
     flow.all_reach_vt("the VT back after its CVL")
     state, br, nr = lab.redirect_counts(H)
     t.check(br == 0, "no frame of H's redirect went directly (before_rule %s)" % br)
+
+    t.section("VLAN discovery: the FCF's notification is learned, a station's is not")
+    lab.ports[fl.HOSTS].send(ff.fip_vlan_note(fl.FCF_MAC, st["H"].mac, st["H"].mac, [300]))
+    lab.ports[fl.FABRIC].send(ff.fip_vlan_note(st["H"].mac, fl.FCF_MAC, fl.FCF_MAC, [100, 200]))
+    ok, _, out = lab.node.poll("show fcf", lambda o: re.search(
+        r"^vlan discovery: port %d offers vlans 100 200$" % fl.FABRIC, o, re.M), 10)
+    t.check(ok and "port %d offers" % fl.HOSTS not in out and " 300" not in out,
+            "show fcf: the FCF's port offers VLANs 100 and 200; nothing from the hosts' port",
+            out)
     lab.close()
 
 

@@ -36,7 +36,7 @@ struct fcr_event {
 	uint8_t port;       /* logins: the port the frame arrived on */
 	uint32_t s_id;      /* LOGIN: an advertisement's FC-MAP (0: none) */
 	uint32_t d_id;
-	uint32_t port_id;
+	uint32_t port_id;   /* LOGIN: VLANS: how many VLANs (fcr_event_vlan) */
 	uint64_t wwpn;
 	union {
 		uint64_t flow_key;  /* FLOW_FIRST/FLOW_MISSES */
@@ -74,11 +74,30 @@ fcr_event_login(struct fcr_event *ev, const struct fcr_login *l)
 		ev->name = l->wwnn;
 		ev->s_id = l->fc_map;
 	}
+	if (l->kind == FCR_LOGIN_VLANS) {
+		/* the VLANs, 16 bits each, where a WWPN and a name would be */
+		unsigned int i;
+
+		ev->port_id = l->nb_vlans;
+		ev->wwpn = ev->name = 0;
+		for (i = 0; i < l->nb_vlans; i++)
+			*(i < 4 ? &ev->wwpn : &ev->name) |=
+				(uint64_t)l->vlans[i] << (16 * (i % 4));
+	}
 	if (l->kind == FCR_LOGIN_ACC || l->kind == FCR_LOGIN_RJT)
 		memcpy(ev->enode, l->eth_dst, 6);
 	else
 		memcpy(ev->enode, l->eth_src, 6);
 }
+
+/* The i-th VLAN (< port_id) of a VLANS event. */
+static inline uint16_t
+fcr_event_vlan(const struct fcr_event *ev, unsigned int i)
+{
+	return (uint16_t)((i < 4 ? ev->wwpn : ev->name) >> (16 * (i % 4))) & 0x0FFF;
+}
+
+_Static_assert(FCR_VLANS_MAX <= 8, "a VLANS event carries 8 VLANs");
 
 static inline void
 fcr_event_flow(struct fcr_event *ev, uint64_t key)

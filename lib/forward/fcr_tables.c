@@ -79,8 +79,10 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	t->pending = rte_hash_create(&hp);
 	t->pend = rte_zmalloc_socket(NULL, sizeof(*t->pend) * PENDING_MAX, 0, p->socket);
 	t->fcf = rte_zmalloc_socket(NULL, sizeof(*t->fcf) * 4096, 0, p->socket);
+	t->offered = rte_zmalloc_socket(NULL, sizeof(*t->offered) * FCR_OFFERED_PORTS, 0,
+					p->socket);
 	if (!t->flows || !t->routes || !t->bindings || !t->redirects || !t->pending ||
-	    !t->pend || !t->enodes || !t->fcf) {
+	    !t->pend || !t->enodes || !t->fcf || !t->offered) {
 		fcr_tables_free(t);
 		return NULL;
 	}
@@ -164,6 +166,7 @@ fcr_tables_free(struct fcr_tables *t)
 	fcr_flow_table_free(t->flows);
 	fcr_enode_table_free(t->enodes);
 	rte_free(t->fcf);
+	rte_free(t->offered);
 	rte_hash_free(t->pending);
 	rte_free(t->pend);
 	rte_free(t);
@@ -421,6 +424,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 {
 	struct fcr_pending *p, got;
 	struct pending_key k;
+	unsigned int i;
 	uint64_t vn;
 
 	t->st.logins_seen++;
@@ -515,6 +519,16 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			t->fcf[ev->vlan & 0xFFF].map_known = 1;
 			__atomic_store_n(&t->fcf[ev->vlan & 0xFFF].fc_map, ev->s_id & 0xFFFFFF,
 					 __ATOMIC_RELAXED);
+		}
+		break;
+	case FCR_LOGIN_VLANS:
+		/* what an ENode's VLAN discovery was told: shown, not acted on */
+		if (!from_fabric(t, ev) || ev->port >= FCR_OFFERED_PORTS)
+			break;
+		for (i = 0; i < ev->port_id && i < FCR_VLANS_MAX; i++) {
+			uint16_t v = fcr_event_vlan(ev, i);
+
+			t->offered[ev->port][v >> 6] |= 1ull << (v & 63);
 		}
 		break;
 	default:

@@ -62,6 +62,8 @@ struct fcr_change_log;
 struct fcr_pending;
 
 /* An FCF as its advertisements on a fabric port name it. */
+#define FCR_OFFERED_PORTS 32
+
 struct fcr_fcf {
 	uint8_t mac[6];
 	uint8_t known;
@@ -88,6 +90,9 @@ struct fcr_tables {
 				   * fcr_tables_set_fc_map */
 	struct fcr_enode_table *enodes; /* ENodes that keep alive */
 	struct fcr_fcf *fcf;      /* [4096] the FCF seen advertising on each VLAN */
+	/* [FCR_OFFERED_PORTS][64]: per fabric port, a bit per VLAN its FCF
+	 * offered in FIP VLAN discovery (VLAN notifications) */
+	uint64_t (*offered)[64];
 	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
 	struct fcr_tables_stats st;
 	struct fcr_note_hook note_hook;  /* bindings and redirects changing state */

@@ -55,6 +55,9 @@ size_t fcr_build_fcoe(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 #define FCR_FIP_SC_KA 1
 #define FCR_FIP_SC_CVL 2
 #define FCR_FIP_OP_DISC 0x0001   /* solicitation, advertisement */
+#define FCR_FIP_OP_VLAN 0x0004   /* VLAN discovery: request, notification */
+#define FCR_FIP_SC_VLAN_NOTE 2
+#define FCR_FIP_DT_VLAN 14       /* VLAN: its ID in the low 12 bits at +2 */
 #define FCR_FIP_SC_ADV 2
 #define FCR_FIP_DT_FKA 12        /* FKA_ADV_Period: flags (D bit), period in ms */
 #define FCR_FIP_DT_NAME 4        /* the FCF's switch name */

@@ -16,6 +16,7 @@ fcr_login_kind_name(enum fcr_login_kind k)
 		[FCR_LOGIN_LOGO] = "logo", [FCR_LOGIN_ACC] = "ls_acc",
 		[FCR_LOGIN_RJT] = "ls_rjt", [FCR_LOGIN_CVL] = "clear_virtual_links",
 		[FCR_LOGIN_KA] = "keep_alive", [FCR_LOGIN_ADV] = "advertisement",
+		[FCR_LOGIN_VLANS] = "vlan_notification",
 	};
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
@@ -190,6 +191,34 @@ fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
 	return FCR_R_OK;
 }
 
+/* A VLAN notification (FC-BB-5 VLAN discovery): the FCF's MAC and a VLAN
+ * descriptor per FCoE VLAN it offers. */
+static enum fcr_reason
+fip_vlans(const uint8_t *h, uint32_t avail, struct fcr_login *out)
+{
+	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len;
+
+	if (dlen > avail - FCR_FIP_HLEN)
+		return FCR_R_BAD_PAYLOAD;
+	out->via_fip = 1;
+	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen; off += len) {
+		const uint8_t *d = h + off;
+		enum fcr_reason r = fip_desc_at(h, FCR_FIP_HLEN + dlen, off, &len);
+
+		if (r != FCR_R_OK)
+			return r;
+		if (d[0] == FCR_FIP_DT_MAC && len >= 8) {
+			memcpy(out->mac, d + 2, 6);
+			out->has_mac = 1;
+		} else if (d[0] == FCR_FIP_DT_VLAN && out->nb_vlans < FCR_VLANS_MAX) {
+			out->vlans[out->nb_vlans++] = fcr_get_be16(d + 2) & 0x0FFF;
+		}
+	}
+	if (out->nb_vlans > 0)
+		out->kind = FCR_LOGIN_VLANS;
+	return FCR_R_OK;
+}
+
 static enum fcr_reason
 fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 {
@@ -211,8 +240,10 @@ fip_parse(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 		return fip_alive(h, avail, 0, out);
 	if (op == FCR_FIP_OP_DISC && sub == FCR_FIP_SC_ADV)
 		return fip_alive(h, avail, 1, out);
+	if (op == FCR_FIP_OP_VLAN && sub == FCR_FIP_SC_VLAN_NOTE)
+		return fip_vlans(h, avail, out);
 	if (op != FCR_FIP_OP_LS || (sub != FCR_FIP_SC_REQ && sub != FCR_FIP_SC_REP))
-		return FCR_R_OK; /* solicitation, VLAN: nothing to learn */
+		return FCR_R_OK; /* solicitation, VLAN request: nothing to learn */
 	dlen = (uint32_t)fcr_get_be16(h + 6) * 4;
 	if (dlen > avail - FCR_FIP_HLEN)
 		return FCR_R_BAD_PAYLOAD;

@@ -27,7 +27,12 @@ enum fcr_login_kind {
 	FCR_LOGIN_ADV,      /* FIP advertisement: mac the FCF's, wwnn its name;
 			     * port_id its keep-alive period in ms, 0 when it
 			     * wants none, UINT32_MAX when it does not say */
+	FCR_LOGIN_VLANS,    /* FIP VLAN notification: the FCF's (mac) FCoE
+			     * VLANs, in vlans[] */
 };
+
+/* VLANs one VLAN notification names that are read (one event's worth). */
+#define FCR_VLANS_MAX 8
 
 /* VN_Ports one Clear Virtual Links frame clears that are read (a frame
  * naming more clears the first ones; the rest log in again when they find
@@ -53,6 +58,8 @@ struct fcr_login {
 	uint8_t mac[6];     /* FIP: requested MAC (request) or granted MAC (reply) */
 	uint8_t eth_dst[6];
 	uint8_t eth_src[6];
+	uint8_t nb_vlans;   /* VLANS: VLANs named (at most FCR_VLANS_MAX) */
+	uint16_t vlans[FCR_VLANS_MAX];
 	uint8_t nb_cvl;     /* CVL: VN_Ports named (at most FCR_CVL_MAX) */
 	struct {
 		uint64_t wwpn;

@@ -26,7 +26,7 @@ static struct tu_guard flat_guard, payload_guard;
 /* what the inputs were, for the report */
 static struct {
 	long learned, via_fip, els;
-	unsigned long kinds[FCR_LOGIN_ADV + 1];
+	unsigned long kinds[FCR_LOGIN_VLANS + 1];
 } tally;
 
 /* FIP-specific lies: descriptor list and descriptor lengths, types,
@@ -141,7 +141,9 @@ check_els_login(const struct fcr_frame *f, const uint8_t *pl, uint32_t avail,
 static void
 check_login_ranges(const struct fcr_login *l)
 {
-	FZ_CHECK(l->kind <= FCR_LOGIN_ADV, "kind %u", l->kind);
+	FZ_CHECK(l->kind <= FCR_LOGIN_VLANS, "kind %u", l->kind);
+	FZ_CHECK(l->nb_vlans <= FCR_VLANS_MAX && (l->kind == FCR_LOGIN_VLANS) == (l->nb_vlans > 0),
+		 "%u VLANs notified", l->nb_vlans);
 	FZ_CHECK(l->nb_cvl <= FCR_CVL_MAX && (l->kind == FCR_LOGIN_CVL) == (l->nb_cvl > 0),
 		 "%u VN_Ports cleared", l->nb_cvl);
 	FZ_CHECK(l->answers <= FCR_LOGIN_RJT, "answers %u", l->answers);

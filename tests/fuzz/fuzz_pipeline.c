@@ -417,6 +417,14 @@ check_login_event(const struct fcr_event *ev, const struct fcr_login *l)
 	FZ_CHECK(ev->vlan == l->vlan, "login event on VLAN %u, frame's is %u",
 		 ev->vlan, l->vlan);
 	/* an advertisement's event carries its FC-MAP where an S_ID would be */
+	if (l->kind == FCR_LOGIN_VLANS) {
+		unsigned int i;
+
+		FZ_CHECK(ev->port_id == l->nb_vlans, "VLANs in the event");
+		for (i = 0; i < l->nb_vlans; i++)
+			FZ_CHECK(fcr_event_vlan(ev, i) == l->vlans[i], "VLAN %u of the event", i);
+		return;
+	}
 	FZ_CHECK(ev->s_id == (l->kind == FCR_LOGIN_ADV ? l->fc_map : l->s_id) &&
 		 ev->d_id == l->d_id &&
 		 ev->port_id == l->port_id && ev->ox_id == l->ox_id &&
