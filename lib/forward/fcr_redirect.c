@@ -75,7 +75,8 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	rt->wwpn = rte_zmalloc_socket(NULL, sizeof(*rt->wwpn) * capacity, 0, socket);
 	rt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
-	if (rt->r == NULL || rt->wwpn == NULL || rt->free_idx == NULL)
+	rt->drain_list = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
+	if (rt->r == NULL || rt->wwpn == NULL || rt->free_idx == NULL || rt->drain_list == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
 		rt->free_idx[i] = capacity - 1 - i;
@@ -111,6 +112,7 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 	rte_free(rt->r);
 	rte_free(rt->wwpn);
 	rte_free(rt->free_idx);
+	rte_free(rt->drain_list);
 	rte_free(rt);
 }
 
@@ -436,16 +438,28 @@ cutover(struct fcr_redirect_table *rt, uint32_t id)
 	drain_begin(rt, id);
 }
 
+/* No longer draining (drained, or its cutover over). */
+static void
+drain_end(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	uint32_t last;
+
+	if (!r->draining)
+		return;
+	r->draining = 0;
+	last = rt->drain_list[--rt->nb_draining];
+	rt->drain_list[r->drain_pos] = last;
+	rt->r[last].drain_pos = r->drain_pos;
+}
+
 /* The cutover is over: the new path. A ghost's entries go with it. */
 static void
 cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 
-	if (r->draining) {
-		r->draining = 0;
-		rt->nb_draining--;
-	}
+	drain_end(rt, id);
 	r->cutover = 0;
 	rt->nb_cutover--;
 	if (!r->ghost) {
@@ -501,10 +515,7 @@ drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
 		.timed_out = (uint8_t)timed_out,
 	};
 
-	if (r->draining) {
-		r->draining = 0;
-		rt->nb_draining--;
-	}
+	drain_end(rt, id);
 	r->cut_ticks = 0;
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
@@ -525,7 +536,7 @@ drain_step(struct fcr_redirect_table *rt, uint32_t id)
 	struct fcr_redirect *r = &rt->r[id];
 	int b, e;
 
-	while (hold_seen(rt, r) && open_exchanges(rt, r, r->draining) == 0) {
+	while (r->draining && hold_seen(rt, r) && open_exchanges(rt, r, r->draining) == 0) {
 		if (r->draining == FCR_DRAIN_VI || !exchange_keys(r, FCR_DRAIN_VI, &b, &e)) {
 			drained(rt, id, 0);
 			return;
@@ -566,20 +577,19 @@ drain_begin(struct fcr_redirect_table *rt, uint32_t id)
 	r->draining = FCR_DRAIN_HOST;
 	r->drain_ticks = 0;
 	r->drain_token = hold_token(rt);
-	rt->nb_draining++;
+	r->drain_pos = rt->nb_draining;
+	rt->drain_list[rt->nb_draining++] = id;
 	drain_step(rt, id);
 }
 
 void
 fcr_redirect_drain_poll(struct fcr_redirect_table *rt)
 {
-	uint32_t id, seen = 0;
+	uint32_t i;
 
-	for (id = 0; seen < rt->nb_draining && id < rt->capacity; id++)
-		if (rt->r[id].draining) {
-			seen++;
-			drain_step(rt, id);
-		}
+	/* from the end: a drained one leaves its place to the last */
+	for (i = rt->nb_draining; i-- > 0;)
+		drain_step(rt, rt->drain_list[i]);
 }
 
 /* The host has logged in again (its accept is held until this runs, so

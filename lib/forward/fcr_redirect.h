@@ -72,6 +72,7 @@ struct fcr_redirect {
 	 * ended), FCR_DRAIN_VI (then the VI's), 0 when drained */
 	uint8_t draining;
 	uint16_t drain_ticks;
+	uint32_t drain_pos;          /* its place in drain_list */
 	uint64_t drain_token;        /* RCU: every worker has seen the hold */
 	/* exchanges counted open on the host's and the VI's keys when its
 	 * keys were last set: history of sessions gone, not open now */
@@ -111,7 +112,8 @@ struct fcr_redirect_table {
 	uint32_t nb_workers;
 	int retrying;
 	uint32_t nb_cutover;         /* redirects in a cutover */
-	uint32_t nb_draining;        /* of them, draining */
+	uint32_t *drain_list;        /* the ids of those draining */
+	uint32_t nb_draining;
 	uint32_t cut_sent;           /* the host will be, or was, told */
 };
 
