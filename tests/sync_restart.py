@@ -72,14 +72,16 @@ def diff(sa, sb):
     return "\n".join(out)
 
 
-def converge(t, a, b, what, timeout=8):
-    """Poll until b holds what a holds; check and return b's state."""
-    want = state(a)
+def converge(t, a, b, what, timeout=8, until=None):
+    """Poll until b holds what a holds at that moment (and, with until,
+    until(that state) is true: what both must have come to); check and
+    return b's state."""
     end = time.monotonic() + timeout
     t0 = time.monotonic()
     while True:
+        want = state(a)
         got = state(b)
-        if got == want or time.monotonic() > end:
+        if (got == want and (until is None or until(got))) or time.monotonic() > end:
             break
         time.sleep(0.02)
     t.check(got == want, "%s (%.0f ms): %d routes, %d bindings, %d redirects, %s flows" %
@@ -253,11 +255,13 @@ def main():
     t.check(ok and not errs, "A marked B down and deleted a redirect, a binding and a route")
     ok, ms, out = a.poll("show sync stats", lambda o: any(
         p["state"] == "up" and p["ready"] for p in sl.parse_sync_stats(o)["peers"]), 8)
-    time.sleep(0.3)
+    # once B holds what A holds, B has sent A its state: a stale copy
+    # taken back by A would be in both
+    converge(t, a, b, "B has the deletions made while it was unreachable",
+             until=lambda s: s == want)
     got_a = state(a)
     t.check(got_a == want, "A keeps its deletions: B's stale copies do not come back to A",
             diff(want, got_a))
-    converge(t, a, b, "B has the deletions made while it was unreachable")
     a.quit()
     b.quit()
 
@@ -282,9 +286,12 @@ def main():
                          "binding add vlan 30 wwpn %s fcid 0x810078" % vt,
                          "redirect add vlan 30 host %s target %s vi %s vt %s" % (h, tg, vi, vt)])
     t.check(not errs, "routes on A, bindings on B and C, a redirect on C", "\n".join(errs))
-    time.sleep(0.2)
-    s = converge(t, n["a"], n["b"], "B holds what A holds")
-    converge(t, n["a"], n["c"], "C holds what A holds")
+
+    def everything(s):
+        return len(s["routes"]) == 3 and len(s["bindings"]) == 4 and \
+            len(s["redirects"]) == 1 and s["redirects"][0].endswith(" active") and s["flows"] == 6
+    s = converge(t, n["a"], n["b"], "B holds what A holds", until=everything)
+    converge(t, n["a"], n["c"], "C holds what A holds", until=everything)
     t.check(len(s["routes"]) == 3 and len(s["bindings"]) == 4 and len(s["redirects"]) == 1 and
             s["redirects"][0].endswith(" active") and s["flows"] == 6,
             "all of it: 3 routes, 4 bindings, the redirect active with its 4 rules and 2 hidden "
@@ -293,17 +300,22 @@ def main():
     # concurrent changes of one route: both written before either window ends
     n["a"].write("route add 0x220000/16 port 1 fpma\n")
     n["b"].write("route add 0x220000/16 port 2 fpma\n")
-    time.sleep(0.3)
-    s = converge(t, n["a"], n["b"], "a route set on A and on B at once: A and B agree")
-    converge(t, n["a"], n["c"], "... and C agrees")
+
+    def the_route(s):
+        return any(r.startswith("route vlan any 0x220000/16") for r in s["routes"])
+    s = converge(t, n["a"], n["b"], "a route set on A and on B at once: A and B agree",
+                 until=the_route)
+    converge(t, n["a"], n["c"], "... and C agrees", until=the_route)
     t.info("the concurrent route ended as: %s" %
            [r for r in s["routes"] if r.startswith("route vlan any 0x220000/16")])
     errs = n["c"].cmds(["route del 0x220000/16",
                         "redirect del vlan 30 host %s target %s" % (h, tg)])
     t.check(not errs, "C deletes the route and the redirect", "\n".join(errs))
-    time.sleep(0.2)
-    s = converge(t, n["c"], n["a"], "gone from A")
-    converge(t, n["c"], n["b"], "gone from B")
+
+    def gone(s):
+        return not the_route(s) and not s["redirects"] and s["flows"] == 0
+    s = converge(t, n["c"], n["a"], "gone from A", until=gone)
+    converge(t, n["c"], n["b"], "gone from B", until=gone)
     t.check(not [r for r in s["routes"] if "0x220000" in r] and not s["redirects"] and
             s["flows"] == 0, "no such route, no redirect, no rule left")
     for x in n.values():

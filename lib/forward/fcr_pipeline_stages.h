@@ -330,6 +330,23 @@ fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
 				w->idx[i] = FCR_FLOW_NONE;
 }
 
+/* A frame that may begin or end an exchange on its entry: a command on an
+ * entry held for a cutover's drain is held (FCR_LEG_HELD: dropped in the
+ * route stage, its exchange never begun); otherwise counted. Blocked and
+ * hidden entries send nothing, so count nothing. Returns the frame's leg. */
+static inline uint8_t
+fcr_pipeline_exchange(uint64_t a, struct fcr_flow_counters *c, const struct fcr_frame *f)
+{
+	unsigned int leg = fcr_action_leg(a);
+
+	if (leg >= FCR_LEG_HELD)
+		return (uint8_t)leg;
+	if ((a & FCR_ACTION_HOLD) && f->r_ctl == FCR_RCTL_FCP_CMND && f->type == FCR_TYPE_FCP)
+		return FCR_LEG_HELD;
+	fcr_flow_count_exchange(c, f->r_ctl, f->type);
+	return (uint8_t)leg;
+}
+
 /*
  * Each frame's action: its flow's counters, its leg, the D_ID it leaves
  * with and its route's key (the tbl24 entry prefetched); the IDs rewritten
@@ -344,6 +361,7 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 {
 	const struct fcr_flow_table *ft = p->tables->flows;
 	const struct fcr_route_table *rt = p->tables->routes;
+	struct fcr_flow_counters *c;
 	unsigned int i;
 
 	/* the entries' action words and this worker's counters: one miss
@@ -373,15 +391,13 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 			continue;
 		}
 		a = fcr_flow_action_load(ft, w->idx[i]);
-		fcr_flow_count(&ft->counters[p->worker][w->idx[i]],
-			       rte_pktmbuf_pkt_len(m), now);
+		c = &ft->counters[p->worker][w->idx[i]];
+		fcr_flow_count(c, rte_pktmbuf_pkt_len(m), now);
 		s = fcr_action_sid(a);
 		d = fcr_action_did(a);
 		w->leg[i] = (uint8_t)fcr_action_leg(a);
-		/* a cutover drains the pair: no new exchange begins */
-		if (unlikely(a & FCR_ACTION_HOLD) && w->f[i].r_ctl == FCR_RCTL_FCP_CMND &&
-		    w->f[i].type == FCR_TYPE_FCP)
-			w->leg[i] = FCR_LEG_HELD;
+		if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
+			w->leg[i] = fcr_pipeline_exchange(a, c, &w->f[i]);
 		/* the route's tbl24 entry (domain and area routes: the
 		 * lookup is this one read) */
 		w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, d);
@@ -555,9 +571,6 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 					     ft->owner[w->idx[i]], w->sid[i], w->did[i], st);
 		st->leg[w->leg[i]]++;
 		st->flow_miss += w->missed[i];
-		if (likely(w->idx[i] != FCR_FLOW_NONE))
-			fcr_flow_count_exchange(&ft->counters[p->worker][w->idx[i]],
-						w->f[i].r_ctl, w->f[i].type);
 		out[w->pos[i]] = (uint16_t)(hop->port | (w->hold[i] ? FCR_OUT_HOLD : 0));
 	}
 	/* the frames with the mark sent (a burst with none pays nothing) */
