@@ -75,8 +75,7 @@ struct list_node {
 	uint64_t key;
 	uint64_t action;
 	uint32_t owner;
-	/* the counters a naive node kept: frames, bytes, first and last seen */
-	uint64_t c[4];
+	struct fcr_flow_counters c;
 };
 
 struct flow_list {

@@ -261,10 +261,10 @@ static void
 exchanges_of(uint32_t s, uint32_t d, uint32_t *cmnds, uint32_t *ends)
 {
 	int idx = fcr_flow_find(tables->flows, fcr_flow_key(VLAN, s, d));
-	struct fcr_flow_counters c;
+	struct fcr_flow_exchanges c;
 
 	assert_true(idx >= 0);
-	fcr_flow_counters_sum(tables->flows, (uint32_t)idx, &c);
+	fcr_flow_exchanges_sum(tables->flows, (uint32_t)idx, &c);
 	*cmnds = c.cmnds;
 	*ends = c.ends;
 }

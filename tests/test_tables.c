@@ -1198,13 +1198,11 @@ static void
 sent(struct fcr_tables *t, uint32_t s, uint32_t d, uint8_t r_ctl, uint8_t type, int n)
 {
 	int idx = fcr_flow_find(t->flows, fcr_flow_key(VLAN, s, d));
-	struct fcr_flow_counters *c;
 
 	assert_true(idx >= 0);
-	c = &t->flows->counters[1][idx];
 	while (n-- > 0) {
-		fcr_flow_count(c, 100, 1);
-		fcr_flow_count_exchange(c, r_ctl, type);
+		fcr_flow_count(&t->flows->counters[1][idx], 100, 1);
+		fcr_flow_count_exchange(&t->flows->exchanges[1][idx], r_ctl, type);
 	}
 }
 

@@ -99,7 +99,8 @@ fcr_flow_table_memory(uint32_t capacity, uint32_t nb_workers)
 {
 	return (uint64_t)capacity *
 	       (sizeof(uint64_t) * 2 + sizeof(uint32_t) * 4 +
-		(uint64_t)nb_workers * sizeof(struct fcr_flow_counters));
+		(uint64_t)nb_workers * (sizeof(struct fcr_flow_counters) +
+					sizeof(struct fcr_flow_exchanges)));
 }
 
 struct fcr_flow_table *
@@ -151,7 +152,10 @@ fcr_flow_table_create(const char *name, uint32_t capacity, uint32_t nb_workers,
 		ft->counters[i] = rte_zmalloc_socket(NULL,
 			sizeof(struct fcr_flow_counters) * capacity,
 			RTE_CACHE_LINE_SIZE, socket);
-		if (ft->counters[i] == NULL)
+		ft->exchanges[i] = rte_zmalloc_socket(NULL,
+			sizeof(struct fcr_flow_exchanges) * capacity,
+			RTE_CACHE_LINE_SIZE, socket);
+		if (ft->counters[i] == NULL || ft->exchanges[i] == NULL)
 			goto nomem;
 	}
 	/* Hand out low indexes first: a small table stays in few pages. */
@@ -198,8 +202,10 @@ fcr_flow_table_free(struct fcr_flow_table *ft)
 	if (ft->dq)
 		rte_rcu_qsbr_dq_delete(ft->dq);
 	rte_hash_free(ft->hash);
-	for (i = 0; i < FCR_MAX_WORKERS; i++)
+	for (i = 0; i < FCR_MAX_WORKERS; i++) {
 		rte_free(ft->counters[i]);
+		rte_free(ft->exchanges[i]);
+	}
 	rte_free(ft->action);
 	rte_free(ft->key);
 	rte_free(ft->owner);
@@ -382,8 +388,10 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	ft->owner[idx] = owner;
 	ft->seen[idx] = SEEN_NEW;
 	ft->missed[idx] = 0;
-	for (w = 0; w < ft->nb_workers; w++)
+	for (w = 0; w < ft->nb_workers; w++) {
 		memset(&ft->counters[w][idx], 0, sizeof(struct fcr_flow_counters));
+		memset(&ft->exchanges[w][idx], 0, sizeof(struct fcr_flow_exchanges));
+	}
 	rc = rte_hash_add_key_data(ft->hash, &key, (void *)(uintptr_t)idx);
 	if (rc < 0) {
 		ft->free_idx[ft->nb_free++] = idx;
@@ -440,6 +448,19 @@ del_entry(struct fcr_flow_table *ft, uint64_t key, int tell_peers)
 }
 
 void
+fcr_flow_exchanges_sum(const struct fcr_flow_table *ft, uint32_t idx,
+		       struct fcr_flow_exchanges *out)
+{
+	uint32_t w;
+
+	out->cmnds = out->ends = 0;
+	for (w = 0; w < ft->nb_workers; w++) {
+		out->cmnds += __atomic_load_n(&ft->exchanges[w][idx].cmnds, __ATOMIC_RELAXED);
+		out->ends += __atomic_load_n(&ft->exchanges[w][idx].ends, __ATOMIC_RELAXED);
+	}
+}
+
+void
 fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 		      struct fcr_flow_counters *out)
 {
@@ -451,8 +472,6 @@ fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 
 		if (c->frames == 0)
 			continue;
-		out->cmnds += c->cmnds;
-		out->ends += c->ends;
 		if (out->frames == 0 || c->first_tsc < out->first_tsc)
 			out->first_tsc = c->first_tsc;
 		if (c->last_tsc > out->last_tsc)

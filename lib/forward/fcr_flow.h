@@ -91,9 +91,13 @@ struct fcr_flow_counters {
 	uint64_t bytes;
 	uint64_t first_tsc;
 	uint64_t last_tsc;
-	/* exchanges: FCP commands forwarded (an exchange begins) and what
-	 * ends one (FCP_RSP, BA_ACC); a cutover waits on the pair's
-	 * difference */
+};
+
+/* A worker's count of the exchanges sent on an entry: FCP commands (an
+ * exchange begins) and what ends one (FCP_RSP, BA_ACC); a cutover waits on
+ * the pair's difference. Apart from the counters: only those frames touch
+ * it, and the counters keep their 32-byte stride. */
+struct fcr_flow_exchanges {
 	uint32_t cmnds;
 	uint32_t ends;
 };
@@ -112,6 +116,7 @@ struct fcr_flow_table {
 	struct rte_hash *hash;
 	uint64_t *action;                    /* [capacity], read by workers */
 	struct fcr_flow_counters *counters[FCR_MAX_WORKERS];
+	struct fcr_flow_exchanges *exchanges[FCR_MAX_WORKERS];
 	/* written by the sync lcore only; workers read it to confirm a hit in
 	 * their flow cache (published after the entry's action, release) */
 	uint64_t *key;                       /* [capacity] */
@@ -227,7 +232,7 @@ fcr_flow_exchange_frame(uint8_t r_ctl)
 
 /* An exchange begun or ended by the frame (R_CTL, TYPE) sent on the entry. */
 static inline void
-fcr_flow_count_exchange(struct fcr_flow_counters *c, uint8_t r_ctl, uint8_t type)
+fcr_flow_count_exchange(struct fcr_flow_exchanges *c, uint8_t r_ctl, uint8_t type)
 {
 	if (type == FCR_TYPE_FCP) {
 		c->cmnds += r_ctl == FCR_RCTL_FCP_CMND;
@@ -256,6 +261,9 @@ int fcr_flow_find(const struct fcr_flow_table *ft, uint64_t key);
 /* Sum of every worker's counters for one entry (first = earliest seen). */
 void fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 			   struct fcr_flow_counters *out);
+/* Sum of every worker's exchange counts for one entry (modulo 2^32). */
+void fcr_flow_exchanges_sum(const struct fcr_flow_table *ft, uint32_t idx,
+			    struct fcr_flow_exchanges *out);
 /* Walk the live entries: *iter starts at 0; returns the index or -ENOENT
  * at the end. */
 int fcr_flow_next(const struct fcr_flow_table *ft, uint32_t *iter);

@@ -335,7 +335,7 @@ fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
  * route stage, its exchange never begun); otherwise counted. Blocked and
  * hidden entries send nothing, so count nothing. Returns the frame's leg. */
 static inline uint8_t
-fcr_pipeline_exchange(uint64_t a, struct fcr_flow_counters *c, const struct fcr_frame *f)
+fcr_pipeline_exchange(uint64_t a, struct fcr_flow_exchanges *c, const struct fcr_frame *f)
 {
 	unsigned int leg = fcr_action_leg(a);
 
@@ -361,7 +361,6 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 {
 	const struct fcr_flow_table *ft = p->tables->flows;
 	const struct fcr_route_table *rt = p->tables->routes;
-	struct fcr_flow_counters *c;
 	unsigned int i;
 
 	/* the entries' action words and this worker's counters: one miss
@@ -391,13 +390,14 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 			continue;
 		}
 		a = fcr_flow_action_load(ft, w->idx[i]);
-		c = &ft->counters[p->worker][w->idx[i]];
-		fcr_flow_count(c, rte_pktmbuf_pkt_len(m), now);
+		fcr_flow_count(&ft->counters[p->worker][w->idx[i]],
+			       rte_pktmbuf_pkt_len(m), now);
 		s = fcr_action_sid(a);
 		d = fcr_action_did(a);
 		w->leg[i] = (uint8_t)fcr_action_leg(a);
 		if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
-			w->leg[i] = fcr_pipeline_exchange(a, c, &w->f[i]);
+			w->leg[i] = fcr_pipeline_exchange(
+				a, &ft->exchanges[p->worker][w->idx[i]], &w->f[i]);
 		/* the route's tbl24 entry (domain and area routes: the
 		 * lookup is this one read) */
 		w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, d);

@@ -182,7 +182,7 @@ exchange_keys(const struct fcr_redirect *r, int who, int *begin, int *end)
 static uint32_t
 exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r, int who)
 {
-	struct fcr_flow_counters c;
+	struct fcr_flow_exchanges c;
 	uint32_t n = 0;
 	int b, e, idx;
 
@@ -190,12 +190,12 @@ exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r, int
 		return 0;
 	idx = fcr_flow_find(rt->flows, r->key[b]);
 	if (idx >= 0) {
-		fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
+		fcr_flow_exchanges_sum(rt->flows, (uint32_t)idx, &c);
 		n += c.cmnds;
 	}
 	idx = fcr_flow_find(rt->flows, r->key[e]);
 	if (idx >= 0) {
-		fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
+		fcr_flow_exchanges_sum(rt->flows, (uint32_t)idx, &c);
 		n -= c.ends;
 	}
 	return n;

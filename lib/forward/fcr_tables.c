@@ -81,8 +81,9 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	t->fcf = rte_zmalloc_socket(NULL, sizeof(*t->fcf) * 4096, 0, p->socket);
 	t->offered = rte_zmalloc_socket(NULL, sizeof(*t->offered) * FCR_OFFERED_PORTS, 0,
 					p->socket);
+	t->vlan_fc_map = rte_zmalloc_socket(NULL, sizeof(uint32_t) * 4096, 0, p->socket);
 	if (!t->flows || !t->routes || !t->bindings || !t->redirects || !t->pending ||
-	    !t->pend || !t->enodes || !t->fcf || !t->offered) {
+	    !t->pend || !t->enodes || !t->fcf || !t->offered || !t->vlan_fc_map) {
 		fcr_tables_free(t);
 		return NULL;
 	}
@@ -101,7 +102,7 @@ fcr_tables_set_fc_map(struct fcr_tables *t, uint32_t fc_map)
 	t->fc_map = fc_map & 0xFFFFFF;
 	for (v = 0; v < 4096; v++)
 		if (!t->fcf[v].map_known)
-			__atomic_store_n(&t->fcf[v].fc_map, t->fc_map, __ATOMIC_RELAXED);
+			__atomic_store_n(&t->vlan_fc_map[v], t->fc_map, __ATOMIC_RELAXED);
 }
 
 int
@@ -167,6 +168,7 @@ fcr_tables_free(struct fcr_tables *t)
 	fcr_enode_table_free(t->enodes);
 	rte_free(t->fcf);
 	rte_free(t->offered);
+	rte_free(t->vlan_fc_map);
 	rte_hash_free(t->pending);
 	rte_free(t->pend);
 	rte_free(t);
@@ -517,7 +519,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		if (ev->s_id != 0) {
 			/* the VLAN's VN_Port MACs are FC-MAP || FCID with the FCF's */
 			t->fcf[ev->vlan & 0xFFF].map_known = 1;
-			__atomic_store_n(&t->fcf[ev->vlan & 0xFFF].fc_map, ev->s_id & 0xFFFFFF,
+			__atomic_store_n(&t->vlan_fc_map[ev->vlan & 0xFFF], ev->s_id & 0xFFFFFF,
 					 __ATOMIC_RELAXED);
 		}
 		break;

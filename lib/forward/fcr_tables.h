@@ -67,9 +67,7 @@ struct fcr_pending;
 struct fcr_fcf {
 	uint8_t mac[6];
 	uint8_t known;
-	uint8_t map_known;        /* fc_map is from its advertisements */
-	uint32_t fc_map;          /* FC-MAP of the VLAN's FPMA MACs: the FCF's,
-				   * else --fc-map; read by workers */
+	uint8_t map_known;        /* the VLAN's FC-MAP is from its advertisements */
 	uint64_t name;
 };
 
@@ -93,6 +91,9 @@ struct fcr_tables {
 	/* [FCR_OFFERED_PORTS][64]: per fabric port, a bit per VLAN its FCF
 	 * offered in FIP VLAN discovery (VLAN notifications) */
 	uint64_t (*offered)[64];
+	/* [4096] each VLAN's FC-MAP of FPMA MACs: its FCF's, else --fc-map;
+	 * read by workers */
+	uint32_t *vlan_fc_map;
 	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
 	struct fcr_tables_stats st;
 	struct fcr_note_hook note_hook;  /* bindings and redirects changing state */
@@ -110,7 +111,7 @@ void fcr_tables_set_fc_map(struct fcr_tables *t, uint32_t fc_map);
 static inline uint32_t
 fcr_tables_fc_map(const struct fcr_tables *t, uint16_t vlan)
 {
-	return __atomic_load_n(&t->fcf[vlan & 0xFFF].fc_map, __ATOMIC_RELAXED);
+	return __atomic_load_n(&t->vlan_fc_map[vlan & 0xFFF], __ATOMIC_RELAXED);
 }
 
 /* Configured binding (static), or one a sync peer learned (its frames then
