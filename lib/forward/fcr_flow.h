@@ -222,12 +222,13 @@ fcr_flow_count(struct fcr_flow_counters *c, uint32_t bytes, uint64_t now)
 	c->last_tsc = now;
 }
 
-/* Whether a frame of this R_CTL may begin or end an exchange (FCP_CMND
- * 0x06, FCP_RSP 0x07, BA_ACC 0x84): one test lets the rest by. */
+/* Whether a frame of this R_CTL may begin or end an exchange: one test
+ * lets the data frames by. It takes 0x04-0x07 (FCP_CMND 0x06, FCP_RSP
+ * 0x07, and XFER_RDY) and 0x84-0x87 (BA_ACC 0x84, BA_RJT). */
 static inline int
 fcr_flow_exchange_frame(uint8_t r_ctl)
 {
-	return (r_ctl & 0x7E) == 0x06 || r_ctl == FCR_RCTL_BA_ACC;
+	return (uint8_t)((r_ctl & 0x7F) - 0x04) < 4;
 }
 
 /* An exchange begun or ended by the frame (R_CTL, TYPE) sent on the entry. */

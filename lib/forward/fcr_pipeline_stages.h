@@ -524,19 +524,22 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		enum fcr_reason r = FCR_R_OK;
 
 		hop = NULL;
-		if (unlikely(w->leg[i] == FCR_LEG_HELD)) {
-			/* its initiator retries it once logged in again */
-			r = FCR_R_CUTOVER_HELD;
-		} else if (unlikely(w->leg[i] == FCR_LEG_HIDDEN)) {
-			r = FCR_R_REDIRECT_HIDDEN;
-		} else if (unlikely(w->leg[i] == FCR_LEG_BLOCKED)) {
-			const struct fcr_redirect_table *rd = p->tables->redirects;
-			uint32_t o = ft->owner[w->idx[i]];
+		if (unlikely(w->leg[i] >= FCR_LEG_HELD)) {
+			/* not a leg a frame is sent on (one test for all three) */
+			if (w->leg[i] == FCR_LEG_HELD) {
+				/* its initiator retries it once logged in again */
+				r = FCR_R_CUTOVER_HELD;
+			} else if (w->leg[i] == FCR_LEG_HIDDEN) {
+				r = FCR_R_REDIRECT_HIDDEN;
+			} else {
+				const struct fcr_redirect_table *rd = p->tables->redirects;
+				uint32_t o = ft->owner[w->idx[i]];
 
-			/* fail closed: the pair never talks directly */
-			r = FCR_R_REDIRECT_NOT_READY;
-			if (o < rd->capacity)
-				rd->not_ready[p->worker][o]++;
+				/* fail closed: the pair never talks directly */
+				r = FCR_R_REDIRECT_NOT_READY;
+				if (o < rd->capacity)
+					rd->not_ready[p->worker][o]++;
+			}
 		} else if (unlikely(p->fabric_mask != 0 && vto[i] == FCR_VN_LEAVING)) {
 			/* told to log in again: it would refuse what is
 			 * left of its old exchanges */
