@@ -1075,6 +1075,16 @@ relogin(struct fcr_tables *t, int i)
 	      (uint8_t)(i + 1));
 }
 
+/* The host, the target, the VI and the VT log in over the fabric. */
+static void
+relogin_all(struct fcr_tables *t)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		relogin(t, i);
+}
+
 /* A path change keeps the pair's old path (the redirect's rules after a
  * del or a change) until the host has logged in again: what it sent before
  * goes where its exchange began; a new redirect blocks its pair meanwhile
@@ -1090,8 +1100,7 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	int id;
 
 	(void)state;
-	for (i = 0; i < 4; i++)
-		relogin(t, (int)i);
+	relogin_all(t);
 	t->note_hook = (struct fcr_note_hook){ .fn = tell_on_cutover, .ctx = &c };
 	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
 	assert_true(id >= 0);
@@ -1229,8 +1238,7 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	int id;
 
 	(void)state;
-	for (i = 0; i < 4; i++)
-		relogin(t, (int)i);
+	relogin_all(t);
 	/* active before anyone hears of it: no cutover */
 	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);

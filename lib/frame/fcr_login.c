@@ -118,10 +118,13 @@ fip_desc_at(const uint8_t *h, uint32_t end, uint32_t off, uint32_t *len)
 	return FCR_R_OK;
 }
 
-/* Clear Virtual Links (FC-BB-5): after the FCF's MAC and name, a Vx_Port
- * identification descriptor per VN_Port cleared. */
+/* Each descriptor of a FIP frame's list (its type at d[0], len bytes): what
+ * it teaches, or a reason to refuse the frame. */
+typedef enum fcr_reason (*fip_desc_fn)(const uint8_t *d, uint32_t len, int adv,
+				       struct fcr_login *out);
+
 static enum fcr_reason
-fip_cvl(const uint8_t *h, uint32_t avail, struct fcr_login *out)
+fip_walk(const uint8_t *h, uint32_t avail, int adv, fip_desc_fn each, struct fcr_login *out)
 {
 	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len;
 
@@ -129,61 +132,92 @@ fip_cvl(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 		return FCR_R_BAD_PAYLOAD;
 	out->via_fip = 1;
 	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen; off += len) {
-		const uint8_t *d = h + off;
 		enum fcr_reason r = fip_desc_at(h, FCR_FIP_HLEN + dlen, off, &len);
 
+		if (r == FCR_R_OK)
+			r = each(h + off, len, adv, out);
 		if (r != FCR_R_OK)
 			return r;
-		if (d[0] != FCR_FIP_DT_VN_ID)
-			continue;
-		if (len < FCR_FIP_VN_ID_LEN)
-			return FCR_R_TRUNC_PAYLOAD;
-		if (out->nb_cvl == FCR_CVL_MAX)
-			continue;
-		memcpy(out->cvl[out->nb_cvl].mac, d + 2, 6);
-		out->cvl[out->nb_cvl].fcid = fcr_get_be24(d + 9);
-		out->cvl[out->nb_cvl].wwpn = fcr_get_be64(d + 12);
-		out->nb_cvl++;
 	}
-	if (out->nb_cvl > 0)
-		out->kind = FCR_LOGIN_CVL;
+	return FCR_R_OK;
+}
+
+/* Clear Virtual Links (FC-BB-5): after the FCF's MAC and name, a Vx_Port
+ * identification descriptor per VN_Port cleared. */
+static enum fcr_reason
+cvl_desc(const uint8_t *d, uint32_t len, int adv, struct fcr_login *out)
+{
+	(void)adv;
+	if (d[0] != FCR_FIP_DT_VN_ID)
+		return FCR_R_OK;
+	if (len < FCR_FIP_VN_ID_LEN)
+		return FCR_R_TRUNC_PAYLOAD;
+	if (out->nb_cvl == FCR_CVL_MAX)
+		return FCR_R_OK;
+	memcpy(out->cvl[out->nb_cvl].mac, d + 2, 6);
+	out->cvl[out->nb_cvl].fcid = fcr_get_be24(d + 9);
+	out->cvl[out->nb_cvl].wwpn = fcr_get_be64(d + 12);
+	out->nb_cvl++;
 	return FCR_R_OK;
 }
 
 /* A keep-alive (the ENode's MAC; a VN_Port's adds its identification) or
  * an advertisement (the FCF's MAC, name, FC-MAP and keep-alive period). */
 static enum fcr_reason
+alive_desc(const uint8_t *d, uint32_t len, int adv, struct fcr_login *out)
+{
+	if (d[0] == FCR_FIP_DT_MAC && len >= 8) {
+		memcpy(out->mac, d + 2, 6);
+		out->has_mac = 1;
+	} else if (d[0] == FCR_FIP_DT_VN_ID && !adv && len >= FCR_FIP_VN_ID_LEN) {
+		out->port_id = fcr_get_be24(d + 9);
+		out->wwpn = fcr_get_be64(d + 12);
+		out->has_wwpn = 1;
+	} else if (d[0] == FCR_FIP_DT_NAME && adv && len >= 12) {
+		out->wwnn = fcr_get_be64(d + 4);
+	} else if ((d[0] == FCR_FIP_DT_FABRIC || d[0] == FCR_FIP_DT_FC_MAP) && adv && len >= 8) {
+		out->fc_map = fcr_get_be24(d + 5);
+	} else if (d[0] == FCR_FIP_DT_FKA && adv && len >= 8) {
+		/* the D bit: the FCF expects no keep-alives */
+		out->port_id = (d[3] & 1) ? 0 : fcr_get_be32(d + 4);
+	}
+	return FCR_R_OK;
+}
+
+/* A VLAN notification (FC-BB-5 VLAN discovery): the FCF's MAC and a VLAN
+ * descriptor per FCoE VLAN it offers. */
+static enum fcr_reason
+vlan_desc(const uint8_t *d, uint32_t len, int adv, struct fcr_login *out)
+{
+	(void)adv;
+	if (d[0] == FCR_FIP_DT_MAC && len >= 8) {
+		memcpy(out->mac, d + 2, 6);
+		out->has_mac = 1;
+	} else if (d[0] == FCR_FIP_DT_VLAN && out->nb_vlans < FCR_VLANS_MAX) {
+		out->vlans[out->nb_vlans++] = fcr_get_be16(d + 2) & 0x0FFF;
+	}
+	return FCR_R_OK;
+}
+
+static enum fcr_reason
+fip_cvl(const uint8_t *h, uint32_t avail, struct fcr_login *out)
+{
+	enum fcr_reason r = fip_walk(h, avail, 0, cvl_desc, out);
+
+	if (r == FCR_R_OK && out->nb_cvl > 0)
+		out->kind = FCR_LOGIN_CVL;
+	return r;
+}
+
+static enum fcr_reason
 fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
 {
-	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len;
+	enum fcr_reason r;
 
-	if (dlen > avail - FCR_FIP_HLEN)
-		return FCR_R_BAD_PAYLOAD;
-	out->via_fip = 1;
 	out->port_id = adv ? UINT32_MAX : 0;
-	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen; off += len) {
-		const uint8_t *d = h + off;
-		enum fcr_reason r = fip_desc_at(h, FCR_FIP_HLEN + dlen, off, &len);
-
-		if (r != FCR_R_OK)
-			return r;
-		if (d[0] == FCR_FIP_DT_MAC && len >= 8) {
-			memcpy(out->mac, d + 2, 6);
-			out->has_mac = 1;
-		} else if (d[0] == FCR_FIP_DT_VN_ID && !adv && len >= FCR_FIP_VN_ID_LEN) {
-			out->port_id = fcr_get_be24(d + 9);
-			out->wwpn = fcr_get_be64(d + 12);
-			out->has_wwpn = 1;
-		} else if (d[0] == FCR_FIP_DT_NAME && adv && len >= 12) {
-			out->wwnn = fcr_get_be64(d + 4);
-		} else if ((d[0] == FCR_FIP_DT_FABRIC || d[0] == FCR_FIP_DT_FC_MAP) && adv &&
-			   len >= 8) {
-			out->fc_map = fcr_get_be24(d + 5);
-		} else if (d[0] == FCR_FIP_DT_FKA && adv && len >= 8) {
-			/* the D bit: the FCF expects no keep-alives */
-			out->port_id = (d[3] & 1) ? 0 : fcr_get_be32(d + 4);
-		}
-	}
+	r = fip_walk(h, avail, adv, alive_desc, out);
+	if (r != FCR_R_OK)
+		return r;
 	if (out->has_mac)
 		out->kind = adv ? FCR_LOGIN_ADV : FCR_LOGIN_KA;
 	else
@@ -191,32 +225,14 @@ fip_alive(const uint8_t *h, uint32_t avail, int adv, struct fcr_login *out)
 	return FCR_R_OK;
 }
 
-/* A VLAN notification (FC-BB-5 VLAN discovery): the FCF's MAC and a VLAN
- * descriptor per FCoE VLAN it offers. */
 static enum fcr_reason
 fip_vlans(const uint8_t *h, uint32_t avail, struct fcr_login *out)
 {
-	uint32_t dlen = (uint32_t)fcr_get_be16(h + 6) * 4, off, len;
+	enum fcr_reason r = fip_walk(h, avail, 0, vlan_desc, out);
 
-	if (dlen > avail - FCR_FIP_HLEN)
-		return FCR_R_BAD_PAYLOAD;
-	out->via_fip = 1;
-	for (off = FCR_FIP_HLEN; off < FCR_FIP_HLEN + dlen; off += len) {
-		const uint8_t *d = h + off;
-		enum fcr_reason r = fip_desc_at(h, FCR_FIP_HLEN + dlen, off, &len);
-
-		if (r != FCR_R_OK)
-			return r;
-		if (d[0] == FCR_FIP_DT_MAC && len >= 8) {
-			memcpy(out->mac, d + 2, 6);
-			out->has_mac = 1;
-		} else if (d[0] == FCR_FIP_DT_VLAN && out->nb_vlans < FCR_VLANS_MAX) {
-			out->vlans[out->nb_vlans++] = fcr_get_be16(d + 2) & 0x0FFF;
-		}
-	}
-	if (out->nb_vlans > 0)
+	if (r == FCR_R_OK && out->nb_vlans > 0)
 		out->kind = FCR_LOGIN_VLANS;
-	return FCR_R_OK;
+	return r;
 }
 
 static enum fcr_reason
