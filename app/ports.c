@@ -9,6 +9,38 @@
 #include "log.h"
 #include "ports.h"
 
+/* The largest frame a port of this MTU delivers: Ethernet header, two
+ * tags, CRC. */
+static uint32_t
+frame_max(uint16_t mtu)
+{
+	return (uint32_t)mtu + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN;
+}
+
+/* Frames of the MTU longer than an mbuf arrive as chains where the port
+ * can (RX scatter, and multi-segment TX to send them on): some PMDs (mlx5)
+ * refuse an RX queue whose mbufs cannot hold the MTU's frames otherwise.
+ * FCoE's own frames (2,180 bytes at most) always fit one mbuf. */
+static void
+rx_scatter(uint16_t port, const struct rte_eth_dev_info *info, uint16_t mtu,
+	   const struct rte_mempool *mp, struct rte_eth_conf *eth_conf)
+{
+	uint32_t room = rte_pktmbuf_data_room_size((struct rte_mempool *)(uintptr_t)mp) -
+			RTE_PKTMBUF_HEADROOM;
+
+	if (frame_max(mtu) <= room)
+		return;
+	if (!(info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)) {
+		FCR_LOG(INFO, port, "port %u (%s): frames of MTU %u (%u bytes) exceed an mbuf "
+			"(%u) and it cannot scatter: longer ones are the driver's to drop",
+			port, info->driver_name, mtu, frame_max(mtu), room);
+		return;
+	}
+	eth_conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	if (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+		eth_conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+}
+
 static int
 port_start(uint16_t port, const struct fcr_port_conf *conf,
 	   struct rte_mempool *mp)
@@ -36,6 +68,7 @@ port_start(uint16_t port, const struct fcr_port_conf *conf,
 				"tags stay in the frames", port, info.driver_name);
 		}
 	}
+	rx_scatter(port, &info, conf->mtu, mp, &eth_conf);
 	rc = rte_eth_dev_configure(port, conf->rxq[port], conf->txq, &eth_conf);
 	if (rc != 0) {
 		FCR_LOG(ERR, port, "port %u (%s): configure %u rx / %u tx queues: %s",

@@ -6,6 +6,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_mbuf.h>
 
 #include "fcr_config.h"
 #include "fcr_kind.h"
@@ -13,6 +14,7 @@
 #include "fcr_text.h"
 #include "fcr_profile.h"
 #include "options.h"
+#include "ports.h"
 #include "show.h"
 #include "sync_io.h"
 #include "sync_lcore.h"
@@ -313,6 +315,7 @@ fcr_show_port_info(FILE *out, int port)
 	struct rte_eth_link link;
 	char name[RTE_ETH_NAME_MAX_LEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
 	char links[RTE_ETH_LINK_MAX_STR_LEN], pt[128];
+	struct rte_eth_conf conf;
 	uint16_t p, mtu = 0;
 
 	for (p = 0; p < fcr_fwd.nb_ports; p++) {
@@ -333,6 +336,12 @@ fcr_show_port_info(FILE *out, int port)
 			info.max_tx_queues);
 		fprintf(out, "  RX offload capabilities: 0x%" PRIx64 "  TX: 0x%" PRIx64 "\n",
 			info.rx_offload_capa, info.tx_offload_capa);
+		if (rte_eth_dev_conf_get(p, &conf) == 0 && fcr_ports_pool(p) != NULL)
+			fprintf(out, "  RX scatter: %s (mbuf data room %u)\n",
+				(conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) ?
+				"on: frames longer than an mbuf arrive as chains" : "off",
+				rte_pktmbuf_data_room_size(fcr_ports_pool(p)) -
+				RTE_PKTMBUF_HEADROOM);
 		fprintf(out, "  FIP and other EtherTypes pass through to: %s\n",
 			passthrough_text(p, pt, sizeof(pt)));
 		fprintf(out, "  Role: %s\n", port_role(p));

@@ -98,6 +98,12 @@ def bindings(lab):
 
 def attacks(t):
     lab = fl.Lab(t, "at", extra=["--max-flows", "1024", "--max-redirects", "32"])
+    # a port whose driver can scatter receives frames of the MTU (2500)
+    # longer than an mbuf as chains (mlx5 refuses its RX queues otherwise)
+    out = lab.node.query("show port info 0")
+    t.check("RX scatter: on" in out and "net_tap" in out,
+            "a TAP port (it can scatter) takes the MTU's frames longer than an mbuf as chains",
+            out)
     st = {}
     for name, port, w in (("T", 1, T), ("VI", 2, VI), ("VT", 2, VT), ("H", 0, H),
                           ("T2", 1, T2), ("A", 0, A), ("B", 2, B)):
