@@ -35,6 +35,7 @@
 #include "sync_io.h"
 #include "telemetry.h"
 #include "sync_lcore.h"
+#include "wake.h"
 
 struct fcr_fwd fcr_fwd;
 
@@ -339,6 +340,9 @@ main(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	/* without it the sync lcore polls every 100 us, as it used to */
+	if (fcr_wake_init() < 0 || (fcr_sync_io_fd() >= 0 && fcr_wake_watch(fcr_sync_io_fd()) < 0))
+		FCR_LOG(WARNING, main, "no eventfd or epoll: the sync lcore polls when idle");
 
 	pc.burst = opt.burst;
 	if (setup_workers(nb_ports, opt.burst) < 0 || fcr_ports_start(&pc) != 0) {
@@ -397,6 +401,7 @@ main(int argc, char **argv)
 	fcr_ports_free_pools();
 out:
 	fcr_sync_io_close();
+	fcr_wake_close();
 	fcr_tables_free(fcr_fwd.tables);
 	rte_eal_cleanup();
 	return rc;

@@ -125,6 +125,12 @@ fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t)
 }
 
 int
+fcr_sync_io_fd(void)
+{
+	return engine != NULL ? sock : -1;
+}
+
+int
 fcr_sync_io_enabled(void)
 {
 	return engine != NULL;

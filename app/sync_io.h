@@ -30,6 +30,8 @@ int fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t);
  * log peers coming and going. */
 void fcr_sync_io_poll(uint64_t ms);
 int fcr_sync_io_enabled(void);
+/* Its socket, for the sync lcore to sleep on; -1 when off. */
+int fcr_sync_io_fd(void);
 int fcr_sync_io_peer_add(uint32_t ip, uint16_t port);
 void fcr_sync_io_set_window(uint32_t ms);
 void fcr_show_sync_stats(FILE *out);

@@ -22,6 +22,7 @@
 #include "sync_io.h"
 #include "notes_log.h"
 #include "sync_lcore.h"
+#include "wake.h"
 
 struct fcr_login_latency fcr_login_latency;
 
@@ -303,6 +304,7 @@ static int
 post_and_wait(char **output)
 {
 	__atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_RELEASE);
+	fcr_wake();
 	while (__atomic_load_n(&mailbox.state, __ATOMIC_ACQUIRE) != MB_DONE)
 		usleep(20);
 	*output = mailbox.out;
@@ -345,6 +347,7 @@ void
 fcr_sync_lcore_exit(void)
 {
 	__atomic_store_n(&sync_lcore_exit, 1, __ATOMIC_RELEASE);
+	fcr_wake();
 }
 
 /* The tables' upkeep, paced by the clock: idle flows expire (the whole
@@ -382,6 +385,36 @@ upkeep(uint64_t ms)
 		fcr_redirect_drain_poll(fcr_fwd.tables->redirects);
 }
 
+/* Work that came in since the round looked: an event in a worker's ring,
+ * a command, the end. */
+static int
+work_waiting(void)
+{
+	unsigned int w;
+
+	if (__atomic_load_n(&mailbox.state, __ATOMIC_ACQUIRE) == MB_POSTED ||
+	    __atomic_load_n(&sync_lcore_exit, __ATOMIC_ACQUIRE))
+		return 1;
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		if (rte_ring_count(fcr_fwd.workers[w]->events) != 0)
+			return 1;
+	return 0;
+}
+
+/* Idle: sleep until woken (an event, a command, a datagram) or the next
+ * timer: the sync engine's and a drain's 1 ms tick, else upkeep's 100 ms. */
+static void
+idle(void)
+{
+	fcr_wake_prepare();
+	if (work_waiting()) {
+		fcr_wake_cancel();
+		return;
+	}
+	fcr_wake_sleep(fcr_sync_io_enabled() ||
+		       fcr_fwd.tables->redirects->nb_draining != 0 ? 1 : 100);
+}
+
 int
 fcr_sync_lcore_main(void *arg)
 {
@@ -395,9 +428,8 @@ fcr_sync_lcore_main(void *arg)
 		fcr_sync_io_poll(ms);
 		fcr_notes_log_tick(ms);
 		upkeep(ms);
-		/* idle: short enough that a login is applied well within 1 ms */
 		if (n == 0)
-			usleep(100);
+			idle();
 	}
 	drain_sent();
 	return 0;

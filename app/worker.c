@@ -20,6 +20,7 @@
 
 #include "fcr_tables.h"
 #include "fwd.h"
+#include "wake.h"
 
 /* Is login number seq among the events ev[sent..n) the ring refused? */
 static int
@@ -40,6 +41,8 @@ send_events(struct fcr_worker *w, const struct fcr_event *ev, unsigned int n)
 		return 0;
 	sent = rte_ring_enqueue_burst_elem(w->events, ev, sizeof(ev[0]), n, NULL);
 	w->st.events_lost += n - sent;
+	if (sent != 0)
+		fcr_wake();
 	return sent;
 }
 
@@ -177,7 +180,7 @@ fcr_worker_main(void *arg)
 	uint16_t burst = RTE_MIN(fcr_fwd.burst, (uint16_t)FCR_PIPELINE_BURST_MAX);
 	uint64_t prev = rte_rdtsc(), cur, t0;
 	uint16_t i, n;
-	unsigned int round;
+	unsigned int round, nap = 100;
 
 	w->pipeline = (struct fcr_pipeline){
 		.tables = fcr_fwd.tables,
@@ -206,8 +209,12 @@ fcr_worker_main(void *arg)
 				flush_all(w);
 				rte_rcu_qsbr_thread_offline(fcr_fwd.qsbr, w->id);
 				__atomic_store_n(&w->paused, 1, __ATOMIC_RELEASE);
+				nap = 100;
 			}
-			usleep(200);
+			/* stopped: a start is seen within 10 ms, without
+			 * thousands of wake-ups a second */
+			usleep(nap);
+			nap = RTE_MIN(nap * 2, 10000u);
 			continue;
 		}
 		if (w->paused) {

@@ -140,10 +140,26 @@ def main():
     sys.exit(1 if failed else 0)
 
 
+def wakeups(pid):
+    """Voluntary context switches of the process's main thread (the sync
+    lcore's, by default): how often it went to sleep."""
+    with open("/proc/%d/task/%d/status" % (pid, pid)) as f:
+        for line in f:
+            if line.startswith("voluntary_ctxt_switches:"):
+                return int(line.split()[1])
+    return 0
+
+
 def run(tmp):
     print("every command, wrong arguments")
     n = Node()
     help_lines = n.q("help")
+    # idle, the sync lcore sleeps until woken or its 100 ms timer: about
+    # 10 wake-ups a second (it used to poll every 100 us: about 7,500)
+    w0, t0 = wakeups(n.p.pid), time.monotonic()
+    time.sleep(2)
+    rate = (wakeups(n.p.pid) - w0) / (time.monotonic() - t0)
+    check(rate < 500, "idle, the sync lcore sleeps: %.0f wake-ups a second" % rate)
     syntaxes = [re.split(r"\s{2,}", l.strip())[0] for l in help_lines
                 if l.startswith("  ") and not l.startswith("   ")]
     check(len(syntaxes) >= 30, "help lists the commands, grouped (%d)" % len(syntaxes),
