@@ -79,15 +79,8 @@ fcr_cutover_note(const struct fcr_note *n)
 
 	if (fcr_fwd.fabric_mask == 0)
 		return; /* a lab: no ENode to tell */
-	if (clearable(n->vlan, n->wwpn, &b) == NULL) {
-		fcr_fwd.tables->st.cutovers_unsent++;
-		FCR_LOG(WARNING, tables, "redirect vlan %u: the pair's path changed: host %s "
-			"cannot be made to log in again (not learned over FIP, or no FCF "
-			"advertisement seen on the VLAN): the new path at once, its open "
-			"exchanges end by its own error recovery", n->vlan,
-			fcr_wwpn_format(n->wwpn, w));
-		return;
-	}
+	if (clearable(n->vlan, n->wwpn, &b) == NULL)
+		return; /* counted and logged when the pair has drained */
 	fcr_redirect_cutover_told(fcr_fwd.tables->redirects);
 	FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changes: host %s's new "
 		"commands held until its open exchanges have ended", n->vlan,

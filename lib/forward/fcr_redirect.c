@@ -408,23 +408,7 @@ static void drain_begin(struct fcr_redirect_table *rt, uint32_t id);
  * host sent before its new login goes where its exchange began, what it
  * sends after takes the new path. One already in a cutover stays in it:
  * the host's new login takes the newest path. */
-/* The VI told to log in again, its new path in (FCR_NOTE_SWITCHED). */
 static void
-switched(struct fcr_redirect_table *rt, uint32_t id)
-{
-	const struct fcr_redirect *r = &rt->r[id];
-	struct fcr_note note = { .kind = FCR_NOTE_SWITCHED, .vlan = r->vlan, .redirect = id };
-
-	if (r->binding[FCR_M_VI] == FCR_BINDING_NONE)
-		return;
-	note.wwpn = rt->bindings->entry[r->binding[FCR_M_VI]].wwpn;
-	fcr_note_tell(rt->note_hook, &note);
-}
-
-/* Returns 1 when a cutover began, -1 when the host could not be told (the
- * new path is taken at once, and the VI told then), 0 when there is no
- * one to tell. */
-static int
 cutover(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
@@ -437,7 +421,7 @@ cutover(struct fcr_redirect_table *rt, uint32_t id)
 	    r->binding[FCR_M_VI] == FCR_BINDING_NONE ||
 	    e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
 	    e[r->binding[FCR_M_TARGET]].fcid == FCR_FCID_NONE)
-		return 0;
+		return;
 	note = (struct fcr_note){
 		.kind = FCR_NOTE_CUTOVER, .vlan = r->vlan, .redirect = id,
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
@@ -446,13 +430,12 @@ cutover(struct fcr_redirect_table *rt, uint32_t id)
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
 	if (!rt->cut_sent)
-		return -1;
+		return;
 	rt->nb_cutover++;
 	r->cutover = 1;
 	r->cut_ticks = 0;
 	r->cut_logins = e[r->binding[FCR_M_HOST]].logins;
 	drain_begin(rt, id);
-	return 1;
 }
 
 /* No longer draining (drained, or its cutover over). */
@@ -478,23 +461,27 @@ static void
 cutover_end(struct fcr_redirect_table *rt, uint32_t id, int tell_vi)
 {
 	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_note note = {
+		.kind = FCR_NOTE_SWITCHED, .vlan = r->vlan, .redirect = id,
+		.wwpn = r->binding[FCR_M_VI] != FCR_BINDING_NONE ?
+			e[r->binding[FCR_M_VI]].wwpn : 0,
+	};
 
 	drain_end(rt, id);
 	r->cutover = 0;
 	rt->nb_cutover--;
 	if (!r->ghost) {
 		install_noted(rt, id, r->state);
-		if (tell_vi)
-			switched(rt, id);
-		return;
+	} else {
+		r->ghost = 0;
+		uninstall(rt, id);
+		unref_names(rt, r, id);
+		retry_released(rt);
+		rt->free_idx[rt->nb_free++] = id;
 	}
-	r->ghost = 0;
-	uninstall(rt, id);
-	if (tell_vi)
-		switched(rt, id);
-	unref_names(rt, r, id);
-	retry_released(rt);
-	rt->free_idx[rt->nb_free++] = id;
+	if (tell_vi && note.wwpn != 0)
+		fcr_note_tell(rt->note_hook, &note);
 }
 
 /* Hold the FCP commands on key[k]: nothing new begins there. */
@@ -731,7 +718,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	struct redirect_key k = { .host = host, .target = target, .vlan = vlan };
 	uint64_t w[FCR_M_COUNT] = { host, target, vi, vt };
 	struct fcr_redirect *r;
-	int id, m, j, from = 0, told;
+	int id, m, j, from = 0;
 
 	for (m = 0; m < FCR_M_COUNT; m++)
 		for (j = m + 1; j < FCR_M_COUNT; j++)
@@ -773,13 +760,11 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	}
 	if (set_members(rt, (uint32_t)id, from, w) < 0)
 		return -ENOSPC;
-	told = cutover(rt, (uint32_t)id);
+	cutover(rt, (uint32_t)id);
 	/* in a cutover the new rules wait for the host: a changed one keeps
-	 * its old rules, a new one drains on its plain path (drain_begin) */
+	 * its old rules, a new one blocks its pair (install) */
 	if (!r->cutover || r->nb_keys == 0)
 		install_noted(rt, (uint32_t)id, r->state);
-	if (told < 0)
-		switched(rt, (uint32_t)id);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, (uint32_t)id);
 	return id;
@@ -790,13 +775,14 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		 uint64_t target)
 {
 	struct redirect_key k = { .host = host, .target = target, .vlan = vlan };
-	int id = fcr_redirect_find(rt, vlan, host, target), told;
+	int id = fcr_redirect_find(rt, vlan, host, target);
 	struct fcr_redirect *r;
 
 	if (id < 0)
 		return id;
 	r = &rt->r[id];
-	told = r->cutover ? 0 : cutover(rt, (uint32_t)id);
+	if (!r->cutover)
+		cutover(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
 	r->in_use = 0; /* not retried below */
 	if (rt->log != NULL) {
@@ -815,8 +801,6 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		return 0;
 	}
 	uninstall(rt, (uint32_t)id);
-	if (told < 0)
-		switched(rt, (uint32_t)id);
 	unref_names(rt, r, (uint32_t)id);
 	retry_released(rt);
 	rt->free_idx[rt->nb_free++] = (uint32_t)id;
