@@ -87,47 +87,37 @@ fcr_cutover_note(const struct fcr_note *n)
 		fcr_wwpn_format(n->wwpn, w));
 }
 
-/* Tell one port of the pair (the host, or the VI) to log in again. */
-static int
-tell(uint16_t vlan, uint64_t wwpn, const char *role, const char *when)
-{
-	struct fcr_tables *t = fcr_fwd.tables;
-	char w[FCR_WWPN_STRLEN];
-
-	fcr_wwpn_format(wwpn, w);
-	if (clear_vn_port(vlan, wwpn) == 0) {
-		t->st.cutovers++;
-		FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changed%s: %s %s made "
-			"to log in again (Clear Virtual Links in the FCF's name)", vlan, when, role, w);
-		return 0;
-	}
-	t->st.cutovers_unsent++;
-	FCR_LOG(WARNING, tables, "redirect vlan %u: the pair's path changed%s: %s %s could not "
-		"be made to log in again (not learned over FIP, no FCF advertisement seen on the "
-		"VLAN, or no mbuf)", vlan, when, role, w);
-	return -1;
-}
-
 void
 fcr_cutover_drained(const struct fcr_note *n)
 {
+	struct fcr_tables *t = fcr_fwd.tables;
+	const uint64_t who[2] = { n->wwpn, n->other_wwpn };
 	char w[FCR_WWPN_STRLEN];
+	int i;
 
 	if (fcr_fwd.fabric_mask == 0)
 		return;
 	if (n->timed_out)
 		FCR_LOG(WARNING, tables, "redirect vlan %u: exchanges of host %s still open "
-			"after %u s: it is told to log in again anyway", n->vlan,
+			"after %u s: its ports are told to log in again anyway", n->vlan,
 			fcr_wwpn_format(n->wwpn, w), FCR_DRAIN_TICKS / 10);
-	if (tell(n->vlan, n->wwpn, "host", "") == 0)
-		fcr_redirect_cutover_told(fcr_fwd.tables->redirects);
-}
-
-void
-fcr_cutover_switched(const struct fcr_note *n)
-{
-	if (fcr_fwd.fabric_mask != 0)
-		(void)tell(n->vlan, n->wwpn, "vi", " (the new path is in)");
+	for (i = 0; i < 2; i++) {
+		fcr_wwpn_format(who[i], w);
+		if (clear_vn_port(n->vlan, who[i]) == 0) {
+			t->st.cutovers++;
+			if (i == 0)
+				fcr_redirect_cutover_told(t->redirects);
+			FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changed: %s %s "
+				"made to log in again (Clear Virtual Links in the FCF's name)",
+				n->vlan, i == 0 ? "host" : "vi", w);
+		} else {
+			t->st.cutovers_unsent++;
+			FCR_LOG(WARNING, tables, "redirect vlan %u: the pair's path changed: %s %s "
+				"could not be made to log in again (not learned over FIP, no FCF "
+				"advertisement seen on the VLAN, or no mbuf); its open exchanges "
+				"may reach the new path", n->vlan, i == 0 ? "host" : "vi", w);
+		}
+	}
 }
 
 int

@@ -21,9 +21,7 @@
 int fcr_cutover_init(void);
 /* The sync lcore, on FCR_NOTE_CUTOVER: whether the host can be told. */
 void fcr_cutover_note(const struct fcr_note *n);
-/* The sync lcore, on FCR_NOTE_DRAINED: the host told. */
+/* The sync lcore, on FCR_NOTE_DRAINED: the host and the VI told. */
 void fcr_cutover_drained(const struct fcr_note *n);
-/* The sync lcore, on FCR_NOTE_SWITCHED: the VI told. */
-void fcr_cutover_switched(const struct fcr_note *n);
 
 #endif /* FCR_CUTOVER_H */

@@ -113,9 +113,6 @@ on_note(void *ctx, const struct fcr_note *n)
 	case FCR_NOTE_DRAINED:
 		fcr_cutover_drained(n);
 		break;
-	case FCR_NOTE_SWITCHED:
-		fcr_cutover_switched(n);
-		break;
 	case FCR_NOTE_STATIC_KEPT:
 	case FCR_NOTE_UNTRUSTED:
 		log_refused(n, now);

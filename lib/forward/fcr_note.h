@@ -26,10 +26,8 @@ enum fcr_note_kind {
 			     * The host's new commands are held from here */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
-			     * host (wwpn) to be made to log in again now */
-	FCR_NOTE_SWITCHED,  /* its cutover is over, the new path in: the VI
-			     * (wwpn) to be made to log in again, so that its
-			     * new login takes that path */
+			     * host (wwpn) and the VI (other_wwpn) to be made
+			     * to log in again now */
 };
 
 struct fcr_note {

@@ -453,35 +453,24 @@ drain_end(struct fcr_redirect_table *rt, uint32_t id)
 	rt->r[last].drain_pos = r->drain_pos;
 }
 
-/* The cutover is over: the new path. A ghost's entries go with it. Then,
- * with tell_vi, the VI is made to log in again (FCR_NOTE_SWITCHED): its
- * new login and PLOGI must take the new path (as the host's, through the
- * new rules), so not before; its exchanges on the old one drained. */
+/* The cutover is over: the new path. A ghost's entries go with it. */
 static void
-cutover_end(struct fcr_redirect_table *rt, uint32_t id, int tell_vi)
+cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
-	const struct fcr_binding *e = rt->bindings->entry;
-	struct fcr_note note = {
-		.kind = FCR_NOTE_SWITCHED, .vlan = r->vlan, .redirect = id,
-		.wwpn = r->binding[FCR_M_VI] != FCR_BINDING_NONE ?
-			e[r->binding[FCR_M_VI]].wwpn : 0,
-	};
 
 	drain_end(rt, id);
 	r->cutover = 0;
 	rt->nb_cutover--;
 	if (!r->ghost) {
 		install_noted(rt, id, r->state);
-	} else {
-		r->ghost = 0;
-		uninstall(rt, id);
-		unref_names(rt, r, id);
-		retry_released(rt);
-		rt->free_idx[rt->nb_free++] = id;
+		return;
 	}
-	if (tell_vi && note.wwpn != 0)
-		fcr_note_tell(rt->note_hook, &note);
+	r->ghost = 0;
+	uninstall(rt, id);
+	unref_names(rt, r, id);
+	retry_released(rt);
+	rt->free_idx[rt->nb_free++] = id;
 }
 
 /* Hold the FCP commands on key[k]: nothing new begins there. */
@@ -510,9 +499,8 @@ hold_seen(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
 	       rte_rcu_qsbr_check(rt->flows->qsbr, r->drain_token, false) == 1;
 }
 
-/* Drained (or FCR_DRAIN_TICKS passed): the host is told to log in again
- * now (the VI once the new path is in: cutover_end). A new redirect's
- * pair, plain until here, is blocked from
+/* Drained (or FCR_DRAIN_TICKS passed): the host and the VI are told to log
+ * in again now. A new redirect's pair, plain until here, is blocked from
  * here until the host is back (fail closed); a changed or deleted one
  * keeps its old rules, commands still held. */
 static void
@@ -523,6 +511,7 @@ drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
 	struct fcr_note note = {
 		.kind = FCR_NOTE_DRAINED, .vlan = r->vlan, .redirect = id,
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
+		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
 		.timed_out = (uint8_t)timed_out,
 	};
 
@@ -531,7 +520,7 @@ drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
 	if (!rt->cut_sent) {
-		cutover_end(rt, id, 1); /* the host not told: the new path at once */
+		cutover_end(rt, id); /* nobody told: the new path at once */
 		return;
 	}
 	if (!r->ghost && r->nb_keys == 2 && !r->blocking)
@@ -603,12 +592,11 @@ fcr_redirect_drain_poll(struct fcr_redirect_table *rt)
 		drain_step(rt, rt->drain_list[i]);
 }
 
-/* CUT_HOST_BACK: the host has logged in again (its accept is held until
- * this runs, so its first frame after takes the new path); CUT_MEMBER_GONE:
- * a member is gone (the pair then fails closed, a ghost's goes plain, at
- * once, and nobody more is told); 0: neither. */
-enum { CUT_GOING_ON, CUT_MEMBER_GONE, CUT_HOST_BACK };
-
+/* The host has logged in again (its accept is held until this runs, so
+ * its first frame after takes the new path), or a member is gone (the pair
+ * then fails closed, a ghost's goes plain, at once). The VI's frames in
+ * flight drained long before: an ENode told to log in again solicits and
+ * waits for the FCF's advertisement before its new login. */
 static int
 cutover_over(const struct fcr_redirect_table *rt, uint32_t id)
 {
@@ -618,22 +606,17 @@ cutover_over(const struct fcr_redirect_table *rt, uint32_t id)
 
 	for (m = 0; m < FCR_M_COUNT; m++)
 		if (e[r->binding[m]].fcid == FCR_FCID_NONE)
-			return CUT_MEMBER_GONE;
-	return e[r->binding[FCR_M_HOST]].logins != r->cut_logins ? CUT_HOST_BACK : CUT_GOING_ON;
+			return 1;
+	return e[r->binding[FCR_M_HOST]].logins != r->cut_logins;
 }
 
 static void
 rebuild(struct fcr_redirect_table *rt, uint32_t id)
 {
-	int over;
-
-	if (!rt->r[id].cutover) {
+	if (!rt->r[id].cutover)
 		install_noted(rt, id, rt->r[id].state);
-		return;
-	}
-	over = cutover_over(rt, id);
-	if (over != CUT_GOING_ON)
-		cutover_end(rt, id, over == CUT_HOST_BACK && !rt->r[id].draining);
+	else if (cutover_over(rt, id))
+		cutover_end(rt, id);
 }
 
 unsigned int
@@ -653,7 +636,7 @@ fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_ti
 				(*drains_timed_out)++;
 			}
 		} else if (++r->cut_ticks >= FCR_CUTOVER_TICKS) {
-			cutover_end(rt, id, 1);
+			cutover_end(rt, id);
 			n++;
 		}
 	}
