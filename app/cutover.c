@@ -79,8 +79,12 @@ fcr_cutover_note(const struct fcr_note *n)
 
 	if (fcr_fwd.fabric_mask == 0)
 		return; /* a lab: no ENode to tell */
-	if (clearable(n->vlan, n->wwpn, &b) == NULL)
-		return; /* counted and logged when the pair has drained */
+	if (clearable(n->vlan, n->wwpn, &b) == NULL) {
+		/* no cutover: the new path at once; the host counted as not
+		 * told, the VI told now */
+		fcr_cutover_drained(n);
+		return;
+	}
 	fcr_redirect_cutover_told(fcr_fwd.tables->redirects);
 	FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changes: host %s's new "
 		"commands held until its open exchanges have ended", n->vlan,
