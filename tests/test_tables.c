@@ -1297,6 +1297,8 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	fcr_redirect_drain_poll(t->redirects);
 	assert_int_equal(c.drained, 2);
 	assert_rule(t, FH, FT, FH, FT, FCR_LEG_BLOCKED);   /* fail closed till the host is back */
+	/* and the VI, told too, cannot log in to the target as itself */
+	assert_rule(t, FVI, FT, FVI, FT, FCR_LEG_BLOCKED);
 	relogin(t, 0);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);

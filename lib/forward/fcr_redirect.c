@@ -324,6 +324,19 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 							 FCR_LEG_BLOCKED);
 			}
 		}
+		/* a new redirect in a cutover: its VI, told to log in again
+		 * with the host, must not log in to the target as itself
+		 * (the target's LUN knows the host, not the VI) before the
+		 * rules that make it the host are in; its PLOGI is retried */
+		if (r->cutover && n == 2 && f[FCR_M_VI] != FCR_FCID_NONE) {
+			uint64_t v = fcr_flow_key(r->vlan, f[FCR_M_VI], f[FCR_M_TARGET]);
+
+			if (!owned_by_other(rt, id, v)) {
+				key[n] = v;
+				action[n++] = fcr_action(f[FCR_M_VI], f[FCR_M_TARGET],
+							 FCR_LEG_BLOCKED);
+			}
+		}
 		state = conflict ? FCR_RS_CONFLICT : FCR_RS_WAITING;
 	}
 	if (set_entries(rt, id, key, action, n, state != FCR_RS_ACTIVE) < 0)
