@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include <errno.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -51,21 +50,15 @@ fcr_wake_write(void)
 		(void)!write(efd, &one, sizeof(one));
 }
 
-unsigned int
+void
 fcr_wake_sleep(unsigned int max_ms)
 {
 	struct epoll_event ev[4];
-	uint64_t n = 0;
-	int k;
+	uint64_t n;
 
-	if (epfd < 0) {
+	if (epfd < 0)
 		usleep(100);
-		fcr_wake_cancel();
-		return 0;
-	}
-	k = epoll_wait(epfd, ev, 4, (int)max_ms);
+	else if (epoll_wait(epfd, ev, 4, (int)max_ms) > 0)
+		(void)!read(efd, &n, sizeof(n)); /* a wake counted: cleared */
 	fcr_wake_cancel();
-	if (k > 0 && read(efd, &n, sizeof(n)) != sizeof(n))
-		n = 0;
-	return (unsigned int)n;
 }

@@ -50,8 +50,7 @@ fcr_wake_cancel(void)
 	__atomic_store_n(&fcr_wake_sleeping, 0, __ATOMIC_RELAXED);
 }
 
-/* The sync lcore: block until woken or max_ms have passed. Returns how
- * many times it was woken (0: the timer). */
-unsigned int fcr_wake_sleep(unsigned int max_ms);
+/* The sync lcore: block until woken or max_ms have passed. */
+void fcr_wake_sleep(unsigned int max_ms);
 
 #endif /* FCR_APP_WAKE_H */

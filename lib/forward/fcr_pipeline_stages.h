@@ -330,21 +330,21 @@ fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
 				w->idx[i] = FCR_FLOW_NONE;
 }
 
-/* A frame that may begin or end an exchange on its entry: a command on an
- * entry held for a cutover's drain is held (FCR_LEG_HELD: dropped in the
- * route stage, its exchange never begun); otherwise counted. Blocked and
- * hidden entries send nothing, so count nothing. Returns the frame's leg. */
+/* A frame that may begin or end an exchange on its entry (action a, leg
+ * its leg): a command on an entry held for a cutover's drain is held
+ * (FCR_LEG_HELD: dropped in the route stage, its exchange never begun);
+ * otherwise counted. Blocked and hidden entries send nothing, so count
+ * nothing. Returns the frame's leg. */
 static inline uint8_t
-fcr_pipeline_exchange(uint64_t a, struct fcr_flow_exchanges *c, const struct fcr_frame *f)
+fcr_pipeline_exchange(uint64_t a, uint8_t leg, struct fcr_flow_exchanges *c,
+		      const struct fcr_frame *f)
 {
-	unsigned int leg = fcr_action_leg(a);
-
 	if (leg >= FCR_LEG_HELD)
-		return (uint8_t)leg;
+		return leg;
 	if ((a & FCR_ACTION_HOLD) && f->r_ctl == FCR_RCTL_FCP_CMND && f->type == FCR_TYPE_FCP)
 		return FCR_LEG_HELD;
 	fcr_flow_count_exchange(c, f->r_ctl, f->type);
-	return (uint8_t)leg;
+	return leg;
 }
 
 /*
@@ -397,7 +397,7 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		w->leg[i] = (uint8_t)fcr_action_leg(a);
 		if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
 			w->leg[i] = fcr_pipeline_exchange(
-				a, &ft->exchanges[p->worker][w->idx[i]], &w->f[i]);
+				a, w->leg[i], &ft->exchanges[p->worker][w->idx[i]], &w->f[i]);
 		/* the route's tbl24 entry (domain and area routes: the
 		 * lookup is this one read) */
 		w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, d);

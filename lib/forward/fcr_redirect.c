@@ -155,6 +155,14 @@ fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id)
 	return not_ready_sum(rt, id) - rt->r[id].not_ready_base;
 }
 
+/* The pair's plain entries a new redirect's drain took over (host ->
+ * target, target -> host), not blocking ones. */
+static int
+plain_held(const struct fcr_redirect *r)
+{
+	return r->nb_keys == 2 && !r->blocking;
+}
+
 /* Where in key[] an exchange of the host (FCR_DRAIN_HOST) or of the VI
  * begins (its commands) and ends (their FCP_RSP, or a BA_ACC): the
  * four rules in rule_keys' order, or the plain pair a drain took (host ->
@@ -169,7 +177,7 @@ exchange_keys(const struct fcr_redirect *r, int who, int *begin, int *end)
 		*end = who == FCR_DRAIN_HOST ? 3 : 2;
 		return 1;
 	}
-	if (r->nb_keys == 2 && who == FCR_DRAIN_HOST) {
+	if (plain_held(r) && who == FCR_DRAIN_HOST) {
 		*begin = 0;
 		*end = 1;
 		return 1;
@@ -536,7 +544,7 @@ drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
 		cutover_end(rt, id); /* nobody told: the new path at once */
 		return;
 	}
-	if (!r->ghost && r->nb_keys == 2 && !r->blocking)
+	if (!r->ghost && plain_held(r))
 		install_noted(rt, id, r->state);
 }
 
