@@ -267,6 +267,11 @@ check "ring-count: --count 5000 after the warm-up: tx_frames $(kv "$f" tx_frames
 check "ring-count: warm-up frames counted apart (rx_warmup $(kv "$f" rx_warmup) > 0), every measured frame stamped (rx_timed $(kv "$f" rx_timed))" \
 	"$(kv "$f" rx_warmup)" -gt 0 -a "$(kv "$f" rx_timed)" = 5000
 
+pg ring-short "${ring[@]}" --count 5000 --warmup 0.1 --rate 50000 --flows 64 --size 64 --check-crc
+f=$TMP/ring-short.pg
+check "ring-short: 64-byte frames (no payload) carry the short stamp: rx_timed $(kv "$f" rx_timed) == 5000, reordered $(kv "$f" rx_reordered), CRC good $(kv "$f" rx_crc_ok) bad $(kv "$f" rx_crc_bad)" \
+	"$(kv "$f" rx_timed)" = 5000 -a "$(kv "$f" rx_reordered)" = 0 -a "$(kv "$f" rx_crc_bad)" = 0 -a "$(kv "$f" rx_crc_ok)" -ge 5000
+
 if "$GEN" --out "$TMP/bad.pcap" --list "$TMP/bad.list" --commands /dev/null --quiet \
 	--redirects 0 --bad-crc 10 2>/dev/null; then
 	n=$(wc -l <"$TMP/bad.list")
@@ -300,6 +305,14 @@ check "cap-fabric: tshark: 2000 frames, every one FCP_DATA on VLAN 100, 2048 byt
 	-a "$(wc -l <"$TMP/cap-fabric.tsv")" -eq 2000
 check "cap-fabric: tshark: 64 host/target pairs, hosts 01.xx.xx to targets 41.xx.xx" \
 	"$(awk -F'\t' '$3 ~ /^01\./ && $4 ~ /^41\./ { print $3, $4 }' "$TMP/cap-fabric.tsv" | sort -u | wc -l)" -eq 64
+pg cap-short --vdev "net_pcap0,tx_pcap=$TMP/cap-short.pcap" -- --tx-port 0 --rx-port 0 \
+	--flows 64 --size 64 --count 1000 --stats-period 0 --drain 0.1
+tshark -n -r "$TMP/cap-short.pcap" -T fields -e fc.r_ctl -e fc.s_id -e fc.d_id -e fc.ox_id -e fc.df_ctl \
+	-e fcoe.crc.status -e frame.len >"$TMP/cap-short.tsv" 2>/dev/null
+check "cap-short: tshark: 1000 short-stamped 64-byte FCP_DATA frames, FC CRC good, DF_CTL 0" \
+	"$(awk -F'\t' '$1 == "0x01" && $5 == "0x00" && $6 == 1 && $7 == 64' "$TMP/cap-short.tsv" | wc -l)" -eq 1000
+check "cap-short: tshark: each flow keeps its own OX_ID (64 pairs, 64 S_ID/D_ID/OX_ID triples)" \
+	"$(cut -f2-4 "$TMP/cap-short.tsv" | sort -u | wc -l)" -eq 64
 if [ -s "$TMP/bad.list" ]; then
 	pg cap-bad --vdev "net_pcap0,tx_pcap=$TMP/cap-bad.pcap" -- --tx-port 0 --rx-port 0 \
 		--pcap "$TMP/bad.pcap" --count "$n" --stats-period 0 --drain 0.1

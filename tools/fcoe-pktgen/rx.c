@@ -54,8 +54,17 @@ rx_one(struct rte_mbuf *m, unsigned int pi, uint64_t now, uint64_t seq0)
 	if (off != 0) {
 		memcpy(&tsc, h + off, 8);
 		memcpy(&w, h + off + 8, 8);
-		if ((w >> PG_SEQ_BITS) == pg_run.tag && tsc >= pg_run.t_start && tsc <= now) {
-			seq = w & PG_SEQ_MASK;
+		seq = w & PG_SEQ_MASK;
+		if ((w >> PG_SEQ_BITS) != pg_run.tag)
+			off = 0;
+	} else if (pg_run.src.short_stamps && h != NULL &&
+		   (off = pg_stamp_short_offset(h, len)) != 0) {
+		if (!pg_stamp_short_read(h + off, pg_run.tag, now,
+					 rxs->any_seq[pi] ? rxs->max_seq[pi] : seq0, &tsc, &seq))
+			off = 0;
+	}
+	if (off != 0) {
+		if (tsc >= pg_run.t_start && tsc <= now) {
 			if (seq < seq0) {
 				rxs->warmup++;
 				return;

@@ -38,22 +38,27 @@ pg_fabric_max_size(uint16_t vlan)
 	return pg_fabric_min_size(vlan) + FCR_FC_MAX_PAYLOAD;
 }
 
-/* Stamp the template when it is an FCP_DATA frame with room for a stamp. */
+/* Stamp the template when it is an FCP_DATA frame with room for a stamp
+ * (a built-in fabric's frame always: the short stamp when the payload has
+ * no room). */
 static void
 classify(struct pg_source *s, struct pg_tmpl *t)
 {
 	struct fcr_frame f;
 
 	t->stamp_off = 0;
+	t->stamp_short = 0;
 	if (fcr_frame_parse(t->data, t->len, &f) != FCR_R_OK)
 		return;
-	if (f.r_ctl != FCR_RCTL_FCP_DATA || f.type != FCR_TYPE_FCP ||
-	    f.payload_len < PG_STAMP_LEN)
+	if (f.r_ctl != FCR_RCTL_FCP_DATA || f.type != FCR_TYPE_FCP)
+		return;
+	if (f.payload_len < PG_STAMP_LEN && !s->short_stamps)
 		return;
 	t->fc_off = f.fc_off;
 	t->fc_len = f.fc_len;
 	t->crc_off = (uint16_t)fcr_frame_crc_off(&f);
-	t->stamp_off = (uint16_t)(f.fc_off + FCR_FC_HLEN);
+	t->stamp_short = f.payload_len < PG_STAMP_LEN;
+	t->stamp_off = t->stamp_short ? f.fc_off : (uint16_t)(f.fc_off + FCR_FC_HLEN);
 	s->n_stamped++;
 	if (fcr_frame_verify_crc(t->data, &f) != FCR_R_OK)
 		s->n_bad_crc++;
@@ -113,6 +118,7 @@ pg_source_fabric(struct pg_source *s, const struct pg_fabric_conf *c,
 	if (fcr_gen_fabric_init(&fab, hosts, targets, c->flows, 0, err, errlen) != 0)
 		return -1;
 	plen = c->size - (uint32_t)min;
+	s->short_stamps = 1;
 	s->n = (uint32_t)c->flows;
 	s->t = calloc(s->n, sizeof(*s->t));
 	arena = malloc((size_t)s->n * c->size);

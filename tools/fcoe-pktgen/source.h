@@ -6,7 +6,9 @@
  * capture file. A template that is an FCP_DATA frame with at least 16
  * payload bytes and a whole FC frame gets a stamp: the send TSC and a
  * sequence number in its first 16 payload bytes, the FC CRC brought up to
- * date (stamp.h). Every other frame goes out byte for byte as it is.
+ * date (stamp.h); a built-in fabric's frame with a shorter payload gets
+ * the short stamp, in its FC header. Every other frame goes out byte for
+ * byte as it is.
  */
 #ifndef FCR_PG_SOURCE_H
 #define FCR_PG_SOURCE_H
@@ -24,6 +26,7 @@ struct pg_tmpl {
 	uint8_t *data;
 	uint16_t len;
 	uint16_t stamp_off; /* offset of the 16 stamp bytes; 0: no stamp */
+	uint8_t stamp_short; /* the short stamp, in the FC header at fc_off */
 	uint16_t fc_off;    /* R_CTL (stamped frames) */
 	uint16_t fc_len;    /* what the FC CRC covers */
 	uint16_t crc_off;   /* stored CRC */
@@ -33,6 +36,7 @@ struct pg_source {
 	struct pg_tmpl *t;
 	uint32_t n;
 	uint32_t n_stamped;
+	int short_stamps;        /* built-in fabric: short stamps allowed */
 	uint32_t n_bad_crc;      /* stamped templates whose CRC was already bad */
 	uint64_t bytes;          /* of one pass over the templates */
 	uint64_t skipped_long;   /* capture frames longer than PG_MAX_FRAME */

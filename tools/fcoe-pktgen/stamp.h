@@ -17,6 +17,19 @@
  * into the stored CRC at a cost that does not depend on the frame length).
  * A good CRC stays good, and a capture's deliberately bad CRC stays exactly
  * as bad, as a full recompute would not keep it.
+ *
+ * A frame of the built-in fabric with fewer than 16 payload bytes (a
+ * 64-byte tagged frame has none) gets the short stamp instead, in FC header
+ * fields no forwarder reads or rewrites in an FCP_DATA frame:
+ *
+ *   Parameter (relative offset)   TSC, low 32 bits
+ *   SEQ_CNT, RX_ID                sequence number, low 32 bits
+ *   SEQ_ID                        run tag, low 8 bits
+ *
+ * The receiver widens both against what it knows (the TSC now, the highest
+ * sequence number seen), so latencies up to 2^32 ticks (about a second and
+ * a half) and reordering up to 2^31 frames read right. Frames of a capture
+ * stay byte for byte as they are: only their payload is ever stamped.
  */
 #ifndef FCR_PG_STAMP_H
 #define FCR_PG_STAMP_H
@@ -31,6 +44,8 @@
 #define PG_SEQ_BITS 40
 #define PG_SEQ_MASK ((UINT64_C(1) << PG_SEQ_BITS) - 1)
 #define PG_TAG_MASK 0xFFFFFFu
+/* the short stamp's bytes: SEQ_ID .. Parameter */
+#define PG_SHORT_LEN (FCR_FC_HLEN - FCR_FC_SEQ_ID)
 
 static inline uint32_t
 pg_load_le32(const uint8_t *p)
@@ -55,6 +70,47 @@ pg_stamp(uint8_t *frame, const struct pg_tmpl *t, uint64_t tsc, uint32_t tag,
 			     p, nw, PG_STAMP_LEN);
 	memcpy(p, nw, PG_STAMP_LEN);
 	fcr_crc_store(frame + t->crc_off, crc);
+}
+
+/* Write the short stamp into the FC header at fc_off and fix its CRC. */
+static inline void
+pg_stamp_short(uint8_t *frame, const struct pg_tmpl *t, uint64_t tsc, uint32_t tag,
+	       uint64_t seq)
+{
+	uint8_t *h = frame + t->fc_off;
+	uint8_t nw[PG_SHORT_LEN];
+	uint32_t crc = pg_load_le32(frame + t->crc_off);
+	uint32_t lo = (uint32_t)tsc, s32 = (uint32_t)seq;
+
+	/* SEQ_ID .. Parameter, DF_CTL and OX_ID kept */
+	memcpy(nw, h + FCR_FC_SEQ_ID, PG_SHORT_LEN);
+	nw[0] = (uint8_t)tag;
+	memcpy(nw + FCR_FC_SEQ_CNT - FCR_FC_SEQ_ID, &s32, 2);
+	memcpy(nw + FCR_FC_RX_ID - FCR_FC_SEQ_ID, (const uint8_t *)&s32 + 2, 2);
+	memcpy(nw + FCR_FC_PARAM - FCR_FC_SEQ_ID, &lo, 4);
+	crc = fcr_crc_update(crc, t->fc_len, FCR_FC_SEQ_ID, h + FCR_FC_SEQ_ID, nw,
+			     PG_SHORT_LEN);
+	memcpy(h + FCR_FC_SEQ_ID, nw, PG_SHORT_LEN);
+	fcr_crc_store(frame + t->crc_off, crc);
+}
+
+/* A short stamp read back: the 32-bit TSC and sequence number widened
+ * against `now` and the highest sequence number seen (`near`). Returns 0
+ * when the tag is not this run's. */
+static inline int
+pg_stamp_short_read(const uint8_t *h, uint32_t tag, uint64_t now, uint64_t near,
+		    uint64_t *tsc, uint64_t *seq)
+{
+	uint32_t lo, s32;
+
+	if (h[FCR_FC_SEQ_ID] != (uint8_t)tag)
+		return 0;
+	memcpy(&lo, h + FCR_FC_PARAM, 4);
+	memcpy(&s32, h + FCR_FC_SEQ_CNT, 2);
+	memcpy((uint8_t *)&s32 + 2, h + FCR_FC_RX_ID, 2);
+	*tsc = now - (uint32_t)((uint32_t)now - lo);
+	*seq = near + (uint64_t)(int64_t)(int32_t)(s32 - (uint32_t)near);
+	return 1;
 }
 
 /*
@@ -89,6 +145,28 @@ pg_stamp_offset(const uint8_t *hdr, uint32_t len)
 	    hdr[l2 + FCR_FCOE_HLEN + FCR_FC_TYPE] != FCR_TYPE_FCP)
 		return 0;
 	return l2 + FCR_FCOE_HLEN + FCR_FC_HLEN;
+}
+
+/* Where a received frame's short stamp would be (its FC header): an
+ * FCP_DATA frame with fewer than 16 payload bytes; 0 when it is not one. */
+static inline uint32_t
+pg_stamp_short_offset(const uint8_t *hdr, uint32_t len)
+{
+	uint32_t l2 = FCR_ETH_HLEN, fc, min;
+
+	if (len < FCR_ETH_HLEN + FCR_VLAN_HLEN)
+		return 0;
+	if (fcr_get_be16(hdr + 12) == FCR_ETHERTYPE_VLAN)
+		l2 += FCR_VLAN_HLEN;
+	if (fcr_get_be16(hdr + l2 - 2) != FCR_ETHERTYPE_FCOE)
+		return 0;
+	fc = l2 + FCR_FCOE_HLEN;
+	min = fc + FCR_FC_HLEN + FCR_FCOE_TLEN;
+	if (len < min || len >= min + PG_STAMP_LEN)
+		return 0;
+	if (hdr[fc + FCR_FC_R_CTL] != FCR_RCTL_FCP_DATA || hdr[fc + FCR_FC_TYPE] != FCR_TYPE_FCP)
+		return 0;
+	return fc;
 }
 
 #endif /* FCR_PG_STAMP_H */

@@ -193,7 +193,10 @@ pg_tx_poll(struct pg_txq *q)
 		return q->building;
 	tsc = rte_rdtsc();
 	for (i = 0; i < q->n; i++)
-		if (q->tm[i]->stamp_off != 0)
+		if (q->tm[i]->stamp_short)
+			pg_stamp_short(rte_pktmbuf_mtod(q->pkts[i], uint8_t *), q->tm[i],
+				       tsc, pg_run.tag, q->seq[i]);
+		else if (q->tm[i]->stamp_off != 0)
 			pg_stamp(rte_pktmbuf_mtod(q->pkts[i], uint8_t *), q->tm[i],
 				 tsc, pg_run.tag, q->seq[i]);
 	sent = rte_eth_tx_burst(o->tx_port, 0, q->pkts, (uint16_t)q->n);
