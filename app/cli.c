@@ -33,6 +33,10 @@ fcr_forwarding_stop(void)
 	unsigned int w;
 
 	__atomic_store_n(&fcr_fwd.forwarding, 0, __ATOMIC_RELEASE);
+	/* distributors first: the workers empty their rings after them */
+	for (w = 0; w < fcr_fwd.nb_distributors; w++)
+		while (!__atomic_load_n(&fcr_fwd.distributors[w]->paused, __ATOMIC_ACQUIRE))
+			usleep(50);
 	for (w = 0; w < fcr_fwd.nb_workers; w++)
 		while (!__atomic_load_n(&fcr_fwd.workers[w]->paused, __ATOMIC_ACQUIRE))
 			usleep(50);

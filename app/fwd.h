@@ -33,10 +33,18 @@ struct fcr_profile;
 #define FCR_HOLD_BUCKETS 1001
 #define FCR_HOLD_BUCKET_US 10
 
+/* A worker's source of frames: an RX queue, or a distributor's ring of
+ * that queue's frames dealt to this worker (app/distributor.c). */
 struct fcr_rxq {
 	uint16_t port;
 	uint16_t queue;
+	struct rte_ring *ring;  /* NULL: the port's RX queue itself */
 };
+
+/* Distributor lcores (--distributor) and the ring from each of their
+ * queues to each worker. */
+#define FCR_MAX_DISTRIBUTORS 16
+#define FCR_DIST_RING_SIZE 1024
 
 /* Written by one worker only; read by the control lcore for display. */
 struct fcr_worker_stats {
@@ -74,6 +82,7 @@ struct fcr_worker {
 	struct rte_ring *inject;  /* worker 0: frames the sync lcore sends (app/cutover.c) */
 	struct rte_eth_dev_tx_buffer *txb[FCR_MAX_PORTS];
 	volatile int paused;      /* acknowledges a stop */
+	int shares_core;          /* another lcore runs on its CPU: yield it when idle */
 	uint32_t login_seq;       /* login events numbered so far */
 	uint32_t login_applied;   /* the sync lcore has applied logins up to this (atomic) */
 	uint32_t held_head, held_tail;
@@ -81,6 +90,30 @@ struct fcr_worker {
 	struct fcr_pipeline pipeline;
 	struct fcr_event forget_ev[256];
 	struct fcr_worker_stats st;
+} __rte_cache_aligned;
+
+/* Written by one distributor only; read by the control lcore. Every field
+ * is a uint64_t counter (`clear fwd stats`). */
+struct fcr_distributor_stats {
+	uint64_t frames;                    /* received */
+	uint64_t ring_full[FCR_MAX_PORTS];  /* dropped, by port: a worker's ring full */
+	uint64_t busy_cycles;               /* cycles in polls that found frames */
+	uint64_t polls;
+	uint64_t busy_polls;
+} __rte_cache_aligned;
+
+/* An lcore that receives RX queues and deals their frames over the
+ * workers by flow (lib/frame/fcr_spread.h). */
+struct fcr_distributor {
+	unsigned int id;
+	unsigned int lcore;
+	uint16_t nb_rxq;
+	struct fcr_rxq rxq[FCR_MAX_RXQ_PER_WORKER];
+	/* ring[q][w]: queue rxq[q]'s frames for worker w */
+	struct rte_ring *ring[FCR_MAX_RXQ_PER_WORKER][FCR_MAX_WORKERS];
+	volatile int paused;      /* acknowledges a stop */
+	int shares_core;          /* another lcore runs on its CPU: yield it */
+	struct fcr_distributor_stats st;
 } __rte_cache_aligned;
 
 struct fcr_fwd {
@@ -96,6 +129,8 @@ struct fcr_fwd {
 	uint64_t drain_tsc;       /* TX buffers are flushed at least this often */
 	unsigned int nb_workers;
 	struct fcr_worker *workers[FCR_MAX_WORKERS];
+	unsigned int nb_distributors;
+	struct fcr_distributor *distributors[FCR_MAX_DISTRIBUTORS];
 	unsigned int sync_lcore;
 	const struct fcr_options *opt;      /* for `show config` */
 	const struct fcr_profile *profile;  /* NULL without --pmd-config */
@@ -103,8 +138,11 @@ struct fcr_fwd {
 	volatile int quit;
 };
 
-/* lcore entry point; arg is the struct fcr_worker. */
+/* Does another enabled lcore run on one of lc's CPUs (--lcores '1@1,2@1')? */
+int fcr_lcore_shares_core(unsigned int lc);
+/* lcore entry points; arg is the struct fcr_worker, fcr_distributor. */
 int fcr_worker_main(void *arg);
+int fcr_distributor_main(void *arg);
 /* The shared state workers read. */
 extern struct fcr_fwd fcr_fwd;
 

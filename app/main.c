@@ -73,29 +73,140 @@ choose_sync_lcore(int requested)
 	for (w = 0; w < fcr_fwd.nb_workers; w++)
 		if (fcr_fwd.workers[w]->lcore == last)
 			return rte_get_main_lcore();
+	for (w = 0; w < fcr_fwd.nb_distributors; w++)
+		if (fcr_fwd.distributors[w]->lcore == last)
+			return rte_get_main_lcore();
 	return last;
 }
 
+static int
+is_distributor_lcore(const struct fcr_options *o, unsigned int lc)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nb_distributor; i++)
+		if (o->distributor[i].lcore == lc)
+			return 1;
+	return 0;
+}
+
+static int
+is_distributed(const struct fcr_options *o, uint16_t port, uint16_t queue)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nb_distributor; i++)
+		if (o->distributor[i].port == port && o->distributor[i].queue == queue)
+			return 1;
+	return 0;
+}
+
+/* The worker of an lcore, made on first use; NULL (logged) when not. */
+static struct fcr_worker *
+worker_of(unsigned int lc)
+{
+	struct fcr_worker *wk;
+	unsigned int w;
+
+	for (w = 0; w < fcr_fwd.nb_workers; w++)
+		if (fcr_fwd.workers[w]->lcore == lc)
+			return fcr_fwd.workers[w];
+	if (fcr_fwd.nb_workers == FCR_MAX_WORKERS) {
+		FCR_LOG(ERR, main, "more than %d worker lcores; give fewer "
+			"with -l or --config", FCR_MAX_WORKERS);
+		return NULL;
+	}
+	wk = rte_zmalloc_socket("worker", sizeof(*wk), RTE_CACHE_LINE_SIZE,
+				(int)rte_lcore_to_socket_id(lc));
+	if (wk == NULL) {
+		FCR_LOG(ERR, main, "no memory for worker %u (lcore %u)",
+			fcr_fwd.nb_workers, lc);
+		return NULL;
+	}
+	wk->id = fcr_fwd.nb_workers;
+	wk->lcore = lc;
+	wk->txq = (uint16_t)wk->id;
+	fcr_fwd.workers[fcr_fwd.nb_workers++] = wk;
+	return wk;
+}
+
+/* Distributors from --distributor, one per lcore named, each with the
+ * queues it receives. */
+static int
+assign_distributors(const struct fcr_options *o, uint16_t nb_ports, struct fcr_port_conf *pc)
+{
+	unsigned int i, d;
+
+	for (i = 0; i < o->nb_distributor; i++) {
+		const struct fcr_lcore_rxq *c = &o->distributor[i];
+		struct fcr_distributor *dist = NULL;
+
+		if (c->port >= nb_ports) {
+			FCR_LOG(ERR, main, "--distributor: port %u does not exist (%u ports)",
+				c->port, nb_ports);
+			return -1;
+		}
+		if (c->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(c->lcore) ||
+		    (int)c->lcore == o->sync_lcore) {
+			FCR_LOG(ERR, main, "--distributor: lcore %u is not an enabled lcore free "
+				"of the main lcore (%u) and the sync lcore", c->lcore,
+				rte_get_main_lcore());
+			return -1;
+		}
+		for (d = 0; d < fcr_fwd.nb_distributors; d++)
+			if (fcr_fwd.distributors[d]->lcore == c->lcore)
+				dist = fcr_fwd.distributors[d];
+		if (dist == NULL) {
+			if (fcr_fwd.nb_distributors == FCR_MAX_DISTRIBUTORS) {
+				FCR_LOG(ERR, main, "--distributor: more than %d lcores",
+					FCR_MAX_DISTRIBUTORS);
+				return -1;
+			}
+			dist = rte_zmalloc_socket("distributor", sizeof(*dist), RTE_CACHE_LINE_SIZE,
+						  (int)rte_lcore_to_socket_id(c->lcore));
+			if (dist == NULL)
+				return -1;
+			dist->id = fcr_fwd.nb_distributors;
+			dist->lcore = c->lcore;
+			fcr_fwd.distributors[fcr_fwd.nb_distributors++] = dist;
+		}
+		if (dist->nb_rxq == FCR_MAX_RXQ_PER_WORKER) {
+			FCR_LOG(ERR, main, "--distributor: lcore %u receives more than %d queues",
+				c->lcore, FCR_MAX_RXQ_PER_WORKER);
+			return -1;
+		}
+		dist->rxq[dist->nb_rxq].port = c->port;
+		dist->rxq[dist->nb_rxq].queue = c->queue;
+		dist->nb_rxq++;
+		if (c->queue + 1 > pc->rxq[c->port])
+			pc->rxq[c->port] = (uint16_t)(c->queue + 1);
+	}
+	return 0;
+}
+
 /* Workers from --config, or the default: the first worker lcore polls
- * queue 0 of every port. Fills the per-port RX queue counts. */
+ * queue 0 of every port (with distributors: every lcore free of them and
+ * of the sync lcore is a worker, and the queues they do not receive are
+ * dealt over the workers). Fills the per-port RX queue counts. */
 static int
 assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 	       struct fcr_port_conf *pc)
 {
 	struct fcr_lcore_rxq def[FCR_MAX_PORTS * 2];
 	const struct fcr_lcore_rxq *cfg = o->config;
-	unsigned int n = o->nb_config, i, w;
+	unsigned int n = o->nb_config, i;
 
 	if (n == 0) {
 		unsigned int lcs[RTE_MAX_LCORE], nl = 0, lc, q;
 
 		/* queues 0..rxq-1 of every port, dealt over the worker lcores
-		 * (all but the main lcore and a --sync-lcore) */
+		 * (all but the main lcore, a --sync-lcore and distributors) */
 		RTE_LCORE_FOREACH_WORKER(lc)
-			if ((int)lc != o->sync_lcore)
+			if ((int)lc != o->sync_lcore && !is_distributor_lcore(o, lc))
 				lcs[nl++] = lc;
 		if (nl == 0) {
-			FCR_LOG(ERR, main, "no worker lcore: give EAL at least two, e.g. -l 0,1");
+			FCR_LOG(ERR, main, "no worker lcore: give EAL at least two, e.g. -l 0,1%s",
+				o->nb_distributor ? ", besides the distributors'" : "");
 			return -1;
 		}
 		if (nb_ports * o->rxq > FCR_MAX_PORTS * 2) {
@@ -104,49 +215,45 @@ assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 			return -1;
 		}
 		for (q = 0; q < o->rxq; q++)
-			for (i = 0; i < nb_ports; i++, n++) {
+			for (i = 0; i < nb_ports; i++) {
+				if (is_distributed(o, (uint16_t)i, (uint16_t)q))
+					continue;
 				def[n].port = (uint16_t)i;
 				def[n].queue = (uint16_t)q;
-				def[n].lcore = (uint16_t)lcs[(q * nb_ports + i) % (o->rxq > 1 ? nl : 1)];
+				def[n].lcore = (uint16_t)lcs[(q * nb_ports + i) %
+							     (o->rxq > 1 || o->nb_distributor ? nl : 1)];
+				n++;
 			}
 		cfg = def;
+		if (o->nb_distributor)
+			for (i = 0; i < nl; i++)
+				if (worker_of(lcs[i]) == NULL)
+					return -1;
 	}
 	for (i = 0; i < n; i++) {
 		const struct fcr_lcore_rxq *c = &cfg[i];
-		struct fcr_worker *wk = NULL;
+		struct fcr_worker *wk;
 
 		if (c->port >= nb_ports) {
 			FCR_LOG(ERR, main, "--config: port %u does not exist (%u ports)",
 				c->port, nb_ports);
 			return -1;
 		}
-		if (c->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(c->lcore)) {
+		if (c->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(c->lcore) ||
+		    is_distributor_lcore(o, c->lcore)) {
 			FCR_LOG(ERR, main, "--config: lcore %u is not an enabled worker lcore "
-				"(the main lcore %u runs the command line)",
+				"(the main lcore %u runs the command line; distributors deal)",
 				c->lcore, rte_get_main_lcore());
 			return -1;
 		}
-		for (w = 0; w < fcr_fwd.nb_workers; w++)
-			if (fcr_fwd.workers[w]->lcore == c->lcore)
-				wk = fcr_fwd.workers[w];
-		if (wk == NULL) {
-			if (fcr_fwd.nb_workers == FCR_MAX_WORKERS) {
-				FCR_LOG(ERR, main, "more than %d worker lcores; give fewer "
-					"with -l or --config", FCR_MAX_WORKERS);
-				return -1;
-			}
-			wk = rte_zmalloc_socket("worker", sizeof(*wk), RTE_CACHE_LINE_SIZE,
-						(int)rte_lcore_to_socket_id(c->lcore));
-			if (wk == NULL) {
-				FCR_LOG(ERR, main, "no memory for worker %u (lcore %u)",
-					fcr_fwd.nb_workers, c->lcore);
-				return -1;
-			}
-			wk->id = fcr_fwd.nb_workers;
-			wk->lcore = c->lcore;
-			wk->txq = (uint16_t)wk->id;
-			fcr_fwd.workers[fcr_fwd.nb_workers++] = wk;
+		if (is_distributed(o, c->port, c->queue)) {
+			FCR_LOG(ERR, main, "--config: queue %u of port %u is a distributor's",
+				c->queue, c->port);
+			return -1;
 		}
+		wk = worker_of(c->lcore);
+		if (wk == NULL)
+			return -1;
 		if (wk->nb_rxq == FCR_MAX_RXQ_PER_WORKER) {
 			FCR_LOG(ERR, main, "--config: lcore %u polls more than %d queues",
 				c->lcore, FCR_MAX_RXQ_PER_WORKER);
@@ -161,6 +268,48 @@ assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 	for (i = 0; i < nb_ports; i++)
 		if (pc->rxq[i] == 0)
 			pc->rxq[i] = 1; /* a port nobody polls still needs a queue */
+	return 0;
+}
+
+/* A ring from each distributor queue to each worker, which dequeues it as
+ * one of its sources. */
+static int
+setup_distributors(void)
+{
+	char name[RTE_RING_NAMESIZE];
+	unsigned int d, q, w;
+
+	for (d = 0; d < fcr_fwd.nb_distributors; d++) {
+		struct fcr_distributor *dist = fcr_fwd.distributors[d];
+
+		for (q = 0; q < dist->nb_rxq; q++)
+			for (w = 0; w < fcr_fwd.nb_workers; w++) {
+				struct fcr_worker *wk = fcr_fwd.workers[w];
+				struct rte_ring *r;
+
+				if (wk->nb_rxq == FCR_MAX_RXQ_PER_WORKER) {
+					FCR_LOG(ERR, main, "worker %u: more than %d sources",
+						w, FCR_MAX_RXQ_PER_WORKER);
+					return -1;
+				}
+				snprintf(name, sizeof(name), "fcr_dist%u_%u_%u", d, q, w);
+				r = rte_ring_create(name, FCR_DIST_RING_SIZE,
+						    (int)rte_lcore_to_socket_id(wk->lcore),
+						    RING_F_SP_ENQ | RING_F_SC_DEQ);
+				if (r == NULL) {
+					FCR_LOG(ERR, main, "distributor ring %s: %s", name,
+						rte_strerror(rte_errno));
+					return -1;
+				}
+				dist->ring[q][w] = r;
+				wk->rxq[wk->nb_rxq] = (struct fcr_rxq){
+					.port = dist->rxq[q].port,
+					.queue = dist->rxq[q].queue,
+					.ring = r,
+				};
+				wk->nb_rxq++;
+			}
+	}
 	return 0;
 }
 
@@ -265,7 +414,8 @@ main(int argc, char **argv)
 	pc.txd = opt.txd;
 	pc.mtu = have_prof > 0 && prof.mtu ? prof.mtu : 2500;
 	pc.vlan_strip = opt.vlan_strip;
-	if (assign_workers(&opt, nb_ports, &pc) < 0) {
+	if (assign_distributors(&opt, nb_ports, &pc) < 0 ||
+	    assign_workers(&opt, nb_ports, &pc) < 0) {
 		rte_eal_cleanup();
 		return 2;
 	}
@@ -277,9 +427,10 @@ main(int argc, char **argv)
 		for (w = 0; w < fcr_fwd.nb_workers; w++)
 			if (fcr_fwd.workers[w]->lcore == sync_lcore)
 				break;
-		if (!rte_lcore_is_enabled(sync_lcore) || w < fcr_fwd.nb_workers) {
+		if (!rte_lcore_is_enabled(sync_lcore) || w < fcr_fwd.nb_workers ||
+		    is_distributor_lcore(&opt, sync_lcore)) {
 			FCR_LOG(ERR, main, "--sync-lcore: lcore %u is not an enabled lcore "
-				"free of workers", sync_lcore);
+				"free of workers and distributors", sync_lcore);
 			rte_eal_cleanup();
 			return 2;
 		}
@@ -345,7 +496,8 @@ main(int argc, char **argv)
 		FCR_LOG(WARNING, main, "no eventfd or epoll: the sync lcore polls when idle");
 
 	pc.burst = opt.burst;
-	if (setup_workers(nb_ports, opt.burst) < 0 || fcr_ports_start(&pc) != 0) {
+	if (setup_workers(nb_ports, opt.burst) < 0 || setup_distributors() < 0 ||
+	    fcr_ports_start(&pc) != 0) {
 		FCR_LOG(ERR, main, "port or worker setup failed");
 		rc = 1;
 		goto out;
@@ -361,9 +513,9 @@ main(int argc, char **argv)
 	if (rte_pdump_init() != 0)
 		FCR_LOG(WARNING, main, "live capture (pdump) not available: %s",
 			rte_strerror(rte_errno));
-	printf("fcredirect: %u port(s), %u worker(s), sync lcore on lcore %u%s, "
+	printf("fcredirect: %u port(s), %u worker(s), %u distributor(s), sync lcore on lcore %u%s, "
 	       "FC CRC %s, incremental update %s\n",
-	       nb_ports, fcr_fwd.nb_workers, sync_lcore,
+	       nb_ports, fcr_fwd.nb_workers, fcr_fwd.nb_distributors, sync_lcore,
 	       sync_lcore == rte_get_main_lcore() ? " (main)" : "", fcr_crc_impl(),
 	       fcr_crc_update_uses_clmul() ? "pclmulqdq" : "scalar");
 	fcr_ports_print(stdout);
@@ -372,6 +524,9 @@ main(int argc, char **argv)
 	for (w = 0; w < fcr_fwd.nb_workers; w++)
 		rte_eal_remote_launch(fcr_worker_main, fcr_fwd.workers[w],
 				      fcr_fwd.workers[w]->lcore);
+	for (w = 0; w < fcr_fwd.nb_distributors; w++)
+		rte_eal_remote_launch(fcr_distributor_main, fcr_fwd.distributors[w],
+				      fcr_fwd.distributors[w]->lcore);
 
 	cli_conf.interactive = opt.interactive;
 	cli_conf.cmdline_file = opt.cmdline_file;

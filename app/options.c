@@ -21,6 +21,11 @@ fcr_options_usage(const char *prog)
 	       "                          begins right after it and runs until SIGINT/SIGTERM\n"
 	       "  --config=(p,q,l),...    worker lcore l polls RX queue q of port p\n"
 	       "                          (default: the first worker lcore polls queue 0 of every port)\n"
+	       "  --distributor=(p,q,l),...  lcore l receives RX queue q of port p and deals its\n"
+	       "                          frames over the workers by flow (VLAN, S_ID, D_ID), for\n"
+	       "                          NICs that cannot spread FCoE; the workers are then every\n"
+	       "                          other lcore but the main and sync ones (or --config's);\n"
+	       "                          none: a profile's distributors off\n"
 	       "  --rxq=N                 RX queues per port for the default map, spread over the\n"
 	       "                          worker lcores (default 1)\n"
 	       "  --txq=N                 TX queues per port, at least one per worker (default: one per worker)\n"
@@ -80,48 +85,49 @@ num(const char *opt, const char *s, unsigned long min, unsigned long max,
 	return 0;
 }
 
-/* "(port,queue,lcore),(port,queue,lcore)" as l3fwd takes it. */
+/* "(port,queue,lcore),(port,queue,lcore)" as l3fwd takes it (--config,
+ * --distributor: `opt` names it in errors). */
 static int
-parse_config(const char *s, struct fcr_options *o)
+parse_lcore_map(const char *opt, const char *s, struct fcr_lcore_rxq *map, uint16_t *nb)
 {
 	const char *p = s;
 
-	o->nb_config = 0;
+	*nb = 0;
 	while (*p) {
 		unsigned int port, queue, lcore;
 		int used = 0;
 
-		if (o->nb_config == FCR_MAX_CONFIG) {
-			fprintf(stderr, "error: --config: more than %d entries\n",
-				FCR_MAX_CONFIG);
+		if (*nb == FCR_MAX_CONFIG) {
+			fprintf(stderr, "error: %s: more than %d entries\n", opt, FCR_MAX_CONFIG);
 			return -1;
 		}
 		if (sscanf(p, " (%u , %u , %u )%n", &port, &queue, &lcore, &used) != 3 ||
 		    used == 0) {
-			fprintf(stderr, "error: --config: expected (port,queue,lcore),... at '%s'\n", p);
+			fprintf(stderr, "error: %s: expected (port,queue,lcore),... at '%s'\n",
+				opt, p);
 			return -1;
 		}
 		if (port >= FCR_MAX_PORTS || queue > 1023 || lcore >= 1024) {
-			fprintf(stderr, "error: --config: (%u,%u,%u) out of range\n",
+			fprintf(stderr, "error: %s: (%u,%u,%u) out of range\n", opt,
 				port, queue, lcore);
 			return -1;
 		}
-		o->config[o->nb_config].port = (uint16_t)port;
-		o->config[o->nb_config].queue = (uint16_t)queue;
-		o->config[o->nb_config].lcore = (uint16_t)lcore;
-		o->nb_config++;
+		map[*nb].port = (uint16_t)port;
+		map[*nb].queue = (uint16_t)queue;
+		map[*nb].lcore = (uint16_t)lcore;
+		(*nb)++;
 		p += used;
 		while (*p == ' ')
 			p++;
 		if (*p == ',')
 			p++;
 		else if (*p != '\0') {
-			fprintf(stderr, "error: --config: expected ',' at '%s'\n", p);
+			fprintf(stderr, "error: %s: expected ',' at '%s'\n", opt, p);
 			return -1;
 		}
 	}
-	if (o->nb_config == 0) {
-		fprintf(stderr, "error: --config: empty\n");
+	if (*nb == 0) {
+		fprintf(stderr, "error: %s: empty\n", opt);
 		return -1;
 	}
 	return 0;
@@ -195,13 +201,14 @@ int
 fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		  const struct fcr_profile *prof)
 {
-	enum { O_CMDFILE = 256, O_CONFIG, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
+	enum { O_CMDFILE = 256, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "config", required_argument, NULL, O_CONFIG },
+		{ "distributor", required_argument, NULL, O_DISTRIBUTOR },
 		{ "max-flows", required_argument, NULL, O_MAXFLOWS },
 		{ "flow-idle", required_argument, NULL, O_FLOWIDLE },
 		{ "max-redirects", required_argument, NULL, O_MAXREDIR },
@@ -258,7 +265,12 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			o->burst = prof->burst;
 		if (prof->rxq)
 			o->rxq = prof->rxq;
-		if (prof->config[0] != '\0' && parse_config(prof->config, o) < 0)
+		if (prof->distributor[0] != '\0' &&
+		    parse_lcore_map("--distributor", prof->distributor, o->distributor,
+				    &o->nb_distributor) < 0)
+			return -1;
+		if (prof->config[0] != '\0' &&
+		    parse_lcore_map("--config", prof->config, o->config, &o->nb_config) < 0)
 			return -1;
 		o->vlan_strip = prof->vlan_strip;
 	}
@@ -275,8 +287,16 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		case O_CMDFILE:
 			o->cmdline_file = optarg;
 			break;
+		case O_DISTRIBUTOR:
+			/* none: a profile's distributors off */
+			if (strcmp(optarg, "none") == 0)
+				o->nb_distributor = 0;
+			else if (parse_lcore_map("--distributor", optarg, o->distributor,
+						 &o->nb_distributor) < 0)
+				return -1;
+			break;
 		case O_CONFIG:
-			if (parse_config(optarg, o) < 0)
+			if (parse_lcore_map("--config", optarg, o->config, &o->nb_config) < 0)
 				return -1;
 			break;
 		case O_MAXFLOWS:

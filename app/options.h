@@ -21,6 +21,8 @@ struct fcr_options {
 	const char *cmdline_file;
 	uint16_t nb_config;                  /* 0: the default map */
 	struct fcr_lcore_rxq config[FCR_MAX_CONFIG];
+	uint16_t nb_distributor;             /* --distributor: 0, none */
+	struct fcr_lcore_rxq distributor[FCR_MAX_CONFIG];
 	uint32_t max_flows;
 	uint32_t flow_idle_s;     /* plain entries with no frame this long go; 0: never */
 	uint32_t max_redirects;

@@ -73,6 +73,22 @@ worker_since_clear(unsigned int w, struct fcr_worker_stats *d)
 		out[i] = __atomic_load_n(&now[i], __ATOMIC_RELAXED) - then[i];
 }
 
+static struct fcr_distributor_stats cleared_dist[FCR_MAX_DISTRIBUTORS];
+_Static_assert(sizeof(struct fcr_distributor_stats) % sizeof(uint64_t) == 0,
+	       "fcr_distributor_stats is uint64_t counters");
+
+static void
+distributor_since_clear(unsigned int d, struct fcr_distributor_stats *out)
+{
+	const uint64_t *now = (const uint64_t *)&fcr_fwd.distributors[d]->st;
+	const uint64_t *then = (const uint64_t *)&cleared_dist[d];
+	uint64_t *o = (uint64_t *)out;
+	size_t i;
+
+	for (i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
+		o[i] = __atomic_load_n(&now[i], __ATOMIC_RELAXED) - then[i];
+}
+
 void
 fcr_clear_fwd_stats(void)
 {
@@ -80,6 +96,8 @@ fcr_clear_fwd_stats(void)
 
 	for (w = 0; w < fcr_fwd.nb_workers; w++)
 		memcpy(&cleared[w], &fcr_fwd.workers[w]->st, sizeof(cleared[w]));
+	for (w = 0; w < fcr_fwd.nb_distributors; w++)
+		memcpy(&cleared_dist[w], &fcr_fwd.distributors[w]->st, sizeof(cleared_dist[w]));
 }
 
 /* How long fabric login frames waited for the sync lcore (since the last
@@ -153,6 +171,19 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 		t->w.frames += s->frames;
 		t->w.busy_cycles += s->busy_cycles;
 	}
+	/* frames a distributor received and could not hand on: received, and
+	 * dropped there */
+	for (i = 0; i < fcr_fwd.nb_distributors; i++) {
+		struct fcr_distributor_stats ds;
+
+		distributor_since_clear(i, &ds);
+		if (!since_clear)
+			ds = fcr_fwd.distributors[i]->st;
+		for (j = 0; j < FCR_MAX_PORTS; j++) {
+			t->w.rx[j] += ds.ring_full[j];
+			t->w.pl.drop[FCR_R_DISTRIBUTOR_FULL] += ds.ring_full[j];
+		}
+	}
 	for (j = 0; j < FCR_MAX_PORTS; j++) {
 		/* frames the port refused count as tx_full drops, not tx */
 		t->w.pl.drop[FCR_R_TX_FULL] += t->w.tx_fail[j];
@@ -221,6 +252,20 @@ fcr_show_fwd_stats(FILE *out)
 			s->frames ? (double)s->busy_cycles / (double)s->frames : 0.0,
 			s->polls ? 100.0 * (double)s->busy_polls / (double)s->polls : 0.0,
 			c->lookups ? 100.0 * (double)c->hits / (double)c->lookups : 0.0);
+	}
+	for (i = 0; i < fcr_fwd.nb_distributors; i++) {
+		struct fcr_distributor_stats ds;
+		uint64_t full = 0;
+		uint16_t q;
+
+		distributor_since_clear(i, &ds);
+		for (q = 0; q < FCR_MAX_PORTS; q++)
+			full += ds.ring_full[q];
+		fprintf(out, "    distributor %u (lcore %u): frames %" PRIu64
+			", busy cycles/frame %.1f, busy polls %.1f%%, distributor_full %" PRIu64 "\n",
+			i, fcr_fwd.distributors[i]->lcore, ds.frames,
+			ds.frames ? (double)ds.busy_cycles / (double)ds.frames : 0.0,
+			ds.polls ? 100.0 * (double)ds.busy_polls / (double)ds.polls : 0.0, full);
 	}
 	fprintf(out, "  tables (sync lcore):\n");
 	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_snooped", t.w.pl.logins);

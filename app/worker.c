@@ -9,6 +9,7 @@
  * events (login_applied), so no login completes before its binding and
  * rules are in the tables.
  */
+#include <sched.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -163,6 +164,42 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 	release_held(w);
 }
 
+/* A burst from a source: the NIC queue, or a distributor's ring. */
+static inline uint16_t
+receive(const struct fcr_rxq *q, struct rte_mbuf **pkts, uint16_t burst)
+{
+	if (q->ring != NULL)
+		return (uint16_t)rte_ring_dequeue_burst(q->ring, (void **)pkts, burst, NULL);
+	return rte_eth_rx_burst(q->port, q->queue, pkts, burst);
+}
+
+/* At a stop: once every distributor has acknowledged it, the frames still
+ * in this worker's rings are forwarded, so the stop's counters add up. */
+static void
+empty_rings(struct fcr_worker *w)
+{
+	struct rte_mbuf *pkts[FCR_PIPELINE_BURST_MAX];
+	unsigned int d, i;
+	uint16_t n;
+
+	for (d = 0; d < fcr_fwd.nb_distributors; d++)
+		while (!__atomic_load_n(&fcr_fwd.distributors[d]->paused, __ATOMIC_ACQUIRE) &&
+		       !__atomic_load_n(&fcr_fwd.quit, __ATOMIC_ACQUIRE))
+			rte_pause();
+	for (i = 0; i < w->nb_rxq; i++) {
+		const struct fcr_rxq *q = &w->rxq[i];
+
+		if (q->ring == NULL)
+			continue;
+		while ((n = receive(q, pkts, FCR_PIPELINE_BURST_MAX)) != 0) {
+			rte_rcu_qsbr_quiescent(fcr_fwd.qsbr, w->id);
+			w->st.rx[q->port] += n;
+			w->st.frames += n;
+			forward_burst(w, q->port, pkts, n);
+		}
+	}
+}
+
 static void
 flush_all(struct fcr_worker *w)
 {
@@ -194,10 +231,12 @@ fcr_worker_main(void *arg)
 	};
 	fcr_pipeline_forget(&w->pipeline, NULL, 0);
 	rte_rcu_qsbr_thread_register(fcr_fwd.qsbr, w->id);
+	w->shares_core = fcr_lcore_shares_core(w->lcore);
 	w->paused = 1;
 	while (!__atomic_load_n(&fcr_fwd.quit, __ATOMIC_ACQUIRE)) {
 		if (!__atomic_load_n(&fcr_fwd.forwarding, __ATOMIC_ACQUIRE)) {
 			if (!w->paused) {
+				empty_rings(w);
 				/* the sync lcore applies what it was sent: the held
 				 * frames go before the stop is acknowledged */
 				while (w->held_head != w->held_tail &&
@@ -245,7 +284,7 @@ fcr_worker_main(void *arg)
 			const struct fcr_rxq *q = &w->rxq[i];
 
 			t0 = rte_rdtsc();
-			n = rte_eth_rx_burst(q->port, q->queue, pkts, burst);
+			n = receive(q, pkts, burst);
 			w->st.polls++;
 			round += n;
 			if (n == 0)
@@ -261,6 +300,9 @@ fcr_worker_main(void *arg)
 		 * now rather than at the timer (up to 100 us later). */
 		if (round > 0 && round < burst)
 			flush_all(w);
+		/* an lcore sharing its CPU (app/distributor.c) */
+		if (w->shares_core && round < burst)
+			sched_yield();
 	}
 	if (!w->paused) {
 		flush_all(w);

@@ -367,6 +367,49 @@ check "fcr-fabric: every frame carries its stamp through fcredirect (rx_timed $(
 check "fcr-fabric: progress lines printed" "$(grep -c '^period t=' "$f")" -ge 1
 check_latency fcr-fabric
 
+echo "== the distributor: one RX queue per port dealt to two workers (lcores sharing CPU 1)"
+# lcore 1 receives both ports' queue 0 and deals by (VLAN, S_ID, D_ID) to the
+# workers on lcores 2 and 3; each worker sends on its own TX queue, so the
+# generator polls two RX queues per port (a memif server's TX queue reaches
+# only the client's RX queue of the same number)
+mkdir -p "$TMP/fcr-dist"
+start_fwd fcr-dist "$TMP/fabric.cmds" -- env FCR_MEMIF_DIR="$TMP/fcr-dist" FCR_PMD_CONFIG_DIR="$PMD_CONFIG_DIR" \
+	"$FCR" --lcores '0@0,1@1,2@1,3@1' --file-prefix "pg$$-fcr-dist-fcr" --log-level=lib.eal:error \
+	-- --pmd-config memif -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 \
+	--fabric-ports 0 --distributor '(0,0,1),(1,0,1)'
+# shellcheck disable=SC2046
+fcr_run fcr-dist $(pg_memif "$TMP/fcr-dist") -- --flows 1024 --size 128 --rate $((RATE / 2)) \
+	--duration 2 --check-crc --stats-period 0 --link-wait 60 --drain 3 --rxq 2
+show_pg fcr-dist
+f=$TMP/fcr-dist.pg
+check "fcr-dist: fcoe-pktgen exit 0" "$PG_RC" -eq 0
+account fcr-dist
+check "fcr-dist: fcredirect says 2 workers and 1 distributor" \
+	"$(grep -c '2 worker(s), 1 distributor(s)' "$TMP/fcr-dist.fcr.log")" -eq 1
+w0=$(grep -E '^    worker 0 ' "$TMP/fcr-dist.fcr.log" | tail -1 | sed -E 's/.*frames ([0-9]+),.*/\1/')
+w1=$(grep -E '^    worker 1 ' "$TMP/fcr-dist.fcr.log" | tail -1 | sed -E 's/.*frames ([0-9]+),.*/\1/')
+dd=$(grep -E '^    distributor 0 ' "$TMP/fcr-dist.fcr.log" | tail -1 | sed -E 's/.*frames ([0-9]+),.*/\1/')
+dfull=$(grep -E '^    distributor 0 ' "$TMP/fcr-dist.fcr.log" | tail -1 | sed -E 's/.*distributor_full ([0-9]+).*/\1/')
+if num "$w0" && num "$w1" && num "$dd" && num "$dfull"; then
+	check "fcr-dist: both workers forwarded (worker 0: $w0, worker 1: $w1 frames), each under 3/4 of the total" \
+		"$w0" -gt $((dd / 4)) -a "$w1" -gt $((dd / 4))
+	check "fcr-dist: the distributor received every frame fcredirect did (frames $dd == rx $(fwd fcr-dist rx)), and the workers got all it did not drop ($w0 + $w1 + $dfull)" \
+		"$dd" = "$(fwd fcr-dist rx)" -a $((w0 + w1 + dfull)) = "$dd"
+else
+	ko "fcr-dist: no worker or distributor lines ('$w0' '$w1' '$dd' '$dfull')"
+fi
+check "fcr-dist: every flow's frames in order through two workers (rx_reordered $(kv "$f" rx_reordered)), every frame stamped, CRCs good" \
+	"$(kv "$f" rx_reordered)" = 0 -a "$(kv "$f" rx_timed)" = "$(kv "$f" rx_frames)" -a "$(kv "$f" rx_crc_bad)" = 0
+
+echo "  check: a queue cannot be both a worker's and a distributor's"
+FCR_MEMIF_DIR="$TMP/fcr-dist" FCR_PMD_CONFIG_DIR="$PMD_CONFIG_DIR" timeout 60 "$FCR" --lcores '0@0,1@1,2@1' \
+	--file-prefix "pg$$-dist-bad" --log-level=lib.eal:error -- --pmd-config memif \
+	--config '(0,0,1)' --distributor '(0,0,2)' </dev/null >"$TMP/dist-bad.log" 2>&1
+rc=$?
+rm -rf "/var/run/dpdk/pg$$-dist-bad" 2>/dev/null
+check "--config (0,0,1) with --distributor (0,0,2): exit 2, '$(grep -m1 -o "queue 0 of port 0 is a distributor's" "$TMP/dist-bad.log")'" \
+	"$rc" -eq 2 -a "$(grep -c "queue 0 of port 0 is a distributor's" "$TMP/dist-bad.log")" -ge 1
+
 echo "== fcredirect over memif: an fcoe-gen capture replayed (--pcap), its commands"
 if "$GEN" --out "$TMP/fab.pcap" --list "$TMP/fab.list" --commands "$TMP/fab.gen" --quiet \
 	--redirects 0 2>/dev/null; then

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include "fcr_spread.h"
 #include "test_util.h"
 
 static uint8_t payload[FCR_FC_MAX_PAYLOAD];
@@ -989,6 +990,109 @@ test_parse_never_reads_past_the_given_length(void **state)
 	tu_guard_fini(&gp);
 }
 
+/* ------------------------------------------------ the distributor's deal */
+
+static uint32_t
+spread_of(int tagged, uint16_t vlan, uint32_t s_id, uint32_t d_id, uint16_t ox_id,
+	  const uint8_t src[6], uint16_t plen)
+{
+	uint8_t buf[FCR_FC_MAX_LEN + 64];
+	struct fcr_l2_spec l2;
+	struct fcr_fc_spec fc;
+	size_t n;
+
+	tu_l2(&l2, tagged);
+	l2.vlan = vlan;
+	memcpy(l2.src, src, 6);
+	tu_fc(&fc, payload, plen);
+	fc.s_id = s_id;
+	fc.d_id = d_id;
+	fc.ox_id = ox_id;
+	n = fcr_build_fcoe(buf, sizeof(buf), &l2, &fc);
+	assert_true(n > 0);
+	return fcr_spread_hash(buf, (uint32_t)n, -1);
+}
+
+static void
+test_spread_a_flows_frames_go_to_one_worker_whatever_else_differs(void **state)
+{
+	static const uint8_t mac_a[6] = { 0x0e, 0xfc, 0x00, 0x01, 0x02, 0x03 };
+	static const uint8_t mac_b[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x09 };
+	uint32_t h = spread_of(1, 100, 0x010203, 0x410001, 1, mac_a, 0);
+
+	(void)state;
+	/* exchange, source MAC (a redirect's leg may come from another
+	 * port's MAC) and payload are not part of the key */
+	assert_int_equal(spread_of(1, 100, 0x010203, 0x410001, 0x7777, mac_a, 0), h);
+	assert_int_equal(spread_of(1, 100, 0x010203, 0x410001, 1, mac_b, 0), h);
+	assert_int_equal(spread_of(1, 100, 0x010203, 0x410001, 1, mac_a, 2048), h);
+	/* VLAN, S_ID and D_ID are */
+	assert_int_not_equal(spread_of(1, 101, 0x010203, 0x410001, 1, mac_a, 0), h);
+	assert_int_not_equal(spread_of(1, 100, 0x010204, 0x410001, 1, mac_a, 0), h);
+	assert_int_not_equal(spread_of(1, 100, 0x010203, 0x410002, 1, mac_a, 0), h);
+	/* the two directions of an exchange are two flows */
+	assert_int_not_equal(spread_of(1, 100, 0x410001, 0x010203, 1, mac_a, 0), h);
+}
+
+static void
+test_spread_a_tag_the_nic_stripped_counts_as_the_tag(void **state)
+{
+	uint8_t buf[256];
+	uint32_t n = tu_std_frame(buf, sizeof(buf), 1, payload, 64);
+	uint32_t tagged = fcr_spread_hash(buf, n, -1);
+
+	(void)state;
+	/* the same frame with its tag taken off, as a NIC's VLAN strip does */
+	memmove(buf + 12, buf + 16, n - 16);
+	assert_int_equal(fcr_spread_hash(buf, n - 4, TU_VLAN), tagged);
+	assert_int_not_equal(fcr_spread_hash(buf, n - 4, -1), tagged);
+}
+
+static void
+test_spread_fabric_flows_are_dealt_evenly_over_workers(void **state)
+{
+	static const uint8_t mac[6] = { 0x0e, 0xfc, 0x00, 0x01, 0x00, 0x00 };
+	uint32_t count[8], w, k, nw;
+
+	(void)state;
+	for (nw = 1; nw <= 8; nw++) {
+		memset(count, 0, sizeof(count));
+		/* fcoe-gen's fabric: 1,024 hosts 01.00.xx to 8 targets 41.00.0x */
+		for (k = 0; k < 8192; k++)
+			count[fcr_spread_pick(spread_of(1, 100, 0x010000 + k % 1024,
+							0x410000 + k / 1024, 1, mac, 0), nw)]++;
+		for (w = 0; w < nw; w++) {
+			assert_true(count[w] > 8192 / nw * 85 / 100);
+			assert_true(count[w] < 8192 / nw * 115 / 100);
+		}
+	}
+}
+
+static void
+test_spread_other_frames_by_source_mac_and_short_ones_to_worker_0(void **state)
+{
+	uint8_t buf[64] = { 0 };
+	uint32_t h1, h2;
+
+	(void)state;
+	/* a FIP frame: by VLAN and source MAC */
+	buf[6] = 0x0e, buf[11] = 0x01;
+	buf[12] = 0x89, buf[13] = 0x14;
+	h1 = fcr_spread_hash(buf, 60, -1);
+	buf[30] = 0x55; /* its payload is not in the key */
+	assert_int_equal(fcr_spread_hash(buf, 60, -1), h1);
+	buf[11] = 0x02;
+	h2 = fcr_spread_hash(buf, 60, -1);
+	assert_int_not_equal(h1, h2);
+	/* an FCoE frame cut before its D_ID or S_ID: by source MAC */
+	buf[12] = 0x89, buf[13] = 0x06;
+	assert_int_equal(fcr_spread_hash(buf, 40, -1), h2);
+	/* shorter than an Ethernet header */
+	assert_int_equal(fcr_spread_hash(buf, 13, -1), 0);
+	assert_int_equal(fcr_spread_pick(0, 4), 0);
+	assert_int_equal(fcr_spread_pick(UINT32_MAX, 4), 3);
+}
+
 int
 main(void)
 {
@@ -1021,6 +1125,10 @@ main(void)
 		cmocka_unit_test(test_wrong_crc_is_bad_crc),
 		cmocka_unit_test(test_guard_page_faults_on_a_read_past_the_end),
 		cmocka_unit_test(test_parse_never_reads_past_the_given_length),
+		cmocka_unit_test(test_spread_a_flows_frames_go_to_one_worker_whatever_else_differs),
+		cmocka_unit_test(test_spread_a_tag_the_nic_stripped_counts_as_the_tag),
+		cmocka_unit_test(test_spread_fabric_flows_are_dealt_evenly_over_workers),
+		cmocka_unit_test(test_spread_other_frames_by_source_mac_and_short_ones_to_worker_0),
 	};
 
 	fcr_crc_init();

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Install what fcredirect needs from Debian 12's archive (only what is
 # missing) and build it. Used by run-default.sh and run-tests.sh; safe to run
-# again. FCR_BUILD names the build directory (default: build).
+# again. FCR_BUILD names the build directory (default: build);
+# FCR_EXTRA_PACKAGES adds packages a caller needs (perf/run: its plots).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential pkg-config meson ninja-build python3
 	  libdpdk-dev dpdk dpdk-dev libpcap-dev libcmocka-dev libsodium-dev tshark)
+# shellcheck disable=SC2206 # a list of package names
+packages+=(${FCR_EXTRA_PACKAGES:-})
 
 missing=()
 for p in "${packages[@]}"; do

@@ -175,6 +175,10 @@ fcr_profile_load(const char *path, struct fcr_profile *p, char *err,
 			if (strlen(val) >= sizeof(p->config) || val[0] != '(')
 				BAD("config: expected (port,queue,lcore),...");
 			strcpy(p->config, val);
+		} else if (strcmp(key, "distributor") == 0) {
+			if (strlen(val) >= sizeof(p->distributor) || val[0] != '(')
+				BAD("distributor: expected (port,queue,lcore),...");
+			strcpy(p->distributor, val);
 		} else if (strcmp(key, "offloads") == 0) {
 			if (strcmp(val, "none") == 0)
 				p->vlan_strip = 0;

@@ -10,6 +10,7 @@
  *   mtu = <n>                    1500..9600; FCoE needs 2500 (baby jumbo)
  *   burst = <n>                  1..64
  *   config = (p,q,l),...         the lcore map, as --config
+ *   distributor = (p,q,l),...    distributor lcores, as --distributor
  *   offloads = none | vlan_strip (the NIC removes the tag; the VLAN comes
  *                                from the mbuf)
  *   fcoe_steering = none | rte_flow   rte_flow: install rules sending
@@ -42,6 +43,7 @@ struct fcr_profile {
 	uint16_t mtu;
 	uint16_t burst;
 	char config[512];                   /* "" when not set */
+	char distributor[512];              /* "" when not set */
 	int vlan_strip;
 	int steering;                       /* 1: rte_flow */
 	uint16_t nb_fcoe_queues;

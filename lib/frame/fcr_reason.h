@@ -41,6 +41,7 @@
 	X(MARK_UNTRUSTED, "mark_untrusted", "FCoE frame with the mark (a redirect rewrote it) on a port that is neither a fabric nor a series port") \
 	X(LOGIN_HELD_FULL, "login_held_full", "fabric login frame: no room to hold it, or its event was lost") \
 	X(NO_MBUF, "no_mbuf", "no mbuf for a copy of a fabric port's FIP frame to one more edge port") \
+	X(DISTRIBUTOR_FULL, "distributor_full", "the distributor's ring to the frame's worker full (--distributor)") \
 	X(TX_FULL, "tx_full", "egress queue full")
 
 enum fcr_reason {

@@ -82,7 +82,7 @@ pool_create(void)
 	uint32_t n_mbufs;
 
 	n_mbufs = pg_tx_slots_count(pg_run.src.n) +
-		  2u * ((uint32_t)o->rxd + o->txd) + 4u * o->burst +
+		  2u * ((uint32_t)o->rxd * o->rxq + o->txd) + 4u * o->burst +
 		  512u * rte_lcore_count() + 1024u;
 	pool = rte_pktmbuf_pool_create("pg_pool", n_mbufs, 256, 0,
 				       RTE_PKTMBUF_HEADROOM + PG_MAX_FRAME,

@@ -57,6 +57,9 @@ usage(FILE *f)
 "                      received are dropped), e.g. to read a memif peer's\n"
 "                      port counters, which memif resets at disconnection\n"
 "  --rxd N, --txd N    descriptors per queue (default %u)\n"
+"  --rxq N             RX queues on each port, all polled (default 1): a\n"
+"                      forwarder with N workers sends on N TX queues, and a\n"
+"                      memif server's TX queue reaches only a client's RX queue\n"
 "  --check-crc         verify the FC CRC of every frame received (rx_crc_*)\n"
 "Source (one of):\n"
 "  --pcap FILE         replay a capture (e.g. from fcoe-gen) in a loop, frames\n"
@@ -148,7 +151,7 @@ parse_double(const char *opt, const char *arg, double min, double max,
 enum {
 	O_TX_PORT = 256, O_RX_PORT, O_RATE, O_DURATION, O_COUNT, O_BURST,
 	O_WARMUP, O_STATS, O_PCAP, O_FLOWS, O_SIZE, O_HOSTS, O_TARGETS,
-	O_VLAN, O_PCP, O_REVERSE, O_DRAIN, O_LINK_WAIT, O_RXD, O_TXD,
+	O_VLAN, O_PCP, O_REVERSE, O_DRAIN, O_LINK_WAIT, O_RXQ, O_RXD, O_TXD,
 	O_CHECK_CRC, O_LINGER,
 };
 
@@ -172,6 +175,7 @@ static const struct option longopts[] = {
 	{ "drain", required_argument, NULL, O_DRAIN },
 	{ "link-wait", required_argument, NULL, O_LINK_WAIT },
 	{ "rxd", required_argument, NULL, O_RXD },
+	{ "rxq", required_argument, NULL, O_RXQ },
 	{ "txd", required_argument, NULL, O_TXD },
 	{ "check-crc", no_argument, NULL, O_CHECK_CRC },
 	{ "linger", required_argument, NULL, O_LINGER },
@@ -194,6 +198,7 @@ pg_opts_parse(int argc, char **argv, struct pg_opts *o)
 	o->drain = 1.0;
 	o->link_wait = 10.0;
 	o->rxd = o->txd = PG_DEF_DESC;
+	o->rxq = 1;
 	o->fab.flows = PG_DEF_FLOWS;
 	o->fab.size = PG_DEF_SIZE;
 	o->fab.vlan = PG_DEF_VLAN;
@@ -266,6 +271,11 @@ pg_opts_parse(int argc, char **argv, struct pg_opts *o)
 				o->rxd = (uint16_t)v;
 			else
 				o->txd = (uint16_t)v;
+			break;
+		case O_RXQ:
+			if (parse_u64("--rxq", optarg, 1, PG_MAX_RXQ, &v))
+				return -1;
+			o->rxq = (uint16_t)v;
 			break;
 		case O_CHECK_CRC:
 			o->check_crc = 1;

@@ -10,6 +10,8 @@
 /* largest --burst: the transmit and receive sides size their arrays by it */
 #define PG_MAX_BURST 512u
 
+#define PG_MAX_RXQ 16
+
 struct pg_opts {
 	uint16_t tx_port, rx_port;
 	double rate;            /* frames per second; 0: as fast as possible */
@@ -23,6 +25,7 @@ struct pg_opts {
 	double link_wait;
 	double linger;
 	uint16_t rxd, txd;
+	uint16_t rxq;           /* RX queues per port, all polled */
 	int check_crc;
 	const char *pcap;
 	int fabric_opt;         /* --flows/--size/... given */

@@ -33,7 +33,7 @@ port_config(uint16_t port, uint32_t max_len)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
-	uint16_t rxd = pg_run.o.rxd, txd = pg_run.o.txd;
+	uint16_t rxd = pg_run.o.rxd, txd = pg_run.o.txd, q;
 	int sock = rte_eth_dev_socket_id(port), rc;
 
 	memset(&conf, 0, sizeof(conf));
@@ -45,11 +45,11 @@ port_config(uint16_t port, uint32_t max_len)
 	}
 	if (sock < 0)
 		sock = (int)rte_socket_id();
-	rc = rte_eth_dev_configure(port, 1, 1, &conf);
+	rc = rte_eth_dev_configure(port, pg_run.o.rxq, 1, &conf);
 	if (rc == 0)
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &rxd, &txd);
-	if (rc == 0)
-		rc = rte_eth_rx_queue_setup(port, 0, rxd, (unsigned int)sock, NULL, pg_run.pool);
+	for (q = 0; rc == 0 && q < pg_run.o.rxq; q++)
+		rc = rte_eth_rx_queue_setup(port, q, rxd, (unsigned int)sock, NULL, pg_run.pool);
 	if (rc == 0)
 		rc = rte_eth_tx_queue_setup(port, 0, txd, (unsigned int)sock, NULL);
 	if (rc != 0) {

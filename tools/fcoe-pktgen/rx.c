@@ -28,7 +28,7 @@ pg_rx_init(void)
 }
 
 static inline void
-rx_one(struct rte_mbuf *m, unsigned int pi, uint64_t now, uint64_t seq0)
+rx_one(struct rte_mbuf *m, unsigned int pi, unsigned int si, uint64_t now, uint64_t seq0)
 {
 	struct pg_rx_stats *rxs = &pg_rxs;
 	uint8_t buf[PG_STAMP_PEEK];
@@ -60,7 +60,7 @@ rx_one(struct rte_mbuf *m, unsigned int pi, uint64_t now, uint64_t seq0)
 	} else if (pg_run.src.short_stamps && h != NULL &&
 		   (off = pg_stamp_short_offset(h, len)) != 0) {
 		if (!pg_stamp_short_read(h + off, pg_run.tag, now,
-					 rxs->any_seq[pi] ? rxs->max_seq[pi] : seq0, &tsc, &seq))
+					 rxs->any_seq[si] ? rxs->max_seq[si] : seq0, &tsc, &seq))
 			off = 0;
 	}
 	if (off != 0) {
@@ -69,11 +69,11 @@ rx_one(struct rte_mbuf *m, unsigned int pi, uint64_t now, uint64_t seq0)
 				rxs->warmup++;
 				return;
 			}
-			if (rxs->any_seq[pi] && seq < rxs->max_seq[pi])
+			if (rxs->any_seq[si] && seq < rxs->max_seq[si])
 				rxs->reordered++;
 			else
-				rxs->max_seq[pi] = seq;
-			rxs->any_seq[pi] = 1;
+				rxs->max_seq[si] = seq;
+			rxs->any_seq[si] = 1;
 			rxs->timed++;
 			pg_hist_add(&rxs->ihist, now - tsc);
 			goto counted;
@@ -103,19 +103,20 @@ pg_rx_poll(void)
 	uint64_t seq0 = pg_load64(&pg_run.sh.seq0), now;
 	uint32_t total = 0;
 	unsigned int p;
-	uint16_t n, i;
+	uint16_t n, i, q;
 
-	for (p = 0; p < nb_rx_ports; p++) {
-		n = rte_eth_rx_burst(rx_ports[p], 0, pkts, (uint16_t)pg_run.o.burst);
-		if (n == 0)
-			continue;
-		now = rte_rdtsc();
-		for (i = 0; i < n; i++)
-			rx_one(pkts[i], p, now, seq0);
-		rte_pktmbuf_free_bulk(pkts, n);
-		pg_rxs.t_last = now;
-		total += n;
-	}
+	for (p = 0; p < nb_rx_ports; p++)
+		for (q = 0; q < pg_run.o.rxq; q++) {
+			n = rte_eth_rx_burst(rx_ports[p], q, pkts, (uint16_t)pg_run.o.burst);
+			if (n == 0)
+				continue;
+			now = rte_rdtsc();
+			for (i = 0; i < n; i++)
+				rx_one(pkts[i], p, p * PG_MAX_RXQ + q, now, seq0);
+			rte_pktmbuf_free_bulk(pkts, n);
+			pg_rxs.t_last = now;
+			total += n;
+		}
 	return total;
 }
 
@@ -125,14 +126,16 @@ pg_rx_linger(void)
 	struct rte_mbuf *pkts[PG_MAX_BURST];
 	uint64_t end = rte_rdtsc() + (uint64_t)(pg_run.o.linger * (double)pg_run.hz);
 	unsigned int p;
-	uint16_t n;
+	uint16_t n, q;
 
 	while (!pg_run.quit && rte_rdtsc() < end) {
-		for (p = 0; p < nb_rx_ports; p++) {
-			n = rte_eth_rx_burst(rx_ports[p], 0, pkts, (uint16_t)pg_run.o.burst);
-			if (n != 0)
-				rte_pktmbuf_free_bulk(pkts, n);
-		}
+		for (p = 0; p < nb_rx_ports; p++)
+			for (q = 0; q < pg_run.o.rxq; q++) {
+				n = rte_eth_rx_burst(rx_ports[p], q, pkts,
+						     (uint16_t)pg_run.o.burst);
+				if (n != 0)
+					rte_pktmbuf_free_bulk(pkts, n);
+			}
 		rte_delay_us_sleep(1000);
 	}
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "options.h"
 
 #define PG_MAX_RX_PORTS 2
 
@@ -20,10 +21,12 @@ struct pg_rx_stats {
 	uint64_t other;            /* measured, on --tx-port (when distinct) */
 	uint64_t timed, untimed;   /* measured, by stamp */
 	uint64_t warmup;           /* sent before measurement began */
-	uint64_t reordered;        /* stamp sequence below one already seen on the port */
+	uint64_t reordered;        /* stamp sequence below one already seen on the queue */
 	uint64_t crc_ok, crc_bad, crc_na; /* --check-crc; na: not a valid FCoE frame */
-	uint64_t max_seq[PG_MAX_RX_PORTS]; /* per port: frames of one port keep order */
-	int any_seq[PG_MAX_RX_PORTS];
+	/* per RX queue: a forwarder keeps a flow's frames on one queue in
+	 * order (each of its workers sends on its own) */
+	uint64_t max_seq[PG_MAX_RX_PORTS * PG_MAX_RXQ];
+	int any_seq[PG_MAX_RX_PORTS * PG_MAX_RXQ];
 	uint64_t t_last;           /* TSC of the last frame received */
 	struct pg_hist hist;       /* measured latency, ticks */
 	struct pg_hist ihist;      /* since the last periodic line */
