@@ -13,6 +13,9 @@
  * transparent huge pages (bench_memory_socket), which gives the TLB
  * behaviour of the real thing; `--no-thp` measures on the EAL's 4 KB heap.
  * They print which one was in effect (from /proc/self/smaps_rollup).
+ *
+ * With FCR_BENCH_JSON set, each also appends its headline figures to that
+ * file, one JSON object a line (bench_result), for perf/run to collect.
  */
 #ifndef FCR_BENCH_UTIL_H
 #define FCR_BENCH_UTIL_H
@@ -20,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,14 +96,86 @@ bench_median(double *v, unsigned int n)
 }
 
 /* Run-to-run spread of a sorted sample, as crc-bench reports it: the
- * 2nd-slowest minus the 2nd-fastest when there are at least 5 runs. */
+ * 2nd-slowest minus the 2nd-fastest when there are at least 5 runs. NAN
+ * when there is none to measure (one run): not a spread of 0. */
 static inline double
 bench_spread(const double *sorted, unsigned int n, double med)
 {
 	if (n < 2 || med <= 0)
-		return 0;
+		return NAN;
 	return n >= 5 ? (sorted[n - 2] - sorted[1]) / med :
 			(sorted[n - 1] - sorted[0]) / med;
+}
+
+/* ------------------------------------------------------------------ */
+/* machine-readable results */
+
+/*
+ * One headline figure, appended as a line of JSON to the file that
+ * FCR_BENCH_JSON names (nothing when it is unset): value in unit, against
+ * reference (NULL: none) measured at reference_value; ratio as the bench's
+ * own table prints it (reference / value or value / reference); spread =
+ * value's run-to-run spread over its median (NAN: not measured over runs).
+ * A NaN or infinite number is written as null. The line is buffered until
+ * fclose, so it reaches the O_APPEND file in one write: whole lines even
+ * when several benchmarks share the file.
+ */
+static inline void
+bench_result(const char *bench, const char *name, double value,
+	     const char *unit, const char *reference, double reference_value,
+	     double ratio, double spread)
+{
+	const struct {
+		const char *key;
+		int is_str;
+		const char *s;
+		double v;
+	} fld[] = {
+		{ "bench", 1, bench, 0 },
+		{ "name", 1, name, 0 },
+		{ "value", 0, NULL, value },
+		{ "unit", 1, unit, 0 },
+		{ "reference", 1, reference, 0 },
+		{ "reference_value", 0, NULL, reference_value },
+		{ "ratio", 0, NULL, ratio },
+		{ "spread", 0, NULL, spread },
+	};
+	const char *path = getenv("FCR_BENCH_JSON"), *p;
+	char num[32];
+	unsigned int i;
+	FILE *f;
+
+	if (path == NULL || *path == '\0')
+		return;
+	f = fopen(path, "a");
+	if (f == NULL) {
+		fprintf(stderr, "FCR_BENCH_JSON: %s: %s\n", path, strerror(errno));
+		return;
+	}
+	for (i = 0; i < RTE_DIM(fld); i++) {
+		fprintf(f, "%s\"%s\":", i ? "," : "{", fld[i].key);
+		if (fld[i].is_str && fld[i].s != NULL) {
+			fputc('"', f);
+			for (p = fld[i].s; *p != '\0'; p++) {
+				if ((unsigned char)*p < 0x20)
+					fprintf(f, "\\u%04x", (unsigned char)*p);
+				else if (*p == '"' || *p == '\\')
+					fprintf(f, "\\%c", *p);
+				else
+					fputc(*p, f);
+			}
+			fputc('"', f);
+		} else if (!fld[i].is_str && isfinite(fld[i].v)) {
+			/* always a fraction or an exponent: read as a float */
+			snprintf(num, sizeof(num), "%.10g", fld[i].v);
+			fprintf(f, "%s%s", num, strpbrk(num, ".e") ? "" : ".0");
+		} else {
+			fputs("null", f);
+		}
+	}
+	fputs("}\n", f);
+	if (fclose(f) != 0)
+		fprintf(stderr, "FCR_BENCH_JSON: %s: %s\n", path, strerror(errno));
 }
 
 /* ------------------------------------------------------------------ */

@@ -600,6 +600,31 @@ main(int argc, char **argv)
 		       sr->med[M_LIST] / sr->med[M_BULK0 + 2],
 		       sr->med[M_SCAT] / sr->med[M_BULK0 + 2]);
 	}
+	for (s = 0; s < NSIZES; s++) {
+		const struct size_result *sr = &res[s];
+		const unsigned int bk = M_BULK0 + NBULKS - 1;
+		char fl[16], name[64];
+
+		if (!sr->measured)
+			continue;
+		snprintf(fl, sizeof(fl), "%u%s flows", sr->flows % 1000000 ?
+			 sr->flows / 1000 : sr->flows / 1000000,
+			 sr->flows % 1000000 ? "K" : "M");
+		snprintf(name, sizeof(name), "%s: bulk%u (list / table)", fl,
+			 WORKER_BURST);
+		bench_result("lookup", name, sr->med[bk], "cycles/lookup",
+			     "linked list", sr->med[M_LIST],
+			     sr->med[M_LIST] / sr->med[bk], sr->spread[bk]);
+		snprintf(name, sizeof(name), "%s: bulk%u (scattered list / table)",
+			 fl, WORKER_BURST);
+		bench_result("lookup", name, sr->med[bk], "cycles/lookup",
+			     "linked list, nodes scattered", sr->med[M_SCAT],
+			     sr->med[M_SCAT] / sr->med[bk], sr->spread[bk]);
+		snprintf(name, sizeof(name), "%s: find(1) (list / table)", fl);
+		bench_result("lookup", name, sr->med[M_FIND], "cycles/lookup",
+			     "linked list", sr->med[M_LIST],
+			     sr->med[M_LIST] / sr->med[M_FIND], sr->spread[M_FIND]);
+	}
 	for (s = 0; s < NSIZES; s++)
 		if (res[s].measured)
 			printf("hit rate at %7u flows: %" PRIu64 "/%" PRIu64

@@ -226,6 +226,7 @@ main(int argc, char **argv)
 	struct fcr_tables *t;
 	struct rte_hash *h;
 	struct rte_rcu_qsbr *q1, *q2;
+	const char *parent = "";
 	unsigned int i;
 	int rc = 0;
 
@@ -353,11 +354,30 @@ main(int argc, char **argv)
 		printf("%-46s %-18s %12.1f %8.1f %12s %9s\n", r->name, r->capacity,
 		       r->bytes / 1048576.0, (double)r->bytes / FLOWS, est, ratio);
 	}
+	/* sizes, not timings: no run-to-run spread */
+	for (i = 0; i < nb_rows; i++) {
+		const struct row *r = &rows[i];
+		char name[128];
+
+		if (r->indent)
+			snprintf(name, sizeof(name), "%s: %s", parent,
+				 r->name + strspn(r->name, " "));
+		else
+			parent = r->name;
+		bench_result("memory", r->indent ? name : r->name,
+			     (double)r->bytes / FLOWS, "B/flow",
+			     r->estimate ? "library estimate" : NULL,
+			     r->estimate ? (double)r->estimate / FLOWS : NAN,
+			     r->estimate ? (double)r->bytes / r->estimate : NAN, NAN);
+	}
 	printf("fcr_flow_table_memory counts the flow table's own arrays, not its "
 	       "rte_hash nor the RCU defer queue;\nfcr_route_table_memory counts "
 	       "tbl24, the tbl8 groups and the route arrays.\n");
 	printf("each further worker: +%.1f B/flow (its per-flow counters)\n",
 	       (double)(flow_total2 - flow_total) / FLOWS);
+	bench_result("memory", "flow table, each further worker",
+		     (double)(flow_total2 - flow_total) / FLOWS, "B/flow", NULL,
+		     NAN, NAN, NAN);
 	printf("target: flow table only (1 worker) <= 256 B/flow: %.1f  %s\n",
 	       (double)flow_total / FLOWS,
 	       (double)flow_total / FLOWS <= 256 ? "PASS" : "MISS");

@@ -1188,6 +1188,38 @@ main(int argc, char **argv)
 			       x[C_OWN1].med, x[C_RATIO].med, best_ratio[fl][sz],
 			       x[C_MACSWAP].med / x[C_MACSWAP2].med);
 		}
+	for (fl = 0; fl < NFLOWS; fl++)
+		for (sz = 0; sz < NSIZES && measured[fl]; sz++) {
+			const struct cell *x = res[fl][sz];
+			char cfg[32], name[96];
+
+			snprintf(cfg, sizeof(cfg), "%u%s flows, %u B",
+				 flow_counts[fl] % 1000000 ? flow_counts[fl] / 1000 :
+				 flow_counts[fl] / 1000000,
+				 flow_counts[fl] % 1000000 ? "K" : "M",
+				 frame_len_of(payloads[sz]));
+			snprintf(name, sizeof(name), "%s, 1 worker (pipeline / "
+				 "macswap)", cfg);
+			bench_result("pipeline", name, x[C_PIPE1].med,
+				     "cycles/frame", "macswap, 1 worker",
+				     x[C_MACSWAP].med,
+				     x[C_PIPE1].med / x[C_MACSWAP].med,
+				     x[C_PIPE1].spread);
+			/* the table's 2w/1w: the median of the runs' ratios */
+			snprintf(name, sizeof(name), "%s, 2 workers (2w / 1w "
+				 "throughput)", cfg);
+			bench_result("pipeline", name, x[C_PIPE2].med,
+				     "cycles/frame", "pipeline, 1 worker",
+				     x[C_PIPE1].med, x[C_RATIO].med,
+				     x[C_PIPE2].spread);
+			snprintf(name, sizeof(name), "%s, macswap 2 workers (2w / "
+				 "1w throughput)", cfg);
+			bench_result("pipeline", name, x[C_MACSWAP2].med,
+				     "cycles/frame", "macswap, 1 worker",
+				     x[C_MACSWAP].med,
+				     x[C_MACSWAP].med / x[C_MACSWAP2].med,
+				     x[C_MACSWAP2].spread);
+		}
 	printf("1 worker on lcore 0. 2 workers: lcores 0 and 1 at once; the "
 	       "aggregate is both workers' frames over the wall\ntime from their "
 	       "common start to the later finish; 'own' = each worker's own "
@@ -1258,6 +1290,7 @@ main(int argc, char **argv)
 	}
 	for (fl = 0; fl < NFLOWS; fl++) {
 		double d = size_effect[fl];
+		char name[64];
 
 		if (!measured[fl])
 			continue;
@@ -1265,6 +1298,17 @@ main(int argc, char **argv)
 		       "the cost by < 10%% (median of the runs' paired ratios): "
 		       "%+.1f%%  %s\n", flow_counts[fl], d * 100,
 		       d < 0.10 && d > -0.10 ? "PASS" : "MISS");
+		snprintf(name, sizeof(name), "%u%s flows, %u B / %u B, 1 worker",
+			 flow_counts[fl] % 1000000 ? flow_counts[fl] / 1000 :
+			 flow_counts[fl] / 1000000,
+			 flow_counts[fl] % 1000000 ? "K" : "M",
+			 frame_len_of(payloads[NSIZES - 1]),
+			 frame_len_of(payloads[0]));
+		/* ratio: the median of the runs' paired ratios, as the target */
+		bench_result("pipeline", name, res[fl][NSIZES - 1][C_PIPE1].med,
+			     "cycles/frame", "smallest frames, 1 worker",
+			     res[fl][0][C_PIPE1].med, 1 + d,
+			     res[fl][NSIZES - 1][C_PIPE1].spread);
 	}
 	for (fl = 0; fl < NFLOWS; fl++)
 		for (sz = 0; sz < NSIZES && measured[fl]; sz++) {

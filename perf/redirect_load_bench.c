@@ -368,6 +368,40 @@ main(int argc, char **argv)
 			printf(" %7.0f", slice_med[m][s]);
 		printf(" %10.2fx\n", slice_med[m][SLICES - 1] / slice_med[m][0]);
 	}
+	/* bench_median sorted the samples: bench_spread reads them so */
+	for (m = 0; m < nmodes; m++) {
+		const unsigned int nr = (unsigned int)runs, nl = NLOADS - 1;
+		char name[64], ref[64];
+
+		snprintf(ref, sizeof(ref), "%s, %uK redirects", mode_names[m],
+			 loads[0] / 1000);
+		bench_result("redirect-load", ref, med[m][0], "cycles/redirect",
+			     NULL, NAN, NAN, bench_spread(samples[m][0], nr, med[m][0]));
+		snprintf(name, sizeof(name), "%s, %uK redirects (%uK / %uK)",
+			 mode_names[m], loads[nl] / 1000, loads[nl] / 1000,
+			 loads[0] / 1000);
+		bench_result("redirect-load", name, med[m][nl], "cycles/redirect",
+			     ref, med[m][0], med[m][nl] / med[m][0],
+			     bench_spread(samples[m][nl], nr, med[m][nl]));
+		snprintf(name, sizeof(name), "%s, %uK redirects, slice %u / slice 1",
+			 mode_names[m], loads[nl] / 1000, SLICES);
+		bench_result("redirect-load", name, slice_med[m][SLICES - 1],
+			     "cycles/redirect", "the same load, slice 1",
+			     slice_med[m][0], slice_med[m][SLICES - 1] / slice_med[m][0],
+			     bench_spread(slice_samples[m][SLICES - 1], nr,
+					  slice_med[m][SLICES - 1]));
+	}
+	for (n = 0; n < NLOADS && nmodes == NMODES; n++) {
+		char name[64], ref[64];
+
+		snprintf(name, sizeof(name), "commands, %uK redirects (commands / "
+			 "api)", loads[n] / 1000);
+		snprintf(ref, sizeof(ref), "api, %uK redirects", loads[n] / 1000);
+		bench_result("redirect-load", name, med[M_CMD][n], "cycles/redirect",
+			     ref, med[M_API][n], med[M_CMD][n] / med[M_API][n],
+			     bench_spread(samples[M_CMD][n], (unsigned int)runs,
+					  med[M_CMD][n]));
+	}
 	for (m = 0; m < nmodes; m++) {
 		double x = med[m][NLOADS - 1] / med[m][0];
 
