@@ -91,6 +91,34 @@ fcr_cutover_note(const struct fcr_note *n)
 		fcr_wwpn_format(n->wwpn, w));
 }
 
+/* A configuration of thousands of redirects on ports no FIP login taught
+ * (static bindings) would log two lines for each: the first few a second
+ * are logged, the rest counted (cutovers_unsent) and summed up in the
+ * next line logged. */
+#define UNSENT_LOGGED_PER_S 10
+
+static int
+unsent_log_ok(void)
+{
+	static uint64_t second, logged, held;
+	uint64_t now = rte_get_tsc_cycles() / rte_get_tsc_hz();
+
+	if (now != second) {
+		if (held != 0)
+			FCR_LOG(WARNING, tables, "%" PRIu64 " more ports of redirects whose path "
+				"changed could not be made to log in again (not logged; counted "
+				"in cutovers_unsent)", held);
+		second = now;
+		logged = held = 0;
+	}
+	if (logged < UNSENT_LOGGED_PER_S) {
+		logged++;
+		return 1;
+	}
+	held++;
+	return 0;
+}
+
 void
 fcr_cutover_drained(const struct fcr_note *n)
 {
@@ -116,10 +144,12 @@ fcr_cutover_drained(const struct fcr_note *n)
 				n->vlan, i == 0 ? "host" : "vi", w);
 		} else {
 			t->st.cutovers_unsent++;
-			FCR_LOG(WARNING, tables, "redirect vlan %u: the pair's path changed: %s %s "
-				"could not be made to log in again (not learned over FIP, no FCF "
-				"advertisement seen on the VLAN, or no mbuf); its open exchanges "
-				"may reach the new path", n->vlan, i == 0 ? "host" : "vi", w);
+			if (unsent_log_ok())
+				FCR_LOG(WARNING, tables, "redirect vlan %u: the pair's path changed: %s %s "
+					"could not be made to log in again (not learned over FIP, no FCF "
+					"advertisement seen on the VLAN, or no mbuf); its open "
+					"exchanges may reach the new path", n->vlan,
+					i == 0 ? "host" : "vi", w);
 		}
 	}
 }

@@ -280,10 +280,10 @@ fcr_worker_main(void *arg)
 		}
 		release_held(w);
 		round = 0;
+		t0 = rte_rdtsc();
 		for (i = 0; i < w->nb_rxq; i++) {
 			const struct fcr_rxq *q = &w->rxq[i];
 
-			t0 = rte_rdtsc();
 			n = receive(q, pkts, burst);
 			w->st.polls++;
 			round += n;
@@ -293,13 +293,15 @@ fcr_worker_main(void *arg)
 			w->st.frames += n;
 			forward_burst(w, q->port, pkts, n);
 			w->st.busy_polls++;
-			w->st.busy_cycles += rte_rdtsc() - t0;
 		}
 		/* Under load the buffers fill and go out whole; when a round
 		 * brings less than a burst, nothing more is coming soon: send
 		 * now rather than at the timer (up to 100 us later). */
 		if (round > 0 && round < burst)
 			flush_all(w);
+		/* a round that brought frames, receive to send, is busy */
+		if (round > 0)
+			w->st.busy_cycles += rte_rdtsc() - t0;
 		/* an lcore sharing its CPU (app/distributor.c) */
 		if (w->shares_core && round < burst)
 			sched_yield();

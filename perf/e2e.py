@@ -105,28 +105,37 @@ class Lab:
         return path
 
 
-def _wait_for(path, pattern, proc, timeout):
-    """Until `pattern` appears in the file at `path` (the process alive)."""
+def _count(path, rx):
+    try:
+        with open(path, errors="replace") as f:
+            return len(rx.findall(f.read()))
+    except FileNotFoundError:
+        return 0
+
+
+def _wait_for(path, pattern, proc, timeout, more_than=0):
+    """Until `pattern` appears in the file at `path` more than `more_than`
+    times (the process alive)."""
     rx = re.compile(pattern, re.M)
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        try:
-            with open(path, errors="replace") as f:
-                if rx.search(f.read()):
-                    return True
-        except FileNotFoundError:
-            pass
+        if _count(path, rx) > more_than:
+            return True
         if proc.poll() is not None:
             return False
-        time.sleep(0.1)
+        time.sleep(0.05)
     return False
 
 
 class Forwarder:
-    """fcredirect or testpmd as the memif server of a fresh socket pair."""
+    """fcredirect or testpmd as the memif server of a socket pair of its
+    own, stopped between runs (its forwarding lcore then leaves the CPU:
+    testpmd's waits, fcredirect's sleeps), so the two forwarders of a case
+    can stay up side by side and a case loads its tables once."""
 
     def __init__(self, lab, kind, flows, redirected_pct, lcores=None, extra=()):
         self.lab, self.kind = lab, kind
+        self.prev_io = 0
         self.sock = tempfile.mkdtemp(dir=lab.dir, prefix=kind + ".")
         self.log = os.path.join(self.sock, "fwd.log")
         self.prefix = lab.prefix(kind)
@@ -138,8 +147,10 @@ class Forwarder:
                 ["--", "-i", "--forward-mode=io", "--total-num-mbufs=8192"]
             self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=logf,
                                       stderr=subprocess.STDOUT, text=True)
-            self.send("start")
-            ready = r"^testpmd> "
+            # its busy cycles per packet, as fcredirect's per frame
+            self.send("set record-core-cycles on")
+            self.send("show config fwd")
+            ready = r"^io packet forwarding"
         else:
             cmds = lab.commands(flows, redirected_pct)
             prof = os.path.join(self.sock, "memif.conf")
@@ -156,15 +167,54 @@ class Forwarder:
                     "--log-level=lib.eal:error", "--", "--pmd-config", prof, "-i",
                     "--max-flows", str(max(4 * n, 1 << 20)), "--max-bindings", str(n),
                     "--max-redirects", str(max(flows // 2, 4096)),
-                    "--cmdline-file", cmds, "--fabric-ports", "0"] + list(extra)
+                    "--fabric-ports", "0"] + list(extra)
             self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=logf,
                                       stderr=subprocess.STDOUT, text=True)
-            self.send("start")
+            # all or nothing, as an operator loads a configuration
+            self.send("load config " + cmds)
             self.send("show fwd stats")
             ready = r"^  total "
-        if not _wait_for(self.log, ready, self.p, 600):
+        if not _wait_for(self.log, ready, self.p, 900):
             self.stop()
             raise RuntimeError("%s did not start; its log:\n%s" % (kind, self.tail()))
+        if kind != "testpmd" and re.search(r"^error", self.tail(200), re.M):
+            self.stop()
+            raise RuntimeError("fcredirect refused the fabric's configuration:\n" + self.tail())
+
+    def cycles_rx(self):
+        return re.compile(r"CPU cycles/packet=([0-9.]+)" if self.kind == "testpmd" else
+                          r"worker 0 \(lcore \d+\): frames \d+, busy cycles/frame ([0-9.]+)")
+
+    def begin(self):
+        """Forwarding on, counters from zero."""
+        if self.kind != "testpmd":
+            self.send("clear fwd stats")
+        self.mark = _count(self.log, self.cycles_rx())
+        self.send("start")
+
+    def end(self):
+        """Forwarding off; the forwarding lcore's busy cycles per frame over
+        the run: the cycles of polls that brought frames, over the frames
+        (testpmd's `CPU cycles/packet` with record-core-cycles, which its
+        stop prints; fcredirect's `busy cycles/frame` of worker 0). The
+        `show fwd stats` text after the stop (fcredirect)."""
+        self.send("stop")
+        if self.kind != "testpmd":
+            self.send("show fwd stats")
+        rx = self.cycles_rx()
+        if not _wait_for(self.log, rx.pattern, self.p, 30, self.mark):
+            return float("nan"), ""
+        with open(self.log, errors="replace") as f:
+            text = f.read()
+        if self.kind == "testpmd":
+            # testpmd 22.11 clears the cycles at each start but not the
+            # packets they are divided by: this run's are the difference
+            m = re.findall(r"total cycles=(\d+) / total io packets=(\d+)", text)[-1]
+            io = int(m[1])
+            cyc = int(m[0]) / (io - self.prev_io) if io > self.prev_io else float("nan")
+            self.prev_io = io
+            return cyc, ""
+        return float(rx.findall(text)[-1]), text.split("Forward statistics")[-1]
 
     def send(self, line):
         try:
@@ -185,7 +235,7 @@ class Forwarder:
         except OSError:
             pass
         try:
-            self.p.wait(30)
+            self.p.wait(60)
         except subprocess.TimeoutExpired:
             self.p.kill()
             self.p.wait()
@@ -194,7 +244,9 @@ class Forwarder:
 
 
 def pg_run(lab, fwd, size, flows, rate, duration, warmup, rxq=1):
-    """One generator run against the running forwarder `fwd`; its summary."""
+    """One generator run through the forwarder `fwd` (started for it and
+    stopped after it); its summary, with the forwarder's busy cycles per
+    frame (`cycles`) and, from fcredirect, its statistics (`stats`)."""
     prefix = lab.prefix("pg")
     out = os.path.join(fwd.sock, "pg-%s.log" % prefix)
     argv = [lab.pg] + lab.mem_args(512) + ["-l", "0", "--file-prefix", prefix,
@@ -203,12 +255,13 @@ def pg_run(lab, fwd, size, flows, rate, duration, warmup, rxq=1):
         ["--", "--flows", str(flows), "--size", str(size), "--rate", str(int(rate)),
          "--duration", str(duration), "--warmup", str(warmup), "--stats-period", "0",
          "--link-wait", "60", "--drain", "1", "--linger", "2", "--rxq", str(rxq)]
+    fwd.begin()
     with open(out, "w") as f:
         p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT)
     # The forwarder stops polling before the generator's ports go (DPDK
     # 22.11's memif server can fault when its peer leaves mid-poll).
     _wait_for(out, r"^summary lat_", p, duration + warmup + 120)
-    fwd.send("stop")
+    cycles, stats = fwd.end()
     try:
         p.wait(60)
     except subprocess.TimeoutExpired:
@@ -220,24 +273,8 @@ def pg_run(lab, fwd, size, flows, rate, duration, warmup, rxq=1):
     s = summary(text)
     if "rx_pps" not in s:
         raise RuntimeError("fcoe-pktgen gave no summary:\n" + text[-2000:])
+    s["cycles"], s["stats"] = cycles, stats
     return s
-
-
-def one(lab, kind, size, flows, pct, rate, duration, warmup, lcores=None, extra=(),
-        stats=None, rxq=1):
-    """One run on a fresh forwarder; its `show fwd stats` appended to
-    stats (a list) when given."""
-    fwd = Forwarder(lab, kind, flows, pct, lcores, extra)
-    try:
-        s = pg_run(lab, fwd, size, flows, rate, duration, warmup, rxq)
-        if stats is not None:
-            fwd.send("show fwd stats")
-            _wait_for(fwd.log, r"(?s)Forward statistics.*Forward statistics.*tables \(sync", fwd.p, 30)
-            with open(fwd.log, errors="replace") as f:
-                stats.append(f.read().split("Forward statistics")[-1])
-        return s
-    finally:
-        fwd.stop()
 
 
 def spread(values, med):
@@ -247,31 +284,91 @@ def spread(values, med):
 
 
 def case(lab, size, flows, pct, pairs, duration, warmup, lat_fraction, log):
-    """Alternating pairs at full speed, then one alternating pair of latency
-    runs; a dict of the figures."""
-    runs = {"fcredirect": [], "testpmd": []}
-    for i in range(pairs):
-        order = ("fcredirect", "testpmd") if i % 2 == 0 else ("testpmd", "fcredirect")
-        for kind in order:
-            s = one(lab, kind, size, flows, pct, 0, duration, warmup)
-            runs[kind].append(s)
-            log("    %-10s run %d: rx %.3f Mpps, tx %.3f Mpps, lost %s (%s%%)"
-                % (kind, i + 1, num(s, "rx_pps") / 1e6, num(s, "tx_pps") / 1e6,
-                   s.get("lost"), s.get("loss_pct")))
-    res = {}
-    for kind, ss in runs.items():
-        rx = [num(s, "rx_pps") for s in ss]
-        med = statistics.median(rx)
-        res[kind] = {"rate": med, "spread": spread(rx, med),
-                     "loss_pct": statistics.median(num(s, "loss_pct") for s in ss)}
-    lat_rate = lat_fraction * min(res["fcredirect"]["rate"], res["testpmd"]["rate"])
-    for kind in ("testpmd", "fcredirect"):
-        s = one(lab, kind, size, flows, pct, lat_rate, duration, warmup)
-        res[kind]["lat_rate"] = lat_rate
-        res[kind]["lat_p50_ns"] = num(s, "lat_p50_ns")
-        res[kind]["lat_p99_ns"] = num(s, "lat_p99_ns")
-        res[kind]["lat_samples"] = num(s, "lat_samples")
-        res[kind]["lat_lost"] = num(s, "lost")
-        log("    %-10s at %.3f Mpps: latency p50 %s ns, p99 %s ns, lost %s"
-            % (kind, lat_rate / 1e6, s.get("lat_p50_ns"), s.get("lat_p99_ns"), s.get("lost")))
-    return res
+    """Both forwarders up (the tables loaded once), alternating pairs of runs
+    at full speed, then one latency run each at the same rate; a dict of
+    the figures."""
+    fwd = {}
+    try:
+        for kind in ("fcredirect", "testpmd"):
+            fwd[kind] = Forwarder(lab, kind, flows, pct)
+        # a first run of each, not counted: the first frames through a
+        # fresh memif connection and pool fault their pages in
+        for kind in fwd:
+            pg_run(lab, fwd[kind], size, flows, 0, 1, 0)
+        runs = {"fcredirect": [], "testpmd": []}
+        for i in range(pairs):
+            order = ("fcredirect", "testpmd") if i % 2 == 0 else ("testpmd", "fcredirect")
+            for kind in order:
+                s = pg_run(lab, fwd[kind], size, flows, 0, duration, warmup)
+                runs[kind].append(s)
+                log("    %-10s run %d: rx %.3f Mpps, tx %.3f Mpps, lost %s (%s%%), "
+                    "%.0f busy cycles/frame"
+                    % (kind, i + 1, num(s, "rx_pps") / 1e6, num(s, "tx_pps") / 1e6,
+                       s.get("lost"), s.get("loss_pct"), s["cycles"]))
+        res = {}
+        for kind, ss in runs.items():
+            rx = [num(s, "rx_pps") for s in ss]
+            med = statistics.median(rx)
+            cyc = [s["cycles"] for s in ss]
+            cmed = statistics.median(cyc)
+            res[kind] = {"rate": med, "spread": spread(rx, med),
+                         "loss_pct": statistics.median(num(s, "loss_pct") for s in ss),
+                         "cycles": cmed, "cycles_spread": spread(cyc, cmed)}
+        lat_rate = lat_fraction * min(res["fcredirect"]["rate"], res["testpmd"]["rate"])
+        for kind in ("testpmd", "fcredirect"):
+            s = pg_run(lab, fwd[kind], size, flows, lat_rate, duration, warmup)
+            res[kind]["lat_rate"] = lat_rate
+            res[kind]["lat_p50_ns"] = num(s, "lat_p50_ns")
+            res[kind]["lat_p99_ns"] = num(s, "lat_p99_ns")
+            res[kind]["lat_samples"] = num(s, "lat_samples")
+            res[kind]["lat_lost"] = num(s, "lost")
+            log("    %-10s at %.3f Mpps: latency p50 %s ns, p99 %s ns, lost %s"
+                % (kind, lat_rate / 1e6, s.get("lat_p50_ns"), s.get("lat_p99_ns"),
+                   s.get("lost")))
+        return res
+    finally:
+        for f in fwd.values():
+            f.stop()
+
+
+def dist_cycles(stats_text):
+    """The distributor's busy cycles per frame from a `show fwd stats`."""
+    m = re.search(r"distributor 0 \(lcore \d+\): frames (\d+), busy cycles/frame ([0-9.]+)",
+                  stats_text)
+    return float(m.group(2)) if m else float("nan")
+
+
+def distributor_case(lab, size, flows, pct, workers, pairs, duration, warmup, log):
+    """One RX queue per port dealt by a distributor (lcore 1, CPU 1) to
+    `workers` workers (lcores 2.., sharing CPU 1 with it), against one
+    worker polling the queues itself; alternating pairs at full speed."""
+    lc = "0@0,1@1," + ",".join("%d@1" % (2 + i) for i in range(workers))
+    fwd = {}
+    ref, dist, cyc = [], [], []
+    try:
+        fwd[0] = Forwarder(lab, "fcredirect", flows, pct)
+        fwd[1] = Forwarder(lab, "fcredirect", flows, pct, lc,
+                           ["--distributor", "(0,0,1),(1,0,1)"])
+        pg_run(lab, fwd[0], size, flows, 0, 1, 0)  # not counted, as in case()
+        pg_run(lab, fwd[1], size, flows, 0, 1, 0, workers)
+        for i in range(pairs):
+            for which in ((0, 1) if i % 2 == 0 else (1, 0)):
+                if which == 0:
+                    s = pg_run(lab, fwd[0], size, flows, 0, duration, warmup)
+                    ref.append(num(s, "rx_pps"))
+                    log("    1 worker, no distributor run %d: rx %.3f Mpps"
+                        % (i + 1, ref[-1] / 1e6))
+                else:
+                    s = pg_run(lab, fwd[1], size, flows, 0, duration, warmup, workers)
+                    dist.append(num(s, "rx_pps"))
+                    cyc.append(dist_cycles(s["stats"]))
+                    log("    distributor + %d worker(s) run %d: rx %.3f Mpps, lost %s, "
+                        "distributor %.0f cycles/frame, reordered %s"
+                        % (workers, i + 1, dist[-1] / 1e6, s.get("lost"), cyc[-1],
+                           s.get("rx_reordered")))
+    finally:
+        for f in fwd.values():
+            f.stop()
+    mr, md = statistics.median(ref), statistics.median(dist)
+    return {"workers": workers, "ref": mr, "ref_spread": spread(ref, mr), "rate": md,
+            "spread": spread(dist, md), "cycles": statistics.median(cyc)}

@@ -825,6 +825,69 @@ flogi_and_its_accept_bind_the_requester(void **state)
 	fcr_tables_free(t);
 }
 
+/* The workers' VN_Port cache answers what the table does after every kind
+ * of change to it: each step primes the cache, changes the table, and
+ * compares; a change that did not bump the generation leaves a stale word. */
+static void
+vn_cache_follows_every_change_to_the_vn_table(void **state)
+{
+	static struct fcr_vn_cache c; /* 24 KB: not on the stack */
+	struct fcr_tables *t = mk();
+	struct fcr_binding_table *bt = t->bindings;
+	uint64_t keys[4], want[4], got[4];
+	uint32_t a, b, ev;
+	unsigned int step, i;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	keys[0] = fcr_vn_key(VLAN, FH);
+	keys[1] = fcr_vn_key(VLAN, FT);
+	keys[2] = fcr_vn_key(VLAN, 0x010999);
+	keys[3] = fcr_vn_key(VLAN + 1, FH);
+	a = fcr_binding_get(bt, VLAN, H, 1);
+	b = fcr_binding_get(bt, VLAN, T, 1);
+	for (step = 0; step < 7; step++) {
+		/* prime: the cache now holds every key, at this generation */
+		fcr_vn_lookup_cached(bt, &c, keys, 4, got);
+		switch (step) {
+		case 0: /* bind: a new key */
+			assert_int_equal(fcr_binding_bind(bt, a, FH, FCR_BIND_LEARNED,
+							  fpma_vn(FH, 1), &ev), 1);
+			break;
+		case 1: /* the same FCID, another MAC or port: the word changes */
+			assert_int_equal(fcr_binding_bind(bt, a, FH, FCR_BIND_LEARNED,
+							  fpma_vn(FH, 2), &ev), 0);
+			break;
+		case 2: /* a second port */
+			assert_int_equal(fcr_binding_bind(bt, b, FT, FCR_BIND_STATIC,
+							  FCR_VN_ANY, &ev), 1);
+			break;
+		case 3: /* told to leave (a cutover) */
+			assert_int_equal(fcr_binding_leaving(bt, a), 0);
+			break;
+		case 4: /* another name takes FT: the first is evicted */
+			assert_int_equal(fcr_binding_bind(bt, a, FT, FCR_BIND_LEARNED,
+							  fpma_vn(FT, 1), &ev), 1);
+			assert_int_equal(ev, b);
+			break;
+		case 5: /* moves to a third FCID */
+			assert_int_equal(fcr_binding_bind(bt, a, 0x010999, FCR_BIND_LEARNED,
+							  fpma_vn(0x010999, 1), &ev), 1);
+			break;
+		default: /* unbound */
+			assert_int_equal(fcr_binding_unbind(bt, a), 1);
+			break;
+		}
+		fcr_vn_lookup_bulk(bt, keys, 4, want);
+		fcr_vn_lookup_cached(bt, &c, keys, 4, got);
+		for (i = 0; i < 4; i++)
+			if (got[i] != want[i])
+				fail_msg("step %u, key %u: cache 0x%" PRIx64 ", table 0x%" PRIx64,
+					 step, i, got[i], want[i]);
+	}
+	fcr_tables_free(t);
+}
+
 static void
 fip_fdisc_reply_binds_and_plogi_teaches_nothing(void **state)
 {
@@ -1871,6 +1934,7 @@ main(void)
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),
 		cmocka_unit_test(a_burst_keeps_what_each_first_frame_does),
 		cmocka_unit_test(random_bursts_apply_as_their_events_one_by_one),
+		cmocka_unit_test(vn_cache_follows_every_change_to_the_vn_table),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);

@@ -44,6 +44,7 @@ fcr_binding_table_create(const char *name, uint32_t capacity,
 	bt = rte_zmalloc_socket(name, sizeof(*bt), 0, socket);
 	if (bt == NULL)
 		goto nomem;
+	bt->vn_gen = 1; /* a zeroed cache entry (generation 0) is empty */
 	snprintf(n1, sizeof(n1), "%s_w", name);
 	snprintf(n2, sizeof(n2), "%s_f", name);
 	hp.name = n1;
@@ -147,6 +148,13 @@ fcr_binding_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
 
 /* note: log a deletion for replication (not when the name is only moving
  * to another FCID: that is an update). */
+/* After a change to vn_ports: the workers' cached words are stale. */
+static inline void
+vn_changed(struct fcr_binding_table *bt)
+{
+	__atomic_store_n(&bt->vn_gen, bt->vn_gen + 1, __ATOMIC_RELEASE);
+}
+
 static int
 name_unbind(struct fcr_binding_table *bt, uint32_t n, int note)
 {
@@ -158,6 +166,7 @@ name_unbind(struct fcr_binding_table *bt, uint32_t n, int note)
 	k = fcr_vn_key(nm->vlan, nm->fcid);
 	rte_hash_del_key(bt->by_fcid, &k);
 	rte_hash_del_key(bt->vn_ports, &k);
+	vn_changed(bt);
 	nm->fcid = FCR_FCID_NONE;
 	nm->origin = FCR_BIND_NONE;
 	bt->nb_bound--;
@@ -188,6 +197,7 @@ fcr_binding_leaving(struct fcr_binding_table *bt, uint32_t n)
 	if (rte_hash_add_key_data(bt->vn_ports, &k,
 				  (void *)(uintptr_t)(nm->vn | FCR_VN_LEAVING)) < 0)
 		return -ENOENT;
+	vn_changed(bt);
 	nm->vn |= FCR_VN_LEAVING;
 	return 0;
 }
@@ -210,6 +220,7 @@ fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 			k = fcr_vn_key(nm->vlan, fcid);
 			if (rte_hash_add_key_data(bt->vn_ports, &k, (void *)(uintptr_t)vn) < 0)
 				return -ENOSPC;
+			vn_changed(bt);
 			nm->vn = vn;
 		}
 		return 0;
@@ -226,6 +237,7 @@ fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 		rte_hash_del_key(bt->by_fcid, &k);
 		return -ENOSPC;
 	}
+	vn_changed(bt);
 	nm->vn = vn;
 	nm->fcid = fcid;
 	nm->origin = (uint8_t)origin;
@@ -296,4 +308,44 @@ fcr_vn_lookup_bulk(const struct fcr_binding_table *bt, const uint64_t *keys,
 	rte_hash_lookup_bulk_data(bt->vn_ports, kp, n, &hits, data);
 	for (i = 0; i < n; i++)
 		vn[i] = (hits >> i) & 1 ? (uint64_t)(uintptr_t)data[i] : 0;
+}
+
+static inline uint32_t
+vn_slot(uint64_t key)
+{
+	return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 54) & (FCR_VN_CACHE_SIZE - 1);
+}
+
+void
+fcr_vn_lookup_cached(const struct fcr_binding_table *bt, struct fcr_vn_cache *c,
+		     const uint64_t *keys, unsigned int n, uint64_t *vn)
+{
+	/* the generation before the lookups: a change after it is caught by
+	 * the next burst's read */
+	uint64_t gen = __atomic_load_n(&bt->vn_gen, __ATOMIC_ACQUIRE);
+	uint64_t mkey[RTE_HASH_LOOKUP_BULK_MAX], mvn[RTE_HASH_LOOKUP_BULK_MAX];
+	uint8_t mi[RTE_HASH_LOOKUP_BULK_MAX];
+	unsigned int i, nm = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct fcr_vn_cache_entry *e = &c->e[vn_slot(keys[i])];
+
+		if (e->gen == gen && e->key == keys[i]) {
+			vn[i] = e->vn;
+		} else {
+			mkey[nm] = keys[i];
+			mi[nm++] = (uint8_t)i;
+		}
+	}
+	if (nm == 0)
+		return;
+	fcr_vn_lookup_bulk(bt, mkey, nm, mvn);
+	for (i = 0; i < nm; i++) {
+		struct fcr_vn_cache_entry *e = &c->e[vn_slot(mkey[i])];
+
+		vn[mi[i]] = mvn[i];
+		e->key = mkey[i];
+		e->vn = mvn[i];
+		e->gen = gen;
+	}
 }

@@ -108,7 +108,28 @@ struct fcr_binding_table {
 	uint32_t nb_free;
 	uint32_t capacity;
 	uint32_t nb_bound;
+	/* bumped after every change to vn_ports (release), read by the
+	 * workers before they look up (acquire): a worker's cached vn word
+	 * is good while the generation it was read in is the current one */
+	uint64_t vn_gen;
 	struct fcr_change_log *log; /* replication, when attached */
+};
+
+/*
+ * A worker's cache in front of vn_ports: VN_Ports are few (thousands in a
+ * fabric) against flows (millions), and every frame from the fabric, every
+ * redirect leg and every frame on an edge port looks one up. Direct-mapped
+ * by key; an entry counts only in the generation it was filled in, so any
+ * bind, unbind or leaving mark empties every worker's cache at once.
+ */
+#define FCR_VN_CACHE_SIZE 1024
+struct fcr_vn_cache_entry {
+	uint64_t key;
+	uint64_t vn;
+	uint64_t gen;   /* 0: empty (the table's generations start at 1) */
+};
+struct fcr_vn_cache {
+	struct fcr_vn_cache_entry e[FCR_VN_CACHE_SIZE];
 };
 
 /* qsbr: the workers' RCU variable (NULL when no worker reads concurrently). */
@@ -141,6 +162,9 @@ int fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
  */
 void fcr_vn_lookup_bulk(const struct fcr_binding_table *bt, const uint64_t *keys,
 			unsigned int n, uint64_t *vn);
+/* fcr_vn_lookup_bulk through a worker's cache: same results. */
+void fcr_vn_lookup_cached(const struct fcr_binding_table *bt, struct fcr_vn_cache *c,
+			  const uint64_t *keys, unsigned int n, uint64_t *vn);
 /* Remove the FCID; returns 1 if it was bound. */
 int fcr_binding_unbind(struct fcr_binding_table *bt, uint32_t n);
 /* Mark a bound VN_Port FCR_VN_LEAVING until its next login rebinds it.
