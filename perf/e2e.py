@@ -72,7 +72,8 @@ class Lab:
         # With hugepages the EAL maps its memory from hugetlbfs (the flow
         # table too); without, 4 KB pages of anonymous memory.
         if self.hugepages:
-            return ["-m", str(mb), "--no-pci"]
+            # unlinked once mapped: a process that dies leaves no pages taken
+            return ["-m", str(mb), "--no-pci", "--huge-unlink"]
         return ["--no-huge", "-m", str(mb), "--no-pci"]
 
     def memif_vdevs(self, role, sock_dir):
@@ -141,7 +142,7 @@ class Forwarder:
         self.prefix = lab.prefix(kind)
         logf = open(self.log, "w")
         if kind == "testpmd":
-            argv = ["stdbuf", "-oL", lab.testpmd] + lab.mem_args(1024) + \
+            argv = ["stdbuf", "-oL", lab.testpmd] + lab.mem_args(256) + \
                 ["-l", "0,1", "--file-prefix", self.prefix, "--log-level=lib.eal:error"] + \
                 lab.memif_vdevs("server", self.sock) + \
                 ["--", "-i", "--forward-mode=io", "--total-num-mbufs=8192"]
