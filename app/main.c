@@ -130,6 +130,25 @@ worker_of(unsigned int lc)
 	return wk;
 }
 
+/* An lcore map entry's queue added to an lcore's list; the port's queue
+ * count grown to hold it. */
+static int
+add_rxq(struct fcr_rxq *rxq, uint16_t *nb, const struct fcr_lcore_rxq *c,
+	struct fcr_port_conf *pc, const char *opt)
+{
+	if (*nb == FCR_MAX_RXQ_PER_WORKER) {
+		FCR_LOG(ERR, main, "%s: lcore %u polls more than %d queues", opt,
+			c->lcore, FCR_MAX_RXQ_PER_WORKER);
+		return -1;
+	}
+	rxq[*nb].port = c->port;
+	rxq[*nb].queue = c->queue;
+	(*nb)++;
+	if (c->queue + 1 > pc->rxq[c->port])
+		pc->rxq[c->port] = (uint16_t)(c->queue + 1);
+	return 0;
+}
+
 /* Distributors from --distributor, one per lcore named, each with the
  * queues it receives. */
 static int
@@ -170,16 +189,8 @@ assign_distributors(const struct fcr_options *o, uint16_t nb_ports, struct fcr_p
 			dist->lcore = c->lcore;
 			fcr_fwd.distributors[fcr_fwd.nb_distributors++] = dist;
 		}
-		if (dist->nb_rxq == FCR_MAX_RXQ_PER_WORKER) {
-			FCR_LOG(ERR, main, "--distributor: lcore %u receives more than %d queues",
-				c->lcore, FCR_MAX_RXQ_PER_WORKER);
+		if (add_rxq(dist->rxq, &dist->nb_rxq, c, pc, "--distributor") < 0)
 			return -1;
-		}
-		dist->rxq[dist->nb_rxq].port = c->port;
-		dist->rxq[dist->nb_rxq].queue = c->queue;
-		dist->nb_rxq++;
-		if (c->queue + 1 > pc->rxq[c->port])
-			pc->rxq[c->port] = (uint16_t)(c->queue + 1);
 	}
 	return 0;
 }
@@ -254,16 +265,8 @@ assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 		wk = worker_of(c->lcore);
 		if (wk == NULL)
 			return -1;
-		if (wk->nb_rxq == FCR_MAX_RXQ_PER_WORKER) {
-			FCR_LOG(ERR, main, "--config: lcore %u polls more than %d queues",
-				c->lcore, FCR_MAX_RXQ_PER_WORKER);
+		if (add_rxq(wk->rxq, &wk->nb_rxq, c, pc, "--config") < 0)
 			return -1;
-		}
-		wk->rxq[wk->nb_rxq].port = c->port;
-		wk->rxq[wk->nb_rxq].queue = c->queue;
-		wk->nb_rxq++;
-		if (c->queue + 1 > pc->rxq[c->port])
-			pc->rxq[c->port] = (uint16_t)(c->queue + 1);
 	}
 	for (i = 0; i < nb_ports; i++)
 		if (pc->rxq[i] == 0)

@@ -61,16 +61,23 @@ static struct fcr_worker_stats cleared[FCR_MAX_WORKERS];
 _Static_assert(sizeof(struct fcr_worker_stats) % sizeof(uint64_t) == 0,
 	       "fcr_worker_stats is uint64_t counters");
 
+/* now - then, counter by counter, over `size` bytes of uint64_t counters
+ * another lcore writes */
+static void
+counters_since(const void *now, const void *then, void *out, size_t size)
+{
+	const uint64_t *n = now, *t = then;
+	uint64_t *o = out;
+	size_t i;
+
+	for (i = 0; i < size / sizeof(uint64_t); i++)
+		o[i] = __atomic_load_n(&n[i], __ATOMIC_RELAXED) - t[i];
+}
+
 static void
 worker_since_clear(unsigned int w, struct fcr_worker_stats *d)
 {
-	const uint64_t *now = (const uint64_t *)&fcr_fwd.workers[w]->st;
-	const uint64_t *then = (const uint64_t *)&cleared[w];
-	uint64_t *out = (uint64_t *)d;
-	size_t i;
-
-	for (i = 0; i < sizeof(*d) / sizeof(uint64_t); i++)
-		out[i] = __atomic_load_n(&now[i], __ATOMIC_RELAXED) - then[i];
+	counters_since(&fcr_fwd.workers[w]->st, &cleared[w], d, sizeof(*d));
 }
 
 static struct fcr_distributor_stats cleared_dist[FCR_MAX_DISTRIBUTORS];
@@ -80,13 +87,7 @@ _Static_assert(sizeof(struct fcr_distributor_stats) % sizeof(uint64_t) == 0,
 static void
 distributor_since_clear(unsigned int d, struct fcr_distributor_stats *out)
 {
-	const uint64_t *now = (const uint64_t *)&fcr_fwd.distributors[d]->st;
-	const uint64_t *then = (const uint64_t *)&cleared_dist[d];
-	uint64_t *o = (uint64_t *)out;
-	size_t i;
-
-	for (i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
-		o[i] = __atomic_load_n(&now[i], __ATOMIC_RELAXED) - then[i];
+	counters_since(&fcr_fwd.distributors[d]->st, &cleared_dist[d], out, sizeof(*out));
 }
 
 void
