@@ -513,11 +513,24 @@ fcr_show_lcores(FILE *out)
 		"cycles/frame");
 	RTE_LCORE_FOREACH(lc) {
 		const struct fcr_worker *wk = NULL;
+		const struct fcr_distributor *d = NULL;
 		char role[64] = "";
 
 		for (w = 0; w < fcr_fwd.nb_workers; w++)
 			if (fcr_fwd.workers[w]->lcore == lc)
 				wk = fcr_fwd.workers[w];
+		for (w = 0; w < fcr_fwd.nb_distributors; w++)
+			if (fcr_fwd.distributors[w]->lcore == lc)
+				d = fcr_fwd.distributors[w];
+		if (d != NULL) {
+			fprintf(out, "%-6u %-34s %-12" PRIu64 " %5.1f%%     %.1f\n", lc,
+				"distributor", d->st.frames,
+				d->st.polls ? 100.0 * (double)d->st.busy_polls /
+						      (double)d->st.polls : 0.0,
+				d->st.frames ? (double)d->st.busy_cycles /
+						       (double)d->st.frames : 0.0);
+			continue;
+		}
 		if (wk != NULL) {
 			fprintf(out, "%-6u %-34s %-12" PRIu64 " %5.1f%%     %.1f\n", lc,
 				"worker", wk->st.frames,

@@ -213,7 +213,7 @@ fcr_run() {
 	local name=$1
 	shift
 	pg_bg "$name" "$@"
-	printf '%s\n' stop "show fwd stats" >&7
+	printf '%s\n' stop "show fwd stats" ${FCR_RUN_MORE:+"$FCR_RUN_MORE"} >&7
 	pg_wait "$name"
 	end_fwd "$name" quit
 	rm -rf "/var/run/dpdk/pg$$-$name-fcr" 2>/dev/null
@@ -378,8 +378,8 @@ start_fwd fcr-dist "$TMP/fabric.cmds" -- env FCR_MEMIF_DIR="$TMP/fcr-dist" FCR_P
 	-- --pmd-config memif -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 \
 	--fabric-ports 0 --distributor '(0,0,1),(1,0,1)'
 # shellcheck disable=SC2046
-fcr_run fcr-dist $(pg_memif "$TMP/fcr-dist") -- --flows 1024 --size 128 --rate $((RATE / 2)) \
-	--duration 2 --check-crc --stats-period 0 --link-wait 60 --drain 3 --rxq 2
+FCR_RUN_MORE="show lcores" fcr_run fcr-dist $(pg_memif "$TMP/fcr-dist") -- --flows 1024 --size 128 \
+	--rate $((RATE / 2)) --duration 2 --check-crc --stats-period 0 --link-wait 60 --drain 3 --rxq 2
 show_pg fcr-dist
 f=$TMP/fcr-dist.pg
 check "fcr-dist: fcoe-pktgen exit 0" "$PG_RC" -eq 0
@@ -398,6 +398,9 @@ if num "$w0" && num "$w1" && num "$dd" && num "$dfull"; then
 else
 	ko "fcr-dist: no worker or distributor lines ('$w0' '$w1' '$dd' '$dfull')"
 fi
+check "fcr-dist: show lcores: lcore 1 the distributor, lcores 2 and 3 workers ($(grep -cE '^[23] +worker ' "$TMP/fcr-dist.fcr.log"))" \
+	"$(grep -cE '^1 +distributor +[0-9]+' "$TMP/fcr-dist.fcr.log")" -eq 1 -a \
+	"$(grep -cE '^[23] +worker ' "$TMP/fcr-dist.fcr.log")" -eq 2
 check "fcr-dist: every flow's frames in order through two workers (rx_reordered $(kv "$f" rx_reordered)), every frame stamped, CRCs good" \
 	"$(kv "$f" rx_reordered)" = 0 -a "$(kv "$f" rx_timed)" = "$(kv "$f" rx_frames)" -a "$(kv "$f" rx_crc_bad)" = 0
 
