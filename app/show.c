@@ -54,6 +54,13 @@ passthrough_text(uint16_t port, char *buf, size_t len)
 	return buf;
 }
 
+/* a / b, 0 when b is */
+static double
+per(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
 /* `clear fwd stats` keeps what each worker's counters said then; the
  * workers own their counters and never see them reset. Every field of
  * struct fcr_worker_stats is a uint64_t counter. */
@@ -177,8 +184,9 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 	for (i = 0; i < fcr_fwd.nb_distributors; i++) {
 		struct fcr_distributor_stats ds;
 
-		distributor_since_clear(i, &ds);
-		if (!since_clear)
+		if (since_clear)
+			distributor_since_clear(i, &ds);
+		else
 			ds = fcr_fwd.distributors[i]->st;
 		for (j = 0; j < FCR_MAX_PORTS; j++) {
 			t->w.rx[j] += ds.ring_full[j];
@@ -249,10 +257,8 @@ fcr_show_fwd_stats(FILE *out)
 
 		fprintf(out, "    worker %u (lcore %u): frames %" PRIu64
 			", busy cycles/frame %.1f, busy polls %.1f%%, flow cache hits %.1f%%\n",
-			i, fcr_fwd.workers[i]->lcore, s->frames,
-			s->frames ? (double)s->busy_cycles / (double)s->frames : 0.0,
-			s->polls ? 100.0 * (double)s->busy_polls / (double)s->polls : 0.0,
-			c->lookups ? 100.0 * (double)c->hits / (double)c->lookups : 0.0);
+			i, fcr_fwd.workers[i]->lcore, s->frames, per(s->busy_cycles, s->frames),
+			100.0 * per(s->busy_polls, s->polls), 100.0 * per(c->hits, c->lookups));
 	}
 	for (i = 0; i < fcr_fwd.nb_distributors; i++) {
 		struct fcr_distributor_stats ds;
@@ -264,9 +270,8 @@ fcr_show_fwd_stats(FILE *out)
 			full += ds.ring_full[q];
 		fprintf(out, "    distributor %u (lcore %u): frames %" PRIu64
 			", busy cycles/frame %.1f, busy polls %.1f%%, distributor_full %" PRIu64 "\n",
-			i, fcr_fwd.distributors[i]->lcore, ds.frames,
-			ds.frames ? (double)ds.busy_cycles / (double)ds.frames : 0.0,
-			ds.polls ? 100.0 * (double)ds.busy_polls / (double)ds.polls : 0.0, full);
+			i, fcr_fwd.distributors[i]->lcore, ds.frames, per(ds.busy_cycles, ds.frames),
+			100.0 * per(ds.busy_polls, ds.polls), full);
 	}
 	fprintf(out, "  tables (sync lcore):\n");
 	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_snooped", t.w.pl.logins);
@@ -503,6 +508,15 @@ fcr_show_flows(FILE *out, int vlan, uint32_t top)
 		fprintf(out, "%u flows\n", n);
 }
 
+/* A polling lcore's line of `show lcores`. */
+static void
+lcore_load(FILE *out, unsigned int lc, const char *role, uint64_t frames,
+	   uint64_t busy_polls, uint64_t polls, uint64_t busy_cycles)
+{
+	fprintf(out, "%-6u %-34s %-12" PRIu64 " %5.1f%%     %.1f\n", lc, role, frames,
+		100.0 * per(busy_polls, polls), per(busy_cycles, frames));
+}
+
 /* Roles and load of every lcore. */
 void
 fcr_show_lcores(FILE *out)
@@ -523,21 +537,13 @@ fcr_show_lcores(FILE *out)
 			if (fcr_fwd.distributors[w]->lcore == lc)
 				d = fcr_fwd.distributors[w];
 		if (d != NULL) {
-			fprintf(out, "%-6u %-34s %-12" PRIu64 " %5.1f%%     %.1f\n", lc,
-				"distributor", d->st.frames,
-				d->st.polls ? 100.0 * (double)d->st.busy_polls /
-						      (double)d->st.polls : 0.0,
-				d->st.frames ? (double)d->st.busy_cycles /
-						       (double)d->st.frames : 0.0);
+			lcore_load(out, lc, "distributor", d->st.frames, d->st.busy_polls,
+				   d->st.polls, d->st.busy_cycles);
 			continue;
 		}
 		if (wk != NULL) {
-			fprintf(out, "%-6u %-34s %-12" PRIu64 " %5.1f%%     %.1f\n", lc,
-				"worker", wk->st.frames,
-				wk->st.polls ? 100.0 * (double)wk->st.busy_polls /
-						       (double)wk->st.polls : 0.0,
-				wk->st.frames ? (double)wk->st.busy_cycles /
-							(double)wk->st.frames : 0.0);
+			lcore_load(out, lc, "worker", wk->st.frames, wk->st.busy_polls,
+				   wk->st.polls, wk->st.busy_cycles);
 			continue;
 		}
 		if (lc == fcr_fwd.sync_lcore)

@@ -25,7 +25,6 @@
 
 #include <rte_mbuf.h>
 
-#include "fcr_binding.h"
 #include "fcr_crc.h"
 #include "fcr_event.h"
 #include "fcr_fcoe.h"
@@ -59,7 +58,6 @@ struct fcr_pipeline {
 	uint64_t recent[256];          /* first frames recently reported */
 	uint32_t recent_misses[256];   /* frames missed since each report */
 	struct fcr_flow_cache cache;   /* this worker's flow cache */
-	struct fcr_vn_cache vcache;    /* this worker's VN_Port cache */
 };
 
 /* Counters one worker owns. */
