@@ -46,6 +46,9 @@ class LabError(Exception):
     pass
 
 
+class LabTimeout(LabError):
+    """What a guest was waited for did not come in time."""
+
 
 class Checks:
     """A test's checks: each printed PASS or FAIL with the time since the
@@ -362,7 +365,7 @@ class Guest:
                 return out.decode(errors="replace"), m
             left = end - time.monotonic()
             if left <= 0:
-                raise LabError("%s: timed out after %.0f s (last output: %r)" % (
+                raise LabTimeout("%s: timed out after %.0f s (last output: %r)" % (
                     self.name, timeout, self.buf[-300:]))
             self._alive()
             self.sock.settimeout(min(left, 1.0))
@@ -394,9 +397,28 @@ class Guest:
         if "\n" in cmd:
             raise ValueError("one line only")
         self.seq += 1
-        self.sock.sendall(b"%d %s\n" % (self.seq, cmd.encode()))
+        c = cmd.encode()
+        line = b"%d %d %s\n" % (self.seq, len(c), c)
+        # a line that reaches the guest cut is refused there (@@FCR-BAD@@)
+        # and sent again; so is one not acknowledged in time (the guest
+        # runs an id once)
+        got = re.compile(rb"@@FCR-GOT %d@@\n|@@FCR-BAD@@\n" % self.seq)
+        for i in range(5):
+            if i:
+                log("%s: command %d sent again (%s)" % (
+                    self.name, self.seq, "no acknowledgement" if m is None else "arrived cut"))
+            self.sock.sendall(line)
+            try:
+                _, m = self._read_until(got, min(timeout, 30))
+            except LabTimeout:
+                m = None
+                continue
+            if m.group(0).startswith(b"@@FCR-GOT"):
+                break
+        else:
+            raise LabError("%s: `%s` not taken after 5 tries" % (self.name, cmd[:80]))
         out, m = self._read_until(re.compile(rb"@@FCR-END %d (\d+)@@\n" % self.seq), timeout)
-        return int(m.group(1)), out
+        return int(m.group(1)), re.sub(r"@@FCR-(GOT \d+|BAD)@@\n", "", out)
 
     def wait_guest(self, cond, timeout=DEADLINE, what=None):
         """Until the shell condition cond holds in the guest (polled there)."""
