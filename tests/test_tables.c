@@ -852,27 +852,32 @@ vn_cache_follows_every_change_to_the_vn_table(void **state)
 		switch (step) {
 		case 0: /* bind: a new key */
 			assert_int_equal(fcr_binding_bind(bt, a, FH, FCR_BIND_LEARNED,
-							  fpma_vn(FH, 1), &ev), 1);
+							  fpma_vn(FH, 1),
+							  fcr_binding_by_fcid(bt, VLAN, FH), &ev), 1);
 			break;
 		case 1: /* the same FCID, another MAC or port: the word changes */
 			assert_int_equal(fcr_binding_bind(bt, a, FH, FCR_BIND_LEARNED,
-							  fpma_vn(FH, 2), &ev), 0);
+							  fpma_vn(FH, 2),
+							  fcr_binding_by_fcid(bt, VLAN, FH), &ev), 0);
 			break;
 		case 2: /* a second port */
 			assert_int_equal(fcr_binding_bind(bt, b, FT, FCR_BIND_STATIC,
-							  FCR_VN_ANY, &ev), 1);
+							  FCR_VN_ANY,
+							  fcr_binding_by_fcid(bt, VLAN, FT), &ev), 1);
 			break;
 		case 3: /* told to leave (a cutover) */
 			assert_int_equal(fcr_binding_leaving(bt, a), 0);
 			break;
 		case 4: /* another name takes FT: the first is evicted */
 			assert_int_equal(fcr_binding_bind(bt, a, FT, FCR_BIND_LEARNED,
-							  fpma_vn(FT, 1), &ev), 1);
+							  fpma_vn(FT, 1),
+							  fcr_binding_by_fcid(bt, VLAN, FT), &ev), 1);
 			assert_int_equal(ev, b);
 			break;
 		case 5: /* moves to a third FCID */
 			assert_int_equal(fcr_binding_bind(bt, a, 0x010999, FCR_BIND_LEARNED,
-							  fpma_vn(0x010999, 1), &ev), 1);
+							  fpma_vn(0x010999, 1),
+							  fcr_binding_by_fcid(bt, VLAN, 0x010999), &ev), 1);
 			break;
 		default: /* unbound */
 			assert_int_equal(fcr_binding_unbind(bt, a), 1);

@@ -50,6 +50,8 @@ fcr_binding_table_create(const char *name, uint32_t capacity,
 	hp.name = n1;
 	hp.key_len = sizeof(struct wwpn_key);
 	bt->by_wwpn = rte_hash_create(&hp);
+	/* by_fcid and vn_ports: one key, the same hash (fcr_binding_bind
+	 * hashes once for both) */
 	hp.name = n2;
 	hp.key_len = sizeof(uint64_t);
 	bt->by_fcid = rte_hash_create(&hp);
@@ -109,13 +111,21 @@ fcr_binding_get(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn,
 	     int create)
 {
 	struct wwpn_key k = { .wwpn = wwpn, .vlan = vlan };
-	struct fcr_binding *nm;
 	void *data;
-	uint32_t n;
 
 	if (rte_hash_lookup_data(bt->by_wwpn, &k, &data) >= 0)
 		return (uint32_t)(uintptr_t)data;
-	if (!create || bt->nb_free == 0)
+	return create ? fcr_binding_new(bt, vlan, wwpn) : FCR_BINDING_NONE;
+}
+
+uint32_t
+fcr_binding_new(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn)
+{
+	struct wwpn_key k = { .wwpn = wwpn, .vlan = vlan };
+	struct fcr_binding *nm;
+	uint32_t n;
+
+	if (bt->nb_free == 0)
 		return FCR_BINDING_NONE;
 	n = bt->free_idx[--bt->nb_free];
 	if (rte_hash_add_key_data(bt->by_wwpn, &k, (void *)(uintptr_t)n) < 0) {
@@ -204,10 +214,11 @@ fcr_binding_leaving(struct fcr_binding_table *bt, uint32_t n)
 
 int
 fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
-	      enum fcr_bind_origin origin, uint64_t vn, uint32_t *evicted)
+	      enum fcr_bind_origin origin, uint64_t vn, uint32_t other,
+	      uint32_t *evicted)
 {
 	struct fcr_binding *nm = &bt->entry[n];
-	uint32_t other = fcr_binding_by_fcid(bt, nm->vlan, fcid);
+	hash_sig_t h;
 	uint64_t k;
 
 	*evicted = FCR_BINDING_NONE;
@@ -230,10 +241,12 @@ fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
 		*evicted = other;
 	}
 	name_unbind(bt, n, 0);
+	/* one key, one hash function: one hash for both tables */
 	k = fcr_vn_key(nm->vlan, fcid);
-	if (rte_hash_add_key_data(bt->by_fcid, &k, (void *)(uintptr_t)n) < 0)
+	h = rte_hash_hash(bt->by_fcid, &k);
+	if (rte_hash_add_key_with_hash_data(bt->by_fcid, &k, h, (void *)(uintptr_t)n) < 0)
 		return -ENOSPC;
-	if (rte_hash_add_key_data(bt->vn_ports, &k, (void *)(uintptr_t)vn) < 0) {
+	if (rte_hash_add_key_with_hash_data(bt->vn_ports, &k, h, (void *)(uintptr_t)vn) < 0) {
 		rte_hash_del_key(bt->by_fcid, &k);
 		return -ENOSPC;
 	}

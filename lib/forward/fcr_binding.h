@@ -143,18 +143,25 @@ void fcr_binding_table_free(struct fcr_binding_table *bt);
  * when absent (or no room). */
 uint32_t fcr_binding_get(struct fcr_binding_table *bt, uint16_t vlan,
 		      uint64_t wwpn, int create);
+/* A new unbound binding for (vlan, wwpn), which the caller knows has none
+ * (fcr_binding_get without create just said so); FCR_BINDING_NONE when no
+ * room. */
+uint32_t fcr_binding_new(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn);
 /* Name bound to (vlan, fcid), or FCR_BINDING_NONE. */
 uint32_t fcr_binding_by_fcid(const struct fcr_binding_table *bt, uint16_t vlan,
 			  uint32_t fcid);
 
 /*
- * Bind a (VLAN, WWPN) to an FCID, its frames allowed from `vn`. An FCID
- * held by another binding is taken from it (the fabric gave it to this
- * port): *evicted is that binding, or FCR_BINDING_NONE. Returns 1 if the binding changed,
- * 0 if it was already so (its origin and vn updated), -ENOSPC.
+ * Bind a (VLAN, WWPN) to an FCID, its frames allowed from `vn`. other: the
+ * binding that holds the FCID on n's VLAN now (fcr_binding_by_fcid; the
+ * caller has it at hand), or FCR_BINDING_NONE. An FCID held by another
+ * binding is taken from it (the fabric gave it to this port): *evicted is
+ * that binding, or FCR_BINDING_NONE. Returns 1 if the binding changed, 0 if
+ * it was already so (its origin and vn updated), -ENOSPC.
  */
 int fcr_binding_bind(struct fcr_binding_table *bt, uint32_t n, uint32_t fcid,
-		  enum fcr_bind_origin origin, uint64_t vn, uint32_t *evicted);
+		  enum fcr_bind_origin origin, uint64_t vn, uint32_t other,
+		  uint32_t *evicted);
 
 /*
  * Worker side: the vn words of n (<= 64) VN_Port keys (fcr_vn_key); 0

@@ -187,18 +187,16 @@ note_binding(struct fcr_tables *t, enum fcr_note_kind kind, uint32_t n,
 	fcr_note_tell(&t->note_hook, &note);
 }
 
-/* Bind and rebuild the redirects of both the binding and the one it evicted. */
+/* Bind binding n (other: the one holding fcid now, or FCR_BINDING_NONE)
+ * and rebuild the redirects of both it and the one it evicted. */
 static int
-bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
-     enum fcr_bind_origin origin, uint64_t vn)
+bind_at(struct fcr_tables *t, uint32_t n, uint32_t fcid, enum fcr_bind_origin origin,
+	uint64_t vn, uint32_t other)
 {
-	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 1), evicted, old;
+	uint32_t evicted, old = t->bindings->entry[n].fcid;
 	int rc;
 
-	if (n == FCR_BINDING_NONE)
-		return -ENOSPC;
-	old = t->bindings->entry[n].fcid;
-	rc = fcr_binding_bind(t->bindings, n, fcid & FCR_FCID_MASK, origin, vn, &evicted);
+	rc = fcr_binding_bind(t->bindings, n, fcid & FCR_FCID_MASK, origin, vn, other, &evicted);
 	if (rc < 0)
 		return rc;
 	if (evicted != FCR_BINDING_NONE) {
@@ -214,6 +212,18 @@ bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 			t->st.bindings_learned++;
 	}
 	return 0;
+}
+
+static int
+bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
+     enum fcr_bind_origin origin, uint64_t vn)
+{
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 1);
+
+	if (n == FCR_BINDING_NONE)
+		return -ENOSPC;
+	return bind_at(t, n, fcid, origin, vn,
+		       fcr_binding_by_fcid(t->bindings, vlan, fcid & FCR_FCID_MASK));
 }
 
 int
@@ -258,16 +268,13 @@ fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn)
 	return unbind(t, n);
 }
 
-/* The entry for k, created (zeroed) when absent: NULL only if the hash
- * refuses even after it was emptied. */
+/* A new entry for k (its callers have just taken k's out), zeroed: NULL
+ * only if the hash refuses even after it was emptied. */
 static struct fcr_pending *
-pending_get(struct fcr_tables *t, const struct pending_key *k)
+pending_new(struct fcr_tables *t, const struct pending_key *k)
 {
-	int32_t pos = rte_hash_lookup(t->pending, k);
+	int32_t pos = rte_hash_add_key(t->pending, k);
 
-	if (pos >= 0)
-		return &t->pend[pos];
-	pos = rte_hash_add_key(t->pending, k);
 	if (pos < 0) {
 		/* Thousands of logins with no reply: forget them all
 		 * rather than refuse new ones. */
@@ -286,12 +293,12 @@ static int
 pending_take(struct fcr_tables *t, const struct pending_key *k,
 	     struct fcr_pending *out)
 {
-	int32_t pos = rte_hash_lookup(t->pending, k);
+	/* the slot's data stays ours until the next add: one writer */
+	int32_t pos = rte_hash_del_key(t->pending, k);
 
 	if (pos < 0)
 		return -ENOENT;
 	*out = t->pend[pos];
-	rte_hash_del_key(t->pending, k);
 	return 0;
 }
 
@@ -341,23 +348,25 @@ static void
 learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
       uint64_t vn, uint64_t enode)
 {
-	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
-	uint32_t o = fcr_binding_by_fcid(t->bindings, vlan, fcid);
-	const struct fcr_binding *nm = n != FCR_BINDING_NONE ? &t->bindings->entry[n] : NULL;
+	struct fcr_binding_table *bt = t->bindings;
+	uint32_t n = fcr_binding_get(bt, vlan, wwpn, 0);
+	uint32_t o = fcr_binding_by_fcid(bt, vlan, fcid);
+	const struct fcr_binding *nm = n != FCR_BINDING_NONE ? &bt->entry[n] : NULL;
 
 	if (nm != NULL && nm->origin == FCR_BIND_STATIC) {
 		if (nm->fcid != fcid)
 			note_static_kept(t, vlan, wwpn, fcid, nm->fcid, 0);
 		return;
 	}
-	if (o != FCR_BINDING_NONE && o != n && t->bindings->entry[o].origin == FCR_BIND_STATIC) {
-		note_static_kept(t, vlan, wwpn, fcid, FCR_FCID_NONE, t->bindings->entry[o].wwpn);
+	if (o != FCR_BINDING_NONE && o != n && bt->entry[o].origin == FCR_BIND_STATIC) {
+		note_static_kept(t, vlan, wwpn, fcid, FCR_FCID_NONE, bt->entry[o].wwpn);
 		return;
 	}
-	if (bind(t, vlan, wwpn, fcid, FCR_BIND_LEARNED, vn) == 0 &&
-	    (n = fcr_binding_get(t->bindings, vlan, wwpn, 0)) != FCR_BINDING_NONE) {
-		t->bindings->entry[n].enode = enode;
-		t->bindings->entry[n].logins++;
+	if (n == FCR_BINDING_NONE)
+		n = fcr_binding_new(bt, vlan, wwpn);
+	if (n != FCR_BINDING_NONE && bind_at(t, n, fcid, FCR_BIND_LEARNED, vn, o) == 0) {
+		bt->entry[n].enode = enode;
+		bt->entry[n].logins++;
 		/* a cutover may have waited for this login */
 		if (t->redirects->nb_cutover != 0)
 			fcr_redirect_binding_changed(t->redirects, n);
@@ -452,7 +461,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
 			break;
 		}
-		p = pending_get(t, &k);
+		p = pending_new(t, &k);
 		if (p == NULL)
 			break;
 		p->kind = ev->kind == FCR_LOGIN_LOGO ? PEND_LOGO : PEND_LOGIN;
@@ -481,7 +490,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			if (ev->kind == FCR_LOGIN_RJT)
 				break;
 			t->st.acc_unmatched++;
-			p = pending_get(t, &k);
+			p = pending_new(t, &k);
 			if (p == NULL)
 				break;
 			p->kind = PEND_ACCEPT;
