@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,9 +55,24 @@ load_key(const char *path, uint8_t key[FCR_SYNC_KEY_LEN])
 	ssize_t n;
 	int fd = open(path, O_RDONLY);
 
+	const char *why = NULL;
+	struct stat sb;
+
 	if (fd < 0) {
 		FCR_LOG(ERR, sync, "--sync-key-file: cannot open %s: %s", path,
 			strerror(errno));
+		return -1;
+	}
+	/* a secret others can read is no secret: refused, as sshd refuses a
+	 * private key others can read */
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+		why = "not a regular file";
+	else if ((sb.st_mode & 077) != 0)
+		why = "open to its group or others";
+	if (why != NULL) {
+		FCR_LOG(ERR, sync, "--sync-key-file: %s is %s: the shared secret must be a "
+			"file only its owner can read (chmod 600 %s)", path, why, path);
+		close(fd);
 		return -1;
 	}
 	crypto_generichash_init(&st, NULL, 0, FCR_SYNC_KEY_LEN);

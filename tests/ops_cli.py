@@ -430,7 +430,7 @@ def run(tmp):
     print("telemetry with replication on")
     if TELEMETRY is not None:
         key = os.path.join(tmp, "sync.key")
-        with open(key, "wb") as f:
+        with open(os.open(key, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as f:
             f.write(os.urandom(32))
         sk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sk.bind(("127.0.0.1", 0))
@@ -460,6 +460,24 @@ def run(tmp):
               % len(shown), json.dumps(sync)[-600:])
         check(y.quit() == 0, "quit exits 0")
         shutil.rmtree("/var/run/dpdk/" + PREFIX + "s", ignore_errors=True)
+
+    print("a sync key file others can read is refused")
+    loose = os.path.join(tmp, "loose.key")
+    with open(loose, "wb") as f:
+        f.write(os.urandom(32))
+    for mode in (0o644, 0o640, 0o604):
+        os.chmod(loose, mode)
+        p = subprocess.run([FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
+                            "--file-prefix", PREFIX + "k", "--log-level=lib.eal:error",
+                            "--vdev", "net_null0", "--", "--sync-bind", "127.0.0.1:7999",
+                            "--sync-key-file", loose],
+                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        msg = p.stdout + p.stderr
+        check(p.returncode != 0 and "--sync-key-file: %s is open to its group or others" % loose
+              in msg and "chmod 600" in msg,
+              "a key file of mode %o refused, saying why (exit %d)" % (mode, p.returncode),
+              msg[-500:])
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "k", ignore_errors=True)
 
     print("--cmdline-file")
     bad = os.path.join(tmp, "start.cmds")

@@ -131,7 +131,7 @@ class Test:
         self.failed = 0
         self.tmp = tempfile.mkdtemp(prefix="sync-test.")
         self.key = os.path.join(self.tmp, "key.bin")
-        with open(self.key, "wb") as f:
+        with open(os.open(self.key, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as f:
             f.write(os.urandom(32))
         self.nodes = {}
         self.t0 = time.monotonic()
