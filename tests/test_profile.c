@@ -81,6 +81,13 @@ nic_profiles_spread_fcoe_and_carry_a_lossless_class(void **state)
 	fcr_profile_free(&p);
 }
 
+#define LONG_COMMENT_16 "0123456789abcdef"
+#define LONG_COMMENT_256 LONG_COMMENT_16 LONG_COMMENT_16 LONG_COMMENT_16 LONG_COMMENT_16 \
+	LONG_COMMENT_16 LONG_COMMENT_16 LONG_COMMENT_16 LONG_COMMENT_16 LONG_COMMENT_16 \
+	LONG_COMMENT_16 LONG_COMMENT_16 LONG_COMMENT_16 LONG_COMMENT_16 LONG_COMMENT_16 \
+	LONG_COMMENT_16 LONG_COMMENT_16
+#define LONG_COMMENT LONG_COMMENT_256 LONG_COMMENT_256 LONG_COMMENT_256 LONG_COMMENT_256
+
 static void
 broken_profiles_say_where_and_what(void **state)
 {
@@ -102,6 +109,11 @@ broken_profiles_say_where_and_what(void **state)
 		{ "distributor = 0,0,1\n", ":1: distributor: expected" },
 		{ "rxq = 2\nfcoe_queues = 0,1,2\n", "fcoe_queues: queue 2 but rxq = 2" },
 		{ "fcoe_queues = 0,x\n", ":1: fcoe_queues: 'x'" },
+		/* errors after an eal line: what it allocated is freed */
+		{ "eal = -l 0,1\njust words\n", ":2: expected 'key = value'" },
+		{ "eal = -l 0,1\neal = ${FCR_SURELY_NOT_SET}\n", ":2: environment variable" },
+		{ "eal = -l 0,1\nrxq = ${FCR_\n", ":2: bad ${...}" },
+		{ "eal = -l 0,1\nrxq = 1 # " LONG_COMMENT "\n", ":2: line too long" },
 	};
 	struct fcr_profile p;
 	char err[512];
@@ -118,6 +130,7 @@ broken_profiles_say_where_and_what(void **state)
 		fclose(f);
 		err[0] = '\0';
 		assert_int_equal(fcr_profile_load(path, &p, err, sizeof(err)), -1);
+		assert_int_equal(p.nb_eal, 0);
 		remove(path);
 		if (strstr(err, cases[i].expect) == NULL || strstr(err, path) != err)
 			fail_msg("case %u: got '%s', want '%s'", i, err, cases[i].expect);

@@ -110,15 +110,16 @@ fcr_profile_load(const char *path, struct fcr_profile *p, char *err,
 	f = fopen(path, "r");
 	if (f == NULL)
 		return fail(err, err_len, path, 0, "cannot open: %s", strerror(errno));
+	/* every error: what earlier lines allocated is freed (nb_eal 0) */
+#define BAD(...) do { fclose(f); fcr_profile_free(p); \
+		return fail(err, err_len, path, lineno, __VA_ARGS__); } while (0)
 	while (fgets(raw, sizeof(raw), f) != NULL) {
 		char *hash, *eq, *key, *val;
 		int rc;
 
 		lineno++;
-		if (strchr(raw, '\n') == NULL && !feof(f)) {
-			fclose(f);
-			return fail(err, err_len, path, lineno, "line too long");
-		}
+		if (strchr(raw, '\n') == NULL && !feof(f))
+			BAD("line too long");
 		hash = strchr(raw, '#');
 		if (hash)
 			*hash = '\0';
@@ -126,25 +127,16 @@ fcr_profile_load(const char *path, struct fcr_profile *p, char *err,
 		if (*key == '\0')
 			continue;
 		eq = strchr(key, '=');
-		if (eq == NULL) {
-			fclose(f);
-			return fail(err, err_len, path, lineno, "expected 'key = value'");
-		}
+		if (eq == NULL)
+			BAD("expected 'key = value'");
 		*eq = '\0';
 		key = trim(key);
 		rc = expand(trim(eq + 1), line, sizeof(line), &missing);
-		if (rc == -2) {
-			fclose(f);
-			return fail(err, err_len, path, lineno,
-				    "environment variable %s is not set", missing);
-		}
-		if (rc < 0) {
-			fclose(f);
-			return fail(err, err_len, path, lineno, "bad ${...} or value too long");
-		}
+		if (rc == -2)
+			BAD("environment variable %s is not set", missing);
+		if (rc < 0)
+			BAD("bad ${...} or value too long");
 		val = line;
-#define BAD(...) do { fclose(f); fcr_profile_free(p); \
-		return fail(err, err_len, path, lineno, __VA_ARGS__); } while (0)
 		if (*val == '\0')
 			BAD("%s: empty value", key);
 		if (strcmp(key, "eal") == 0) {
