@@ -30,6 +30,7 @@ static const struct fcr_cmd_def own[] = {
 	ROW(CMD_SHOW_FLOWS_TOP, "show flows top <n>", "the n busiest flows", NULL, 0),
 	ROW(CMD_SHOW_FLOWS_VLAN_TOP, "show flows vlan <vlan> top <n>", "the n busiest flows of one VLAN", NULL, 0),
 	ROW(CMD_SHOW_LCORES, "show lcores", "each lcore's role, busy share and cycles per frame", NULL, 0),
+	ROW(CMD_SHOW_MEMPOOL, "show mempool", "each mbuf pool: its size, mbufs in use (ports' queues, rings, workers) and free", NULL, 0),
 	ROW(CMD_SHOW_FCF, "show fcf", "the FCF advertising on each VLAN's fabric ports: its MAC, switch name and FC-MAP", NULL, 0),
 	ROW(CMD_SHOW_CONFIG, "show config", "options, ports, the lcore map, profile and sync settings in effect", NULL, 0),
 

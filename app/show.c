@@ -7,6 +7,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 #include "fcr_config.h"
 #include "fcr_kind.h"
@@ -595,6 +596,35 @@ fcr_show_fcf(FILE *out)
 	}
 	fprintf(out, "%u VLANs with an FCF; fc-map %s (--fc-map) elsewhere; keep-alive period "
 		"%u ms\n", n, fcr_fcid_format(t->fc_map, map), t->fka_ms);
+}
+
+struct pool_walk {
+	FILE *out;
+	unsigned int n;
+};
+
+static void
+show_pool(struct rte_mempool *mp, void *arg)
+{
+	struct pool_walk *w = arg;
+	/* what the lcores' caches hold is free: counted in avail */
+	unsigned int avail = rte_mempool_avail_count(mp);
+
+	fprintf(w->out, "mempool %-20s socket %d  size %u  in use %u  free %u  "
+		"(cache %u per lcore)\n", mp->name, mp->socket_id, mp->size,
+		mp->size - avail, avail, mp->cache_size);
+	w->n++;
+}
+
+/* Every pool of the process (a capture's, made by dpdk-dumpcap, too): a
+ * stop or an overload that kept mbufs shows as in use that stays. */
+void
+fcr_show_mempool(FILE *out)
+{
+	struct pool_walk w = { .out = out };
+
+	rte_mempool_walk(show_pool, &w);
+	fprintf(out, "%u mempools\n", w.n);
 }
 
 void

@@ -38,5 +38,6 @@ uint32_t fcr_top_flows(int vlan, uint32_t top, struct fcr_flow_row *rows,
 void fcr_show_lcores(FILE *out);
 void fcr_show_config(FILE *out);
 void fcr_show_fcf(FILE *out);
+void fcr_show_mempool(FILE *out);
 
 #endif /* FCR_APP_SHOW_H */

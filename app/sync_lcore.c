@@ -237,6 +237,9 @@ execute(const struct fcr_cmd *c, FILE *out)
 	case CMD_SHOW_FCF:
 		fcr_show_fcf(out);
 		break;
+	case CMD_SHOW_MEMPOOL:
+		fcr_show_mempool(out);
+		break;
 	case CMD_SET_LOG_LEVEL:
 		return set_log_level(fcr_cmd_word(c, 0), fcr_cmd_word(c, 1), out);
 	case CMD_SHOW_LOG:

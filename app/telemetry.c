@@ -5,12 +5,14 @@
  * moment's snapshot) and tables whose arrays never move, so a reply may mix
  * a change in progress but never reads freed memory.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_mempool.h>
 #include <rte_telemetry.h>
 
 #include "fcr_change.h"
@@ -100,6 +102,40 @@ tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(k, sizeof(k), "worker%u", w);
 		rte_tel_data_add_dict_container(d, k, c, 0);
 	}
+	return 0;
+}
+
+static void
+tel_pool(struct rte_mempool *mp, void *arg)
+{
+	struct rte_tel_data *d = arg, *c = rte_tel_data_alloc();
+	unsigned int avail = rte_mempool_avail_count(mp);
+	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int i;
+
+	if (c == NULL)
+		return;
+	/* a key is letters, digits and _ (DPDK 22.11's telemetry) */
+	snprintf(name, sizeof(name), "%s", mp->name);
+	for (i = 0; name[i] != '\0'; i++)
+		if (!isalnum((unsigned char)name[i]))
+			name[i] = '_';
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_int(c, "socket", mp->socket_id);
+	rte_tel_data_add_dict_u64(c, "size", mp->size);
+	rte_tel_data_add_dict_u64(c, "in_use", mp->size - avail);
+	rte_tel_data_add_dict_u64(c, "free", avail);
+	rte_tel_data_add_dict_container(d, name, c, 0);
+}
+
+/* show mempool's figures: each pool by name */
+static int
+tel_mempool(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	rte_mempool_walk(tel_pool, d);
 	return 0;
 }
 
@@ -240,6 +276,8 @@ fcr_telemetry_register(void)
 	}
 	rc |= rte_telemetry_register_cmd("/fcr/lcores", tel_lcores,
 		"Worker lcores: frames, busy cycles, polls");
+	rc |= rte_telemetry_register_cmd("/fcr/mempool", tel_mempool,
+		"Mbuf pools: size, in use, free");
 	rc |= rte_telemetry_register_cmd("/fcr/sync", tel_sync,
 		"Replication: ready or not, changes, updates, datagrams, drops");
 	return rc;

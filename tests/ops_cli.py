@@ -245,9 +245,21 @@ def run(tmp):
             if m:
                 return [int(x) for x in m.groups()]
         return None
+    def in_use():
+        """show mempool: mbufs in use in the port's pool."""
+        for l in n.q("show mempool"):
+            m = re.match(r"mempool fcr_mbufs_s0 +socket \d+ +size (\d+) +in use (\d+) +free (\d+)", l)
+            if m and int(m.group(2)) + int(m.group(3)) == int(m.group(1)):
+                return int(m.group(2))
+        return None
+    at_rest = in_use()
+    check(at_rest is not None, "show mempool: the mbuf pool, in use + free = size (%s)" % at_rest)
     first = forward_for(100)
     check(first is not None and first[0] > 0 and first[0] == first[1] + first[2],
           "frames forwarded (null ports): rx %s" % (first,))
+    after = in_use()
+    check(after == at_rest, "after forwarding and stop every mbuf is back (in use %s, at "
+          "rest %s, %s frames)" % (after, at_rest, first and first[0]))
     out = n.q("clear fwd stats")
     check(not out, "clear fwd stats answers nothing", "\n".join(out))
     zero = totals()
@@ -255,6 +267,7 @@ def run(tmp):
     again = forward_for(50)
     check(again is not None and again[0] > 0 and again[0] == again[1] + again[2],
           "and counts again, rx == tx + dropped (%s)" % (again,))
+    check(in_use() == at_rest, "and again after a second run")
 
     print("save config / load config")
     n.q("route add 0x010000/8 port 0 mac 0e:fc:00:ff:ff:fe")
@@ -303,7 +316,7 @@ def run(tmp):
         m.q("route add 0x010000/8 port 0 fpma")
         t = subprocess.run([TELEMETRY, "-f", PREFIX + "b"], input="/fcr/stats\n/fcr/lcores\n"
                            "/fcr/redirects\n/fcr/flows\n/fcr/sync\n/fcr/flows,5\n"
-                           "/fcr/routes\n/fcr/bindings\n/\n",
+                           "/fcr/routes\n/fcr/bindings\n/fcr/mempool\n/\n",
                            capture_output=True, text=True, timeout=30)
         replies = {}
         for line in t.stdout.splitlines():
@@ -335,6 +348,10 @@ def run(tmp):
                   kind[:-1] + "0" in got,
                   "/fcr/%s: the count and the %s" % (kind, kind), json.dumps(got))
         check("/fcr/flows" in replies, "/fcr/flows answers")
+        pool = replies.get("/fcr/mempool", {}).get("fcr_mbufs_s0", {})
+        check(pool.get("size", 0) > 0 and pool.get("in_use", -1) >= 0 and
+              pool["in_use"] + pool.get("free", -1) == pool["size"],
+              "/fcr/mempool: the mbuf pool's size, in use and free", json.dumps(pool))
         check(replies.get("/fcr/sync", {}).get("enabled") == 0, "/fcr/sync: off here")
         keys = []
 
