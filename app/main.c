@@ -295,7 +295,8 @@ setup_distributors(void)
 						w, FCR_MAX_RXQ_PER_WORKER);
 					return -1;
 				}
-				snprintf(name, sizeof(name), "fcr_dist%u_%u_%u", d, q, w);
+				/* fits: under 64 distributors, queues and workers */
+				snprintf(name, sizeof(name), "fcr_dist%u_%u_%u", d & 63, q & 63, w & 63);
 				r = rte_ring_create(name, FCR_DIST_RING_SIZE,
 						    (int)rte_lcore_to_socket_id(wk->lcore),
 						    RING_F_SP_ENQ | RING_F_SC_DEQ);
@@ -348,24 +349,18 @@ setup_workers(uint16_t nb_ports, uint16_t burst)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+static int
+run(int argc, char **argv, struct fcr_profile *prof)
 {
 	struct fcr_port_conf pc;
 	struct fcr_options opt;
 	struct fcr_tables_params tp;
 	struct fcr_cli_conf cli_conf;
-	struct fcr_profile prof;
-	int have_prof;
 	unsigned int w, sync_lcore;
 	uint16_t nb_ports, p;
 	size_t qsize;
 	int ret, rc = 0;
 
-	memset(&prof, 0, sizeof(prof));
-	have_prof = fcr_profile_prepare(&argc, &argv, &prof);
-	if (have_prof < 0)
-		return 2;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		FCR_LOG(ERR, main, "EAL initialisation failed: %s",
@@ -381,7 +376,7 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)"fcredirect";
-	ret = fcr_options_parse(argc, argv, &opt, have_prof > 0 ? &prof : NULL);
+	ret = fcr_options_parse(argc, argv, &opt, prof);
 	if (ret != 0) {
 		rte_eal_cleanup();
 		return ret > 0 ? 0 : 2;
@@ -415,7 +410,7 @@ main(int argc, char **argv)
 	memset(&pc, 0, sizeof(pc));
 	pc.rxd = opt.rxd;
 	pc.txd = opt.txd;
-	pc.mtu = have_prof > 0 && prof.mtu ? prof.mtu : 2500;
+	pc.mtu = prof != NULL && prof->mtu ? prof->mtu : 2500;
 	pc.vlan_strip = opt.vlan_strip;
 	if (assign_distributors(&opt, nb_ports, &pc) < 0 ||
 	    assign_workers(&opt, nb_ports, &pc) < 0) {
@@ -425,7 +420,7 @@ main(int argc, char **argv)
 	sync_lcore = choose_sync_lcore(opt.sync_lcore);
 	fcr_fwd.sync_lcore = sync_lcore;
 	fcr_fwd.opt = &opt;
-	fcr_fwd.profile = have_prof > 0 ? &prof : NULL;
+	fcr_fwd.profile = prof;
 	if (sync_lcore != rte_get_main_lcore()) {
 		for (w = 0; w < fcr_fwd.nb_workers; w++)
 			if (fcr_fwd.workers[w]->lcore == sync_lcore)
@@ -507,8 +502,8 @@ main(int argc, char **argv)
 	}
 	for (p = 0; p < nb_ports; p++) {
 		rte_eth_macaddr_get(p, &fcr_fwd.port_mac[p]);
-		if (have_prof > 0)
-			fcr_profile_steer(p, &prof, pc.rxq[p]);
+		if (prof != NULL)
+			fcr_profile_steer(p, prof, pc.rxq[p]);
 	}
 	if (fcr_telemetry_register() != 0)
 		FCR_LOG(WARNING, main, "telemetry commands not registered");
@@ -562,5 +557,24 @@ out:
 	fcr_wake_close();
 	fcr_tables_free(fcr_fwd.tables);
 	rte_eal_cleanup();
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct fcr_profile prof;
+	char **given = argv;
+	int have_prof, rc;
+
+	memset(&prof, 0, sizeof(prof));
+	have_prof = fcr_profile_prepare(&argc, &argv, &prof);
+	if (have_prof < 0)
+		return 2;
+	rc = run(argc, argv, have_prof > 0 ? &prof : NULL);
+	/* the argument vector a profile's EAL arguments went into, and those */
+	if (argv != given)
+		free(argv);
+	fcr_profile_free(&prof);
 	return rc;
 }

@@ -216,6 +216,24 @@ on_line(void *res, struct cmdline *cl, void *data)
 		cmdline_quit(cl);
 }
 
+static void
+free_instructions(cmdline_parse_ctx_t *ctx)
+{
+	size_t c, n;
+
+	if (ctx == NULL)
+		return;
+	for (c = 0; ctx[c] != NULL; c++) {
+		cmdline_parse_inst_t *inst = ctx[c];
+
+		for (n = 0; inst->tokens[n] != NULL; n++)
+			free(inst->tokens[n]); /* its struct token: hdr comes first */
+		free((void *)(uintptr_t)inst->help_str);
+		free(inst);
+	}
+	free(ctx);
+}
+
 static cmdline_parse_ctx_t *
 instructions(void)
 {
@@ -233,8 +251,13 @@ instructions(void)
 
 		inst = calloc(1, sizeof(*inst) + (FCR_CMD_MAX_TOKENS + 1) * sizeof(void *));
 		help = malloc(strlen(d->syntax) + strlen(d->help) + 4);
-		if (inst == NULL || help == NULL)
+		if (inst == NULL || help == NULL) {
+			free(inst);
+			free(help);
+			free_instructions(ctx);
 			return NULL;
+		}
+		ctx[c] = inst; /* from here freed with ctx */
 		sprintf(help, "%s: %s", d->syntax, d->help);
 		inst->f = on_line;
 		inst->data = (void *)(uintptr_t)d;
@@ -242,8 +265,10 @@ instructions(void)
 		while (*w && n < FCR_CMD_MAX_TOKENS) {
 			struct token *t = calloc(1, sizeof(*t));
 
-			if (t == NULL)
+			if (t == NULL) {
+				free_instructions(ctx);
 				return NULL;
+			}
 			t->hdr.ops = &tok_ops;
 			t->hdr.offset = (unsigned int)(n * sizeof(struct slot));
 			t->word = w;
@@ -254,7 +279,6 @@ instructions(void)
 			while (*w == ' ')
 				w++;
 		}
-		ctx[c] = inst;
 	}
 	return ctx;
 }
@@ -267,6 +291,7 @@ fcr_terminal_loop(void)
 
 	if (ctx == NULL || (cl = cmdline_stdin_new(ctx, "fcredirect> ")) == NULL) {
 		printf("error: cannot start the interactive prompt\n");
+		free_instructions(ctx);
 		return;
 	}
 	while (!fcr_cli_quitting() && !fcr_cli_signal) {
@@ -277,5 +302,6 @@ fcr_terminal_loop(void)
 		usleep(2000);
 	}
 	cmdline_stdin_exit(cl);
+	free_instructions(ctx);
 	printf("\n");
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what fcredirect needs from Debian 12's archive (only what is
 # missing) and build it. Used by run-default.sh and run-tests.sh; safe to run
-# again. FCR_BUILD names the build directory (default: build);
+# again. FCR_BUILD names the build directory (default: build),
+# FCR_MESON_OPTIONS the options of a new one;
 # FCR_EXTRA_PACKAGES adds packages a caller needs (perf/run: its plots).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,8 @@ fi
 
 build=${FCR_BUILD:-build}
 if [ ! -f "$build/build.ninja" ]; then
-	meson setup "$build" >/dev/null
+	# shellcheck disable=SC2086 # FCR_MESON_OPTIONS: a list of -D options
+	meson setup "$build" ${FCR_MESON_OPTIONS:-} >/dev/null
 fi
 ninja -C "$build" >/dev/null
 echo "bootstrap: built in $build/"

@@ -457,7 +457,8 @@ list_advance(struct fcr_dirty_list *l, uint32_t *due, uint32_t done, uint32_t li
 		*due = 0;
 		return 1;
 	}
-	memmove(l->idx, l->idx + done, (l->n - done) * sizeof(l->idx[0]));
+	if (done != 0 && done < l->n) /* an empty list may have no array */
+		memmove(l->idx, l->idx + done, (l->n - done) * sizeof(l->idx[0]));
 	l->n -= done;
 	*due -= RTE_MIN(*due, done);
 	return done == lim;

@@ -502,9 +502,11 @@ def scenario_d(c, R, timings):
             st["tables"].get("cutovers_unsent", 0) == st0["tables"].get("cutovers_unsent", 0) and
             st["tables"].get("cutover_drains_timed_out", 0) ==
             st0["tables"].get("cutover_drains_timed_out", 0),
-            "cutovers %s -> %s, unsent %s, drains timed out %s, commands held %s" % (
+            "cutovers %s -> %s, unsent %s, drains timed out %s, cutovers timed out %s, "
+            "commands held %s" % (
                 cut0, st["tables"].get("cutovers"), st["tables"].get("cutovers_unsent"),
                 st["tables"].get("cutover_drains_timed_out"),
+                st["tables"].get("cutovers_timed_out"),
                 st["drops"].get("cutover_held", 0)))
     for (name, ifn), before in splits0.items():
         g = {"initiator": host, "target": tgt, "sn": sn}[name]
