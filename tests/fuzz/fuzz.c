@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The fuzz harness: seed, per-input generators, report. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "fuzz.h"
@@ -8,6 +9,26 @@
 uint64_t fz_seed = 0xF0CC5EEDull;
 long fz_iters;
 uint64_t fz_iter;
+
+int
+fz_run_one(const uint8_t *data, size_t len)
+{
+	const char *dir = getenv("FCR_FUZZ_DUMP");
+
+	if (dir != NULL) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s-%06llu", dir, fz_this.name,
+			 (unsigned long long)fz_iter);
+		f = fopen(path, "wb");
+		if (f != NULL) {
+			fwrite(data, 1, len, f);
+			fclose(f);
+		}
+	}
+	return fz_this.one(data, len);
+}
 
 long
 fz_iters_or(long def)

@@ -25,6 +25,10 @@ struct fz_target {
 	/* one input (state between inputs stays in the target); -1 if the
 	 * bytes are no input of this target, as for LLVMFuzzerTestOneInput */
 	int (*one)(const uint8_t *data, size_t len);
+	/* what a libFuzzer harness calls instead of one, when set: the sync
+	 * target seals the bytes with the key, so the fuzzer's mutations reach
+	 * the decoder behind authentication */
+	int (*fuzz_one)(const uint8_t *data, size_t len);
 	struct CMUnitTest test;   /* inputs made from the seed */
 };
 
@@ -35,11 +39,17 @@ extern uint64_t fz_seed;
 extern long fz_iters;     /* 0: each target's default */
 extern uint64_t fz_iter;  /* the input being run, for failure messages */
 
+/* One generated input to the target's core; with FCR_FUZZ_DUMP=<dir>
+ * also written there as a file (how the seed corpora of
+ * tests/fuzz/corpus/ are made: FCR_FUZZ_ITERS of them). */
+int fz_run_one(const uint8_t *data, size_t len);
+
 /* FCR_FUZZ_ITERS if given, else the target's default. */
 long fz_iters_or(long def);
 
 /* One generator per input: (seed, target, iteration) reproduces it.
- * Targets keep their numbers (frame 1, login 2, pipeline 3, sync 4) so a
+ * Targets keep their numbers (frame 1, login 2, pipeline 3, sync 4,
+ * config 5, profile 6) so a
  * seed makes the same inputs it always made. */
 void fz_rng(struct tu_rng *r, uint32_t target, uint64_t i);
 
@@ -47,7 +57,18 @@ double fz_now(void);
 
 void fz_report(long n, const char *unit, double t0, const char *extra);
 
-/* A failed invariant, with what reproduces it. */
+/* A failed invariant, with what reproduces it: under libFuzzer
+ * (FCR_LIBFUZZER) an abort, which it reports with the input. */
+#ifdef FCR_LIBFUZZER
+#define FZ_CHECK(c, ...) do { \
+		if (!(c)) { \
+			fprintf(stderr, "%s: ", fz_this.name); \
+			fprintf(stderr, __VA_ARGS__); \
+			fprintf(stderr, " [%s]\n", #c); \
+			abort(); \
+		} \
+	} while (0)
+#else
 #define FZ_CHECK(c, ...) do { \
 		if (!(c)) { \
 			char m_[256]; \
@@ -58,5 +79,6 @@ void fz_report(long n, const char *unit, double t0, const char *extra);
 				 (unsigned long long)fz_seed, m_, #c); \
 		} \
 	} while (0)
+#endif
 
 #endif /* FCR_FUZZ_H */

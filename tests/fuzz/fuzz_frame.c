@@ -259,7 +259,7 @@ fuzz_frame_parser(void **state)
 			rx.vlan_tci = (uint16_t)tu_rand32(&r);
 		}
 		fz_rx_put(in, &rx);
-		FZ_CHECK(frame_one(in, FZ_RX_LEN + len) == 0, "input refused");
+		FZ_CHECK(fz_run_one(in, FZ_RX_LEN + len) == 0, "input refused");
 	}
 	{
 		int o = snprintf(extra, sizeof(extra), "%ld chained, %ld ok with the mark;",

@@ -247,7 +247,7 @@ fuzz_login_recognition(void **state)
 			fz_fix_crc(b, len);
 		in[0] = tu_below(&r, 3) != 0;
 		fcr_put_be32(in + 1, tu_rand32(&r));
-		FZ_CHECK(login_one(in, LOGIN_HLEN + len) == 0, "input refused");
+		FZ_CHECK(fz_run_one(in, LOGIN_HLEN + len) == 0, "input refused");
 	}
 	snprintf(extra, sizeof(extra),
 		 "%ld logins recognised (%ld via FIP), %ld valid FCoE; flogi %lu "

@@ -663,7 +663,7 @@ fuzz_pipeline_bursts(void **state)
 			memcpy(in + off + FZ_RX_LEN + 2, b, len);
 			off += FZ_RX_LEN + 2 + len;
 		}
-		FZ_CHECK(pipeline_one(in, off) == 0, "input refused");
+		FZ_CHECK(fz_run_one(in, off) == 0, "input refused");
 	}
 	FZ_CHECK(rte_mempool_in_use_count(pl_mp) == 0, "mbufs leaked");
 	snprintf(extra, sizeof(extra), "%ld bursts, %ld sent (%ld with the mark, "
