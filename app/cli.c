@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* ppoll */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "commands.h"
 #include "fcr_config.h"
 #include "fwd.h"
+#include "options.h"
 #include "terminal.h"
 #include "sync_lcore.h"
 
@@ -119,17 +121,50 @@ help(void)
  * ports); one bad line and nothing is applied. The sync lcore then applies
  * the parsed lines as one step.
  */
-static int
-load_config(const char *path)
+/* A parse error of a file's line without the file's words: the grammar
+ * quotes the words it could not take, and a file may hold what is not
+ * for the screen; shown as '...' ('help' stays). */
+static void
+redact(const char *msg, char *out, size_t cap)
 {
-	char line[FCR_CMD_LINE_LEN + 1], msg[FCR_CMD_MSG_LEN], *out = NULL;
+	size_t o = 0;
+
+	while (*msg != '\0' && o + 6 < cap) {
+		const char *end = *msg == '\'' ? strchr(msg + 1, '\'') : NULL;
+
+		if (end == NULL) {
+			out[o++] = *msg++;
+			continue;
+		}
+		if (end - msg == 5 && strncmp(msg, "'help'", 6) == 0) {
+			memcpy(out + o, msg, 6);
+			o += 6;
+		} else {
+			memcpy(out + o, "'...'", 5);
+			o += 5;
+		}
+		msg = end + 1;
+	}
+	out[o] = '\0';
+}
+
+static int
+load_config(const char *file)
+{
+	char line[FCR_CMD_LINE_LEN + 1], msg[FCR_CMD_MSG_LEN], shown[FCR_CMD_MSG_LEN];
+	char path[PATH_MAX], why[PATH_MAX + 100], *out = NULL;
 	struct fcr_config_line *lines = NULL;
 	unsigned int n = 0, cap = 0, lineno = 0;
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	int rc = 0, r;
 
+	if (fcr_options_config_path(fcr_fwd.opt, file, 1, path, why, sizeof(why)) < 0) {
+		printf("error: load config: %s\n", why);
+		return -1;
+	}
+	f = fopen(path, "r");
 	if (f == NULL) {
-		printf("error: load config: cannot open %s: %s\n", path, strerror(errno));
+		printf("error: load config: cannot open %s: %s\n", file, strerror(errno));
 		return -1;
 	}
 	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
@@ -137,20 +172,21 @@ load_config(const char *path)
 
 		lineno++;
 		if (strchr(line, '\n') == NULL && !feof(f)) {
-			printf("error: %s:%u: line too long\n", path, lineno);
+			printf("error: %s:%u: line too long\n", file, lineno);
 			rc = -1;
 			break;
 		}
 		r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg);
 		if (r < 0) {
-			printf("error: %s:%u: %s\n", path, lineno, msg);
+			redact(msg, shown, sizeof(shown));
+			printf("error: %s:%u: %s\n", file, lineno, shown);
 			rc = -1;
 		} else if (r > 0 && !(c.def->flags & FCR_CMD_CONFIG)) {
 			printf("error: %s:%u: '%s' is not configuration (route add, binding add, "
-			       "redirect add)\n", path, lineno, c.def->syntax);
+			       "redirect add)\n", file, lineno, c.def->syntax);
 			rc = -1;
 		} else if (r > 0 && fcr_config_check(fcr_fwd.tables, &c, msg) < 0) {
-			printf("error: %s:%u: %s\n", path, lineno, msg);
+			printf("error: %s:%u: %s\n", file, lineno, msg);
 			rc = -1;
 		} else if (r > 0) {
 			if (n == cap) {
@@ -172,9 +208,9 @@ load_config(const char *path)
 	}
 	fclose(f);
 	if (rc != 0) {
-		printf("error: %s: nothing of the file was applied\n", path);
+		printf("error: %s: nothing of the file was applied\n", file);
 	} else {
-		rc = fcr_sync_lcore_apply(lines, n, path, &out);
+		rc = fcr_sync_lcore_apply(lines, n, file, &out);
 		if (out != NULL) {
 			fputs(out, stdout);
 			free(out);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_lcore.h>
 
@@ -19,6 +21,8 @@ fcr_options_usage(const char *prog)
 	       "                          forwarding begins at 'start'\n"
 	       "  --cmdline-file=FILE     run the commands in FILE first; without -i forwarding\n"
 	       "                          begins right after it and runs until SIGINT/SIGTERM\n"
+	       "  --config-dir=DIR        the folder save config and load config read and write\n"
+	       "                          (default: the working directory); paths outside it are refused\n"
 	       "  --config=(p,q,l),...    worker lcore l polls RX queue q of port p\n"
 	       "                          (default: the first worker lcore polls queue 0 of every port)\n"
 	       "  --distributor=(p,q,l),...  lcore l receives RX queue q of port p and deals its\n"
@@ -201,12 +205,13 @@ int
 fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		  const struct fcr_profile *prof)
 {
-	enum { O_CMDFILE = 256, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
+	enum { O_CMDFILE = 256, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
+		{ "config-dir", required_argument, NULL, O_CONFDIR },
 		{ "config", required_argument, NULL, O_CONFIG },
 		{ "distributor", required_argument, NULL, O_DISTRIBUTOR },
 		{ "max-flows", required_argument, NULL, O_MAXFLOWS },
@@ -235,6 +240,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *confdir = ".";
+	struct stat sb;
 	unsigned long v;
 	unsigned int i;
 	int c, redirects_given = 0;
@@ -286,6 +293,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			return 1;
 		case O_CMDFILE:
 			o->cmdline_file = optarg;
+			break;
+		case O_CONFDIR:
+			confdir = optarg;
 			break;
 		case O_DISTRIBUTOR:
 			/* none: a profile's distributors off */
@@ -451,6 +461,11 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			(unsigned int)__builtin_ctz(o->fabric_mask & o->series_mask));
 		return -1;
 	}
+	if (realpath(confdir, o->config_dir) == NULL || stat(o->config_dir, &sb) != 0 ||
+	    !S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "error: --config-dir: %s is not a folder\n", confdir);
+		return -1;
+	}
 	if (o->sync.nb_peers > 0 && !o->sync.enabled) {
 		fprintf(stderr, "error: --sync-peer needs --sync-bind (the address to replicate from)\n");
 		return -1;
@@ -470,6 +485,71 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	if (optind < argc) {
 		fprintf(stderr, "error: unexpected argument '%s'; see --help\n",
 			argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether path is dir or inside it. */
+static int
+inside(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return 1;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+int
+fcr_options_config_path(const struct fcr_options *o, const char *file, int to_read,
+			char out[PATH_MAX], char *why, size_t why_len)
+{
+	char full[PATH_MAX], parent[PATH_MAX], real[PATH_MAX], *slash;
+	const char *base;
+	struct stat sb;
+
+	if (file[0] == '\0' ||
+	    (size_t)snprintf(full, sizeof(full), "%s%s%s", file[0] == '/' ? "" : o->config_dir,
+			     file[0] == '/' ? "" : "/", file) >= sizeof(full)) {
+		snprintf(why, why_len, "a file name of 1 to %d characters", PATH_MAX - 1);
+		return -1;
+	}
+	/* its folder resolved (links, ".."), then the name in it */
+	snprintf(parent, sizeof(parent), "%s", full);
+	slash = strrchr(parent, '/');
+	base = full + (slash - parent) + 1;
+	if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		snprintf(why, why_len, "%s names a folder, not a file", file);
+		return -1;
+	}
+	if (realpath(parent, real) == NULL) {
+		snprintf(why, why_len, "cannot open %s: %s", file, strerror(errno));
+		return -1;
+	}
+	if ((size_t)snprintf(out, PATH_MAX, "%s%s%s", real, strcmp(real, "/") ? "/" : "",
+			     base) >= PATH_MAX) {
+		snprintf(why, why_len, "%s: path too long", file);
+		return -1;
+	}
+	/* a link in the folder may point out of it */
+	if (realpath(out, real) != NULL)
+		snprintf(out, PATH_MAX, "%s", real);
+	else if (to_read) {
+		snprintf(why, why_len, "cannot open %s: %s", file, strerror(errno));
+		return -1;
+	}
+	if (!inside(o->config_dir, out)) {
+		snprintf(why, why_len, "%s is outside the configuration folder %s "
+			 "(--config-dir)", file, o->config_dir);
+		return -1;
+	}
+	if (to_read && (stat(out, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+		snprintf(why, why_len, "%s is not a regular file", file);
 		return -1;
 	}
 	return 0;

@@ -3,6 +3,7 @@
 #ifndef FCR_APP_OPTIONS_H
 #define FCR_APP_OPTIONS_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "fwd.h"
@@ -19,6 +20,9 @@ struct fcr_lcore_rxq {
 struct fcr_options {
 	int interactive;
 	const char *cmdline_file;
+	/* the folder save config and load config use (--config-dir; default
+	 * the working directory at start), resolved */
+	char config_dir[PATH_MAX];
 	uint16_t nb_config;                  /* 0: the default map */
 	struct fcr_lcore_rxq config[FCR_MAX_CONFIG];
 	uint16_t nb_distributor;             /* --distributor: 0, none */
@@ -53,5 +57,14 @@ struct fcr_profile;
 int fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		      const struct fcr_profile *prof);
 void fcr_options_usage(const char *prog);
+
+/*
+ * The file `save config`/`load config` FILE names: relative to the
+ * configuration folder, or an absolute path inside it (after symbolic links
+ * and ".." are resolved). to_read: it must exist and be a regular file.
+ * 0 and the path in out, or -1 and why (for "error: <cmd>: <why>").
+ */
+int fcr_options_config_path(const struct fcr_options *o, const char *file, int to_read,
+			    char out[PATH_MAX], char *why, size_t why_len);
 
 #endif /* FCR_APP_OPTIONS_H */

@@ -643,6 +643,7 @@ fcr_show_config(FILE *out)
 			p->lossless_priority);
 	if (p != NULL)
 		fprintf(out, "fcoe steering:  %s\n", p->steering ? "rte_flow" : "none");
+	fprintf(out, "config folder:  %s (save config, load config)\n", o->config_dir);
 	fprintf(out, "ports:          %u\n", fcr_fwd.nb_ports);
 	for (port = 0; port < fcr_fwd.nb_ports; port++)
 		fprintf(out, "  port %u: %s, pass-through to %s\n", port, port_role(port),

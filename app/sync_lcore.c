@@ -157,18 +157,24 @@ set_log_level(const char *type, const char *level, FILE *out)
 /* A command file that `load config` (or --cmdline-file) restores: routes,
  * static bindings and redirects; learned bindings come back by themselves. */
 static int
-save_config(const char *path, FILE *out)
+save_config(const char *file, FILE *out)
 {
-	FILE *f = fopen(path, "w");
+	char path[PATH_MAX], why[PATH_MAX + 100];
+	FILE *f;
 
+	if (fcr_options_config_path(fcr_fwd.opt, file, 0, path, why, sizeof(why)) < 0) {
+		fprintf(out, "error: save config: %s\n", why);
+		return -1;
+	}
+	f = fopen(path, "w");
 	if (f == NULL) {
-		fprintf(out, "error: save config: cannot write %s: %s\n", path, strerror(errno));
+		fprintf(out, "error: save config: cannot write %s: %s\n", file, strerror(errno));
 		return -1;
 	}
 	fprintf(f, "# fcredirect configuration: routes, static bindings, redirects\n");
 	fcr_config_save(fcr_fwd.tables, f);
 	if (fclose(f) != 0) {
-		fprintf(out, "error: save config: writing %s: %s\n", path, strerror(errno));
+		fprintf(out, "error: save config: writing %s: %s\n", file, strerror(errno));
 		return -1;
 	}
 	return 0;

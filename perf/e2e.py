@@ -168,7 +168,8 @@ class Forwarder:
                     "--log-level=lib.eal:error", "--", "--pmd-config", prof, "-i",
                     "--max-flows", str(max(4 * n, 1 << 20)), "--max-bindings", str(n),
                     "--max-redirects", str(max(flows // 2, 4096)),
-                    "--fabric-ports", "0"] + list(extra)
+                    "--fabric-ports", "0",
+                    "--config-dir", os.path.dirname(cmds)] + list(extra)
             self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=logf,
                                       stderr=subprocess.STDOUT, text=True)
             # all or nothing, as an operator loads a configuration

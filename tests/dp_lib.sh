@@ -101,7 +101,8 @@ fcr() {
 		shift 2
 	fi
 	[ "${1:-}" = "--" ] && shift
-	app=("$@")
+	# save config and load config read and write the test's folder
+	app=(--config-dir "$TMP" "$@")
 	# FABRIC=P[,P]: the trust model, those ports facing the fabric
 	[ -n "${FABRIC:-}" ] && app+=(--fabric-ports "$FABRIC")
 	if [ "$workers" -eq 1 ]; then

@@ -40,6 +40,9 @@ def check(ok, what, detail=""):
             print("        " + line)
 
 
+CONFIG_DIR = "."  # --config-dir of every Node: main() sets the test's folder
+
+
 class Node:
     """fcredirect on two null ports, driven through its standard input;
     each query ends with an unknown command whose error line closes it."""
@@ -51,7 +54,7 @@ class Node:
              "--file-prefix", prefix, "--log-level=lib.eal:error", *eal,
              "--vdev", "net_null0", "--vdev", "net_null1", "--",
              "-i", "--max-flows", "4096", "--max-bindings", "4096",
-             "--max-redirects", "256", *extra],
+             "--max-redirects", "256", "--config-dir", CONFIG_DIR, *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, bufsize=1)
         self.lines = []
@@ -130,7 +133,9 @@ def state(node):
 
 
 def main():
+    global CONFIG_DIR
     tmp = tempfile.mkdtemp(prefix="ops-cli.")
+    CONFIG_DIR = tmp
     try:
         run(tmp)
     finally:
@@ -308,6 +313,36 @@ def run(tmp):
     check(any("notcfg.cmds:2:" in l and "not configuration" in l for l in out),
           "load config refuses commands that are not configuration", "\n".join(out))
     check(state(m) == full, "and applies none of that file")
+
+    print("save config and load config stay in --config-dir")
+    secret = tempfile.mkdtemp(prefix="ops-cli-outside.")
+    outside = os.path.join(secret, "outside.cmds")
+    with open(outside, "w") as f:
+        f.write("route add 0x240000/8 port 1 fpma\n")
+    os.symlink(outside, os.path.join(tmp, "link.cmds"))
+    for v, what in (("save config " + outside, "an absolute path elsewhere"),
+                    ("save config ../x.cmds", "a way out with .."),
+                    ("load config " + outside, "an absolute path elsewhere"),
+                    ("load config ../" + os.path.basename(secret) + "/outside.cmds",
+                     "a way out with .."),
+                    ("load config link.cmds", "a link in the folder to a file outside it")):
+        out = m.q(v)
+        check(any(l.startswith("error:") and "outside the configuration folder" in l
+                  for l in out), "%s refused: %s" % (v.split()[0] + " config", what),
+              "\n".join(out))
+    check(state(m) == full and not os.path.exists(os.path.join(secret, "..", "x.cmds")),
+          "none of them read or wrote anything")
+    out = m.q("save config relative.cmds")
+    check(not out and os.path.exists(os.path.join(tmp, "relative.cmds")),
+          "a relative name is in the folder", "\n".join(out))
+    leak = os.path.join(tmp, "leak.cmds")
+    with open(leak, "w") as f:
+        f.write("route add 0x250000/8 port 1 fpma\nsecret-word-XYZZY and more\n"
+                "route add vlan 7777 0x260000/8 port 0 fpma\n")
+    out = m.q("load config leak.cmds")
+    check(any("leak.cmds:2:" in l for l in out) and not any("XYZZY" in l for l in out),
+          "an error names file:line, never the file's words", "\n".join(out))
+    shutil.rmtree(secret, ignore_errors=True)
 
     print("telemetry")
     if TELEMETRY is None:
