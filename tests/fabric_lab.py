@@ -143,6 +143,8 @@ class Lab:
         self.node = t.node(name, vdevs=vdevs, extra=args, nb_ports=4)
         self.node.start()
         self.node.query("show config")     # up: ports started
+        # mbufs the ports hold at rest (the TAP PMD's receive rings)
+        self.at_rest = self.mbufs_in_use()
         for n in self.ifnames:
             try:
                 with open("/proc/sys/net/ipv6/conf/%s/disable_ipv6" % n, "w") as f:
@@ -197,6 +199,20 @@ class Lab:
                                         ff.TYPE_ELS, ox, ff.ls_acc_short(), f_ctl=ff.F_CTL_REPLY))
         return self.ports[st.port].wait(lambda f: f["ox_id"] == ox and f["s_id"] == ff.FFFFFE) \
             is not None
+
+    def mbufs_in_use(self):
+        """show mempool: mbufs in use in the ports' pool."""
+        m = re.search(r"^mempool fcr_mbufs_s0 +socket \d+ +size \d+ +in use (\d+)",
+                      self.node.query("show mempool"), re.M)
+        return int(m.group(1)) if m else None
+
+    def mbufs_back(self):
+        """Forwarding stopped, every mbuf is back (in use as at rest), then
+        forwarding again: (back, in use, at rest)."""
+        self.node.cmds(["stop"])
+        now = self.mbufs_in_use()
+        self.node.cmds(["start"])
+        return now is not None and now == self.at_rest, now, self.at_rest
 
     def stat(self, key):
         """A number from `show fwd stats` (a counter, a drop reason)."""

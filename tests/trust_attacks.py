@@ -186,6 +186,9 @@ def attacks(t):
         a.send(0x210000 | i, ox_id=0x800 + (i & 0xFF))
     t.check(lab.wait_stat("flow_table_full", full + 1, timeout=20) > full,
             "A's new flows filled the flow table (flow_table_full counts)")
+    back, now, rest = lab.mbufs_back()
+    t.check(back, "with the table full, stop gives every mbuf back (in use %s, at rest %s)"
+            % (now, rest))
     t.check(not lab.node.cmds([redirect_cmd(H2, T3, VI2, VT2)]), "redirect H2 -> T3 added")
     ok, _, out = lab.node.poll("redirect list", lambda o: o.count(" active before_rule") == 2, 10)
     t.check(ok, "it is active: the flood could not take its entries", out)
