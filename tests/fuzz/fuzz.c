@@ -10,23 +10,28 @@ uint64_t fz_seed = 0xF0CC5EEDull;
 long fz_iters;
 uint64_t fz_iter;
 
+void
+fz_dump(const uint8_t *data, size_t len)
+{
+	const char *dir = getenv("FCR_FUZZ_DUMP");
+	char path[4096];
+	FILE *f;
+
+	if (dir == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/%s-%06llu", dir, fz_this.name,
+		 (unsigned long long)fz_iter);
+	f = fopen(path, "wb");
+	if (f != NULL) {
+		fwrite(data, 1, len, f);
+		fclose(f);
+	}
+}
+
 int
 fz_run_one(const uint8_t *data, size_t len)
 {
-	const char *dir = getenv("FCR_FUZZ_DUMP");
-
-	if (dir != NULL) {
-		char path[4096];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s-%06llu", dir, fz_this.name,
-			 (unsigned long long)fz_iter);
-		f = fopen(path, "wb");
-		if (f != NULL) {
-			fwrite(data, 1, len, f);
-			fclose(f);
-		}
-	}
+	fz_dump(data, len);
 	return fz_this.one(data, len);
 }
 

@@ -43,6 +43,9 @@ extern uint64_t fz_iter;  /* the input being run, for failure messages */
  * also written there as a file (how the seed corpora of
  * tests/fuzz/corpus/ are made: FCR_FUZZ_ITERS of them). */
 int fz_run_one(const uint8_t *data, size_t len);
+/* With FCR_FUZZ_DUMP=<dir>: the input, as the libFuzzer program takes it,
+ * written there as <target>-<iteration>. */
+void fz_dump(const uint8_t *data, size_t len);
 
 /* FCR_FUZZ_ITERS if given, else the target's default. */
 long fz_iters_or(long def);

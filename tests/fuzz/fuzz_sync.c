@@ -551,18 +551,10 @@ static void
 sz_dump_seed(const uint8_t *wire, size_t len)
 {
 	static uint8_t seed[SZ_MAX];
-	const char *dir = getenv("FCR_FUZZ_DUMP");
-	char path[4096];
-	FILE *f;
 
 	memcpy(seed, wire, len);
 	seed[0] = 0xC0; /* an update (sync_fuzz_one) */
-	snprintf(path, sizeof(path), "%s/sync-%06llu", dir, (unsigned long long)fz_iter);
-	f = fopen(path, "wb");
-	if (f != NULL) {
-		fwrite(seed, 1, len, f);
-		fclose(f);
-	}
+	fz_dump(seed, len);
 }
 
 /* Random datagrams from the peer and others; local changes and time in
