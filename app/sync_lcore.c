@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,14 +162,20 @@ save_config(const char *file, FILE *out)
 {
 	char path[PATH_MAX], why[PATH_MAX + 100];
 	FILE *f;
+	int fd;
 
 	if (fcr_options_config_path(fcr_fwd.opt, file, 0, path, why, sizeof(why)) < 0) {
 		fprintf(out, "error: save config: %s\n", why);
 		return -1;
 	}
-	f = fopen(path, "w");
+	/* not through a link: one left dangling in the folder could point out */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (f == NULL) {
-		fprintf(out, "error: save config: cannot write %s: %s\n", file, strerror(errno));
+		fprintf(out, "error: save config: cannot write %s: %s\n", file,
+			errno == ELOOP ? "a symbolic link" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	fprintf(f, "# fcredirect configuration: routes, static bindings, redirects\n");

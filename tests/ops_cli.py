@@ -330,6 +330,12 @@ def run(tmp):
         check(any(l.startswith("error:") and "outside the configuration folder" in l
                   for l in out), "%s refused: %s" % (v.split()[0] + " config", what),
               "\n".join(out))
+    os.symlink(os.path.join(secret, "made.cmds"), os.path.join(tmp, "dangling.cmds"))
+    out = m.q("save config dangling.cmds")
+    check(any(l.startswith("error:") for l in out) and
+          not os.path.exists(os.path.join(secret, "made.cmds")),
+          "save config refused: a dangling link in the folder to a file outside it",
+          "\n".join(out))
     check(state(m) == full and not os.path.exists(os.path.join(secret, "..", "x.cmds")),
           "none of them read or wrote anything")
     out = m.q("save config relative.cmds")
