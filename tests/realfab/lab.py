@@ -524,10 +524,17 @@ class Guest:
                     read_s=read_s, size=size)
 
     def dmesg_tail(self, n=60):
+        """The kernel log's last n lines, less open-fcoe's line per frame
+        (fcoe.debug_logging); the whole of it kept in <name>.dmesg in the
+        lab's folder."""
         try:
-            return self.run("dmesg | tail -n %d" % n, 20)
+            out = self.run("dmesg | grep -v 'skb_info: len:'", 60)
         except Exception as e:
             return "(no dmesg: %s)" % e
+        if self.lab.dir:
+            with open(os.path.join(self.lab.dir, self.name + ".dmesg"), "w") as f:
+                f.write(out)
+        return "\n".join(out.splitlines()[-n:])
 
     def stop(self):
         if self.sock:
