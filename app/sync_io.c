@@ -213,6 +213,13 @@ watch_peers(uint64_t ms)
 	if (ms - watch_ms < 1000)
 		return;
 	watch_ms = ms;
+	/* a restart's handshake refuses a datagram or two of each side: said,
+	 * not warned about */
+	if (st->drop[FCR_SD_UNPROVEN] != drops_was[FCR_SD_UNPROVEN])
+		FCR_LOG(INFO, sync, "%" PRIu64 " datagrams of a peer's boot not proven yet "
+			"(answered with this node's challenge) in the last second",
+			st->drop[FCR_SD_UNPROVEN] - drops_was[FCR_SD_UNPROVEN]);
+	drops_was[FCR_SD_UNPROVEN] = st->drop[FCR_SD_UNPROVEN];
 	for (i = 0; i < FCR_SD_COUNT; i++) {
 		uint64_t d = st->drop[i] - drops_was[i];
 
@@ -227,7 +234,7 @@ watch_peers(uint64_t ms)
 			refused, drops);
 	if (st->records_ahead != ahead_was)
 		FCR_LOG(WARNING, sync, "%" PRIu64 " updates refused in the last second: their "
-			"versions are more than 10 minutes ahead of this node's clock (check NTP)",
+			"versions are more than 7 days ahead of this node's clock (check NTP)",
 			st->records_ahead - ahead_was);
 	ahead_was = st->records_ahead;
 }

@@ -11,9 +11,13 @@ datagrams per lib/sync/fcr_sync_wire.h, sealed as libsodium's crypto_auth
 
   * The node's own HELLOs verify under that key, and their headers read as
     the wire format says: the crafting is right before anything is sent.
-  * A valid UPDATE carrying a binding is applied (and acknowledged).
+  * The restart handshake: an UPDATE of a boot the node has not taken that
+    does not echo its challenge is refused (`dropped_unproven`) and
+    answered with a HELLO that carries the challenge and echoes ours; the
+    same UPDATE echoing it is applied (and acknowledged).
   * Forged (bad tag, another key), truncated (short, tag cut, records
-    cut), replayed (same seq, seq 0, an older boot id), wrong protocol
+    cut), replayed (same seq, seq 0, another boot of the peer echoing a
+    challenge the node has since replaced: a past life), wrong protocol
     version, bad magic, oversized, and a valid datagram from an address
     that is not a peer: each is counted under its `dropped_*` counter and
     none changes `binding list`.
@@ -21,6 +25,9 @@ datagrams per lib/sync/fcr_sync_wire.h, sealed as libsodium's crypto_auth
     (`updates_stale`), and so is one older than a deletion the node has
     applied (a reordered datagram must not bring a deleted binding back).
   * A valid datagram after all that is still applied.
+  * The node restarted: the datagram it applied before, sent again, is
+    refused (`dropped_unproven`: it echoes the past life's challenge), and
+    nothing of it is applied; the peer taken back by echoing the new one.
 Ends with "N passed, M failed".
 """
 
@@ -37,7 +44,7 @@ W = sl.Wire
 VLAN = 40
 NODE = 0x1234
 COUNTERS = ["short", "oversize", "bad_magic", "bad_version", "bad_auth", "replay",
-            "malformed", "unknown_peer"]
+            "malformed", "unknown_peer", "unproven"]
 
 
 def main():
@@ -78,23 +85,28 @@ def main():
     t.check(hellos and wire.verify(hellos[-1]),
             "its HELLO (%d bytes) verifies: HMAC-SHA-512-256 keyed by BLAKE2b-256 of the key file"
             % (len(hellos[-1]) if hellos else 0))
-    t.check(h.get("magic") == b"FCRS" and h.get("version") == 2 and h.get("type") == W.HELLO and
+    t.check(h.get("magic") == b"FCRS" and h.get("version") == 3 and h.get("type") == W.HELLO and
             h.get("boot") == st.get("boot") and "%04x" % h.get("node", 0) == st.get("node") and
-            h.get("seq", 0) >= 1 and h.get("nb") == 0 and len(hellos[-1]) == 72,
-            "its header reads as fcr_sync_wire.h says: FCRS, v2, HELLO, boot %016x, node %s, seq %s"
-            % (h.get("boot", 0), st.get("node"), h.get("seq")), repr(h))
+            h.get("seq", 0) >= 1 and h.get("nb") == 0 and h.get("challenge", 0) != 0 and
+            len(hellos[-1]) == W.HDR_LEN + W.TAG_LEN,
+            "its header reads as fcr_sync_wire.h says: FCRS, v3, HELLO, boot %016x, node %s, "
+            "seq %s, challenge %016x" % (h.get("boot", 0), st.get("node"), h.get("seq"),
+                                         h.get("challenge", 0)), repr(h))
     node_boot = st.get("boot", 0)
+    chal = [h.get("challenge", 0)]
 
-    boot = (int(time.time() * 1e6) << 8) | 0x42   # grows with time, as the engine's do
+    boot = int.from_bytes(os.urandom(8), "big") | 1   # random, as the engine's are
     seq = [0]
 
-    def dgram(recs, seq_=None, boot_=None, type_=W.UPDATE, version=2, magic=b"FCRS", pad=0):
+    def dgram(recs, seq_=None, boot_=None, type_=W.UPDATE, version=3, magic=b"FCRS", pad=0,
+              echo=None, peer_boot=None):
         if seq_ is None:
             seq[0] += 1
             seq_ = seq[0]
         body = b"".join(recs)
         hdr = W.header(type_, W.F_READY, boot if boot_ is None else boot_, NODE, len(recs),
-                       seq_, 0, 0, node_boot & 0xFFFFFFFF, version=version, magic=magic)
+                       seq_, 0, 0, node_boot if peer_boot is None else peer_boot, 0x5eed, chal[0] if echo is None else echo,
+                       version=version, magic=magic)
         return wire.seal(hdr + body + b"\0" * pad)
 
     def vers(n):
@@ -118,6 +130,21 @@ def main():
             "datagrams_received", 0) > before.get("datagrams_received", 0), 30, interval=0.005)
         return before, sl.parse_sync_stats(out)
 
+    t.section("the restart handshake: a new boot must echo the node's challenge")
+    b0, b1 = send(dgram([binding(1, 0x010101, vers(1))], echo=0, peer_boot=0))
+    t.check(b1.get("dropped_unproven", 0) == b0.get("dropped_unproven", 0) + 1 and
+            b1.get("updates_received") == b0.get("updates_received") and not bindings(),
+            "an UPDATE of a boot not taken yet, knowing neither the node's boot nor its "
+            "challenge (a peer just started): dropped_unproven +1, not read")
+
+    def answer(d):
+        return len(d) >= W.HDR_LEN and wire.verify(d) and W.parse_header(d)["echo"] == 0x5eed
+    ans = [d for d in recv(answer) if answer(d)]
+    ah = W.parse_header(ans[-1]) if ans else {}
+    t.check(ans and ah["challenge"] == chal[0],
+            "the node answers with its challenge (%016x) and echoes ours" % ah.get("challenge", 0),
+            repr(ah))
+
     t.section("a valid datagram is applied")
     valid = dgram([binding(1, 0x010101, vers(1))])
     b0, b1 = send(valid)
@@ -130,13 +157,13 @@ def main():
     # acks ride on whatever the node sends next (an ACK only when it has
     # nothing else to send): here the start of its bulk resync to us
     def acked(d):
-        return len(d) >= 72 and wire.verify(d) and W.parse_header(d)["ack_base"] == 1
+        return len(d) >= W.HDR_LEN and wire.verify(d) and W.parse_header(d)["ack_base"] == 2
 
     acks = [d for d in recv(acked) if acked(d)]
     ah = W.parse_header(acks[0]) if acks else {}
-    t.check(acks and ah["peer_boot32"] == boot & 0xFFFFFFFF,
-            "the node acknowledges it: a sealed datagram (type %s) with ack base 1 and our "
-            "boot id's low 32 bits" % ah.get("type"), repr(ah))
+    t.check(acks and ah["peer_boot"] == boot and ah["challenge"] != chal[0],
+            "the node acknowledges it: a sealed datagram (type %s) with ack base 2, our boot "
+            "id, and a new challenge (the one echoed is spent)" % ah.get("type"), repr(ah))
     ref = bindings()
 
     t.section("refused datagrams: each under its counter, none changes `binding list`")
@@ -157,8 +184,8 @@ def main():
         ("truncated record: length byte runs past the end (sealed)", cut_rec, "malformed", peer),
         ("replayed: the valid datagram again (same seq)", valid, "replay", peer),
         ("replayed: seq 0", dgram([binding(4, 0x010104, vers(4))], seq_=0), "replay", peer),
-        ("replayed: an older boot id of the peer (a past life)",
-         dgram([binding(5, 0x010105, vers(5))], boot_=boot - (1 << 20)), "replay", peer),
+        ("replayed: another boot of the peer, echoing the spent challenge (a past life)",
+         dgram([binding(5, 0x010105, vers(5))], boot_=boot ^ 0xFF00), "replay", peer),
         ("wrong protocol version (1)", dgram([binding(6, 0x010106, vers(6))], version=1),
          "bad_version", peer),
         ("bad magic", dgram([binding(7, 0x010107, vers(7))], magic=b"FCRX"), "bad_magic", peer),
@@ -212,6 +239,25 @@ def main():
     t.info("the node's drops: %s" % ", ".join("%s %s" % (c, st.get("dropped_" + c)) for c in COUNTERS))
     rc = node.quit()
     t.check(rc == 0, "the node quits with status 0 (%s)" % rc)
+
+    t.section("the node restarted: what it took before is refused, its new challenge echoed")
+    node.start()
+    hellos = [d for d in recv(lambda d: len(d) >= W.HDR_LEN and d[5] == W.HELLO and wire.verify(d)
+                              and W.parse_header(d)["boot"] != node_boot)
+              if len(d) >= W.HDR_LEN and d[5] == W.HELLO]
+    h = W.parse_header(hellos[-1]) if hellos else {}
+    b0, b1 = send(valid)
+    t.check(b1.get("dropped_unproven", 0) == b0.get("dropped_unproven", 0) + 1 and
+            b1.get("updates_received", 0) == 0 and not bindings(),
+            "the datagram applied before the restart, sent again: dropped_unproven +1, "
+            "nothing read, `binding list` empty", "\n".join(bindings()))
+    node_boot, chal[0] = h.get("boot", 0), h.get("challenge", 0)
+    b0, b1 = send(dgram([binding(11, 0x01010b, vers(95))]))
+    ok, ms, out = node.poll("binding list", lambda o: "fcid 0x01010b" in o, 30)
+    t.check(ok and b1.get("updates_applied", 0) == 1,
+            "the peer echoing the new challenge (%016x) is taken back: its update applied"
+            % chal[0], out)
+    rc = node.quit()
     peer.close()
     stranger.close()
     t.finish()

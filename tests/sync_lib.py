@@ -217,6 +217,7 @@ class Node:
         self.extra = list(extra)
         self.nb_ports = nb_ports
         self.vdevs = vdevs   # EAL --vdev values instead of the pcap ports
+        self.env = None      # more environment for the next start
         self.p = None
         self.pipe = None
         self.life = 0
@@ -245,8 +246,9 @@ class Node:
         args += self.extra
         self.log = open(self.t.path("%s.%d.log" % (self.name, self.life)), "w")
         self.err = open(self.t.path("%s.%d.err" % (self.name, self.life)), "w")
+        env = dict(os.environ, **self.env) if self.env else None
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=self.err, bufsize=0)
+                                  stderr=self.err, bufsize=0, env=env)
         self.pipe = fcr_pipe.Pipe(self.p, self.log, "sync-mark")
         self.started = time.monotonic()
         _live.append(self)
@@ -463,7 +465,7 @@ class Wire:
 
     UPDATE, ACK, HELLO, BULK_START, BULK_END = 1, 2, 3, 4, 5
     F_READY, F_WANT_BULK = 1, 2
-    HDR_LEN, TAG_LEN = 40, 32
+    HDR_LEN, TAG_LEN = 60, 32
 
     def __init__(self, key_file):
         with open(key_file, "rb") as f:
@@ -473,20 +475,23 @@ class Wire:
         return hmac.new(self.key, data, hashlib.sha512).digest()[:32]
 
     def verify(self, dgram):
-        return len(dgram) >= 72 and hmac.compare_digest(self.tag(dgram[:-32]), dgram[-32:])
+        return len(dgram) >= Wire.HDR_LEN + Wire.TAG_LEN and hmac.compare_digest(self.tag(dgram[:-32]), dgram[-32:])
+
+    HDR = ">BBBBQHHIIQQQQ"   # after the magic: fcr_sync_wire.h, version 3
 
     @staticmethod
     def header(type_, flags, boot, node, nb, seq, ack_base=0, ack_bits=0,
-               peer_boot32=0, version=2, magic=b"FCRS"):
-        return magic + struct.pack(">BBBBQHHIIQI", version, type_, flags, 0, boot, node,
-                                   nb, seq, ack_base, ack_bits, peer_boot32)
+               peer_boot=0, challenge=0x5eed, echo=0, version=3, magic=b"FCRS"):
+        return magic + struct.pack(Wire.HDR, version, type_, flags, 0, boot, node, nb, seq,
+                                   ack_base, ack_bits, peer_boot, challenge, echo)
 
     @staticmethod
     def parse_header(d):
-        v, ty, fl, _, boot, node, nb, seq, ab, abits, pb = struct.unpack_from(">BBBBQHHIIQI", d, 4)
+        v, ty, fl, _, boot, node, nb, seq, ab, abits, pb, ch, echo = \
+            struct.unpack_from(Wire.HDR, d, 4)
         return {"magic": d[:4], "version": v, "type": ty, "flags": fl, "boot": boot,
                 "node": node, "nb": nb, "seq": seq, "ack_base": ab, "ack_bits": abits,
-                "peer_boot32": pb}
+                "peer_boot": pb, "challenge": ch, "echo": echo}
 
     @staticmethod
     def varint(v):
@@ -505,3 +510,72 @@ class Wire:
 
     def seal(self, data):
         return data + self.tag(data)
+
+
+# The state replication tests compare across nodes.
+
+def fabric(n, vlan=20):
+    """Routes, bindings and n redirects (all four ports bound) on VLAN vlan."""
+    lines = ["route add 0x010000/8 port 0 fpma", "route add 0x410000/8 port 1 fpma",
+             "route add 0x810000/8 port 2 fpma"]
+    for i in range(n):
+        for pfx, dom in ((0x2100, 0x01), (0x5006, 0x41), (0x2f01, 0x81), (0x2f02, 0x82)):
+            lines.append("binding add vlan %d wwpn %s fcid 0x%02x00%02x" %
+                         (vlan, wwpn(pfx, i), dom, i))
+    for i in range(n):
+        lines.append("redirect add vlan %d host %s target %s vi %s vt %s" %
+                     (vlan, wwpn(0x2100, i), wwpn(0x5006, i), wwpn(0x2f01, i),
+                      wwpn(0x2f02, i)))
+    return lines
+
+
+def state(n):
+    """What a node holds, comparable across nodes: sorted lists of routes,
+    bindings, redirects, and the flow table's own count."""
+    return {"routes": lines_of(n.query("route list"), "route "),
+            "bindings": lines_of(n.query("binding list"), "binding "),
+            "redirects": lines_of(n.query("redirect list"), "redirect "),
+            "flows": flows_count(n.query("show flows"))}
+
+
+def diff(sa, sb):
+    out = []
+    for k in ("routes", "bindings", "redirects"):
+        a, b = set(sa[k]), set(sb[k])
+        out += ["only on the first: " + x for x in sorted(a - b)[:4]]
+        out += ["only on the second: " + x for x in sorted(b - a)[:4]]
+    if sa["flows"] != sb["flows"]:
+        out.append("flows: %s vs %s" % (sa["flows"], sb["flows"]))
+    return "\n".join(out)
+
+
+def converge(t, a, b, what, timeout=8, until=None):
+    """Poll until b holds what a holds at that moment (and, with until,
+    until(that state) is true: what both must have come to); check and
+    return b's state."""
+    end = time.monotonic() + timeout
+    t0 = time.monotonic()
+    while True:
+        want = state(a)
+        got = state(b)
+        if (got == want and (until is None or until(got))) or time.monotonic() > end:
+            break
+        time.sleep(0.02)
+    t.check(got == want, "%s (%.0f ms): %d routes, %d bindings, %d redirects, %s flows" %
+            (what, (time.monotonic() - t0) * 1000, len(got["routes"]), len(got["bindings"]),
+             len(got["redirects"]), got["flows"]), diff(want, got))
+    rules_only(t, [(a, state(a)), (b, got)])
+    return got
+
+
+def rules_only(t, nodes):
+    """No traffic in this test: a node's flow entries are exactly the four
+    rules of each active redirect."""
+    bad = ["%s: %s flow entries, %d active redirects" %
+           (n.name, s["flows"], sum(l.endswith(" active") for l in s["redirects"]))
+           for n, s in nodes
+           if s["flows"] != 6 * sum(l.endswith(" active") for l in s["redirects"])]
+    t.check(not bad, "%s: flow entries are the 4 rules and 2 hidden pairs of each active "
+            "redirect, no other" %
+            " and ".join(n.name for n, _ in nodes),
+            "\n".join(bad) + "\n(no traffic: any other entry is a deleted one brought back)")

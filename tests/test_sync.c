@@ -60,6 +60,23 @@ static struct node nodes[NODES];
 static uint64_t now;
 static uint8_t key[FCR_SYNC_KEY_LEN] = "fcredirect test key 32 bytes...";
 static struct pkt last_sent; /* for replay tests */
+static int64_t wall_shift_ms;  /* a node started with its clock this far off */
+
+/* A peer of node n that is not one of the nodes: datagrams it sends are
+ * sealed with the shared key, so they reach the record decoder; it echoes
+ * the challenge the node sends it, as a running peer does. */
+static const struct fcr_sync_addr lone_peer = { 0x7F000001, 50 };
+static uint64_t lone_challenge;
+
+/* The wall clock, ms since 2024-01-01 UTC, as the engine counts it. */
+static uint64_t
+wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)(ts.tv_sec - 1704067200) * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 static uint32_t
 rnd(uint32_t n)
@@ -78,6 +95,14 @@ net_send(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len
 	int copies = 1;
 
 	assert_true(len <= sizeof(q[0].data));
+	if (to->port == lone_peer.port) {
+		struct fcr_sync_hdr h;
+		enum fcr_sync_drop why;
+
+		assert_int_equal(fcr_sync_open(p, len, 1500, key, &h, &why), 0);
+		lone_challenge = h.challenge;
+		return;
+	}
 	last_sent.to = (int)to->port - 1;
 	last_sent.from = from->id;
 	last_sent.len = (uint16_t)len;
@@ -152,8 +177,8 @@ node_start(int i, int nb_nodes)
 	nodes[i].t = fcr_tables_create(name, &tp);
 	assert_non_null(nodes[i].t);
 	assert_int_equal(fcr_tables_attach_log(nodes[i].t, 0), 0);
-	/* boot ids must grow across restarts */
-	sp.boot = (now + 1) << 8 | (uint64_t)i;
+	if (wall_shift_ms != 0)
+		sp.wall_ms = (uint64_t)((int64_t)wall_now() + wall_shift_ms);
 	nodes[i].s = fcr_sync_create(&sp, nodes[i].t, now);
 	assert_non_null(nodes[i].s);
 	for (j = 0; j < nb_nodes; j++)
@@ -179,6 +204,8 @@ setup_nodes(void **state, int n)
 	(void)state;
 	nq = 0;
 	loss_pct = dup_pct = reorder_pct = 0;
+	lone_challenge = 0;
+	wall_shift_ms = 0;
 	for (i = 0; i < n; i++)
 		node_start(i, n);
 	return 0;
@@ -723,17 +750,19 @@ forged_short_foreign_and_wrong_version_datagrams_change_nothing(void **state)
 	assert_int_equal(st->drop[FCR_SD_REPLAY], 1);
 }
 
-/* A peer of node n that is not one of the nodes: datagrams it sends are
- * sealed with the shared key, so they reach the record decoder. */
-static const struct fcr_sync_addr lone_peer = { 0x7F000001, 50 };
-
 static void
 lone_peer_sends(struct node *n, uint32_t seq, const uint8_t *recs, size_t recs_len)
 {
 	struct fcr_sync_hdr h = { .type = FCR_SYNC_UPDATE, .boot = 0x777,
-				  .node = 77, .seq = seq };
+				  .node = 77, .seq = seq, .peer_boot = fcr_sync_boot(n->s),
+				  .challenge = 0x1234 };
 	uint8_t d[1500];
-	size_t len = fcr_sync_hdr_put(d, &h);
+	size_t len;
+
+	while (lone_challenge == 0) /* its first HELLO */
+		run(1, 2);
+	h.echo = lone_challenge;
+	len = fcr_sync_hdr_put(d, &h);
 
 	assert_true(len + recs_len + FCR_SYNC_TAG_LEN <= sizeof(d));
 	memcpy(d + len, recs, recs_len);
@@ -835,7 +864,7 @@ records_with_keys_no_frame_can_have_are_refused(void **state)
 }
 
 /* A version from far in the future would drag the clock to where its
- * millisecond field wraps: refused beyond 10 minutes ahead, taken within. */
+ * millisecond field wraps: refused beyond FCR_SYNC_MAX_AHEAD_MS (7 days) ahead, taken within. */
 static void
 versions_far_ahead_of_the_clock_are_refused(void **state)
 {
@@ -868,6 +897,163 @@ versions_far_ahead_of_the_clock_are_refused(void **state)
 	n = fcr_binding_get(b->bindings, 10, H(1), 0);
 	assert_int_not_equal(n, FCR_BINDING_NONE);
 	assert_int_equal(b->bindings->entry[n].fcid, 0x010001);
+}
+
+/* The first datagram from `from` to `to` the network carries, taken out
+ * of it before delivery (nothing else is delivered meanwhile). */
+static struct pkt
+capture(int from, int to)
+{
+	struct pkt k;
+	unsigned int i;
+
+	for (;;) {
+		for (i = 0; i < nq; i++)
+			if (q[i].from == from && q[i].to == to &&
+			    fcr_get_be16(q[i].data + 18) != 0) /* it has records */
+				goto found;
+		run(1, 2);
+	}
+found:
+	k = q[i];
+	nq = 0;
+	return k;
+}
+
+/* Node B restarts with its clock off by `shift_ms`: A takes it as
+ * restarted (it echoes A's challenge; no clock is compared), B takes A's
+ * bulk resync, whose versions are ahead of B's clock, and a change made on
+ * B afterwards reaches A and wins there. */
+static void
+restart_with_clock(int64_t shift_ms)
+{
+	struct fcr_tables *a = nodes[0].t;
+	const struct fcr_sync_stats *sa = fcr_sync_stats(nodes[0].s);
+	uint64_t restarts;
+	uint32_t i, n;
+
+	run(20, 2);
+	for (i = 0; i < 40; i++)
+		config(a, i);
+	run(200, 2);
+	assert_same_config(a, nodes[1].t);
+	restarts = sa->peer_restarts;
+	node_stop(1);
+	run(10, 2);
+	wall_shift_ms = shift_ms;
+	node_start(1, 2);
+	wall_shift_ms = 0;
+	run(2000, 2);
+	assert_true(fcr_sync_ready(nodes[1].s));
+	assert_int_equal(sa->peer_restarts, restarts + 1);
+	assert_int_equal(sa->drop[FCR_SD_REPLAY], 0);
+	assert_int_equal(fcr_sync_stats(nodes[1].s)->records_refused, 0);
+	assert_same_config(a, nodes[1].t);
+	/* B's clock took A's versions: its next change outranks them */
+	assert_int_equal(fcr_tables_binding_add(nodes[1].t, 10, H(3), 0x010077,
+						FCR_BIND_LEARNED), 0);
+	run(200, 2);
+	n = fcr_binding_get(a->bindings, 10, H(3), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal(a->bindings->entry[n].fcid, 0x010077);
+	assert_int_equal(sa->records_refused, 0);
+}
+
+static void
+a_peer_restarted_an_hour_behind_is_taken_back(void **state)
+{
+	(void)state;
+	restart_with_clock(-3600 * 1000);
+}
+
+static void
+a_peer_restarted_a_day_behind_is_taken_back(void **state)
+{
+	(void)state;
+	restart_with_clock(-24 * 3600 * 1000);
+}
+
+static void
+a_peer_restarted_ten_minutes_ahead_is_taken_back(void **state)
+{
+	(void)state;
+	restart_with_clock(10 * 60 * 1000);
+}
+
+/* A datagram of B's past life, replayed to A after B restarted, is not
+ * read at all: it knows A's present boot but echoes the challenge A had
+ * before it took B's new boot. */
+static void
+a_past_lifes_datagram_is_refused_after_the_peer_restarts(void **state)
+{
+	const struct fcr_sync_stats *sa = fcr_sync_stats(nodes[0].s);
+	struct fcr_tables *a = nodes[0].t;
+	uint64_t received, replays;
+	struct pkt old;
+	uint32_t n;
+
+	(void)state;
+	run(20, 2);
+	assert_int_equal(fcr_tables_binding_add(nodes[1].t, 10, H(4), 0x010044,
+						FCR_BIND_LEARNED), 0);
+	old = capture(1, 0);
+	deliver(&nodes[0], &old);
+	n = fcr_binding_get(a->bindings, 10, H(4), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	node_stop(1);
+	node_start(1, 2);
+	run(2000, 2);
+	assert_true(fcr_sync_ready(nodes[1].s));
+	assert_int_equal(sa->peer_restarts, 1);
+	assert_int_equal(fcr_tables_binding_del(a, 10, H(4)), 0);
+	run(200, 2);
+	received = sa->records_received;
+	replays = sa->drop[FCR_SD_REPLAY];
+	deliver(&nodes[0], &old);
+	assert_int_equal(sa->drop[FCR_SD_REPLAY], replays + 1);
+	assert_int_equal(sa->records_received, received);
+	assert_int_equal(fcr_binding_get(a->bindings, 10, H(4), 0), FCR_BINDING_NONE);
+	/* and B, genuine, goes on being heard */
+	assert_int_equal(fcr_tables_binding_add(nodes[1].t, 10, H(5), 0x010055,
+						FCR_BIND_LEARNED), 0);
+	run(200, 2);
+	assert_int_not_equal(fcr_binding_get(a->bindings, 10, H(5), 0), FCR_BINDING_NONE);
+}
+
+/* A restarted receiver keeps replay protection: what its peer sent before
+ * the restart echoes a challenge of its past life and is refused, while
+ * the peer itself is taken back at once. */
+static void
+a_restarted_receiver_refuses_what_was_sent_before(void **state)
+{
+	const struct fcr_sync_stats *sa;
+	uint64_t received, replays;
+	struct pkt old;
+
+	(void)state;
+	run(20, 2);
+	assert_int_equal(fcr_tables_binding_add(nodes[1].t, 10, H(6), 0x010066,
+						FCR_BIND_LEARNED), 0);
+	old = capture(1, 0); /* never delivered to the A it was meant for */
+	assert_int_equal(fcr_tables_binding_del(nodes[1].t, 10, H(6)), 0);
+	node_stop(0);
+	node_start(0, 2);
+	sa = fcr_sync_stats(nodes[0].s);
+	deliver(&nodes[0], &old);
+	assert_int_equal(sa->drop[FCR_SD_UNPROVEN], 1);
+	assert_int_equal(sa->records_received, 0);
+	assert_int_equal(fcr_binding_get(nodes[0].t->bindings, 10, H(6), 0), FCR_BINDING_NONE);
+	run(2000, 2);
+	assert_true(fcr_sync_ready(nodes[0].s));
+	assert_int_equal(fcr_binding_get(nodes[0].t->bindings, 10, H(6), 0), FCR_BINDING_NONE);
+	/* replayed again once A has taken B's boot: older than the datagram
+	 * that proved it, so counted as seen */
+	received = sa->records_received;
+	replays = sa->drop[FCR_SD_REPLAY];
+	deliver(&nodes[0], &old);
+	assert_int_equal(sa->drop[FCR_SD_REPLAY], replays + 1);
+	assert_int_equal(sa->records_received, received);
+	assert_int_equal(fcr_binding_get(nodes[0].t->bindings, 10, H(6), 0), FCR_BINDING_NONE);
 }
 
 static void
@@ -950,6 +1136,11 @@ main(void)
 		cmocka_unit_test_setup_teardown(records_of_unknown_types_are_counted_unknown_and_skipped, setup2, teardown),
 		cmocka_unit_test_setup_teardown(records_with_keys_no_frame_can_have_are_refused, setup2, teardown),
 		cmocka_unit_test_setup_teardown(versions_far_ahead_of_the_clock_are_refused, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_peer_restarted_an_hour_behind_is_taken_back, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_peer_restarted_a_day_behind_is_taken_back, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_peer_restarted_ten_minutes_ahead_is_taken_back, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_past_lifes_datagram_is_refused_after_the_peer_restarts, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_restarted_receiver_refuses_what_was_sent_before, setup2, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);

@@ -37,7 +37,9 @@ enum { BULK_NONE, BULK_START, BULK_STREAM, BULK_END };
 struct peer {
 	struct fcr_sync_addr addr;
 	enum fcr_peer_state state;
-	uint64_t boot;
+	uint64_t boot;             /* the boot accepted, 0: none yet */
+	uint64_t challenge;        /* ours for it to echo: never 0 */
+	uint64_t echo;             /* its challenge for us, as last received */
 	uint16_t node;
 	uint8_t ready;
 	uint8_t wants_bulk;
@@ -244,7 +246,9 @@ send_raw(struct fcr_sync *s, struct peer *pe, uint8_t type, const uint8_t *body,
 		.seq = ++pe->tx_seq,
 		.ack_base = pe->ack_base,
 		.ack_bits = pe->ack_bits,
-		.peer_boot32 = (uint32_t)pe->boot,
+		.peer_boot = pe->boot,
+		.challenge = pe->challenge,
+		.echo = pe->echo,
 	};
 	size_t len = fcr_sync_hdr_put(s->out, &h);
 
@@ -749,6 +753,24 @@ peer_of(struct fcr_sync *s, const struct fcr_sync_addr *a)
 	return NULL;
 }
 
+/* 64 random bits, never 0 (0 means none on the wire). */
+static uint64_t
+random_nz(const struct fcr_sync *s)
+{
+	uint64_t v;
+
+	do {
+		if (s->p.random64 != NULL)
+			v = s->p.random64();
+		else
+			randombytes_buf(&v, sizeof(v));
+	} while (v == 0);
+	return v;
+}
+
+/* A new boot of the peer accepted: what was its past life's is gone, and
+ * a new challenge is drawn, so the replaced boot's datagrams (which echo
+ * the one it had) are refused from now on. */
 static void
 peer_reset(struct fcr_sync *s, struct peer *pe, uint64_t boot)
 {
@@ -757,6 +779,7 @@ peer_reset(struct fcr_sync *s, struct peer *pe, uint64_t boot)
 	if (pe->boot != 0)
 		s->st.peer_restarts++;
 	pe->boot = boot;
+	pe->challenge = random_nz(s);
 	pe->rx_high = 0;
 	pe->rx_seen = 0;
 	pe->ack_base = 0;
@@ -885,11 +908,6 @@ fcr_sync_input(struct fcr_sync *s, const struct fcr_sync_addr *from,
 		s->st.drop[FCR_SD_UNKNOWN_PEER]++;
 		return;
 	}
-	/* boot ids grow with time: an older one is a replay of a past life */
-	if (h.boot < pe->boot) {
-		s->st.drop[FCR_SD_REPLAY]++;
-		return;
-	}
 	/* check the records before anything changes */
 	off = FCR_SYNC_HDR_LEN;
 	while ((rc = fcr_rec_next(p, len - FCR_SYNC_TAG_LEN, &off, &r)) > 0)
@@ -898,12 +916,39 @@ fcr_sync_input(struct fcr_sync *s, const struct fcr_sync_addr *from,
 		s->st.drop[FCR_SD_MALFORMED]++;
 		return;
 	}
-	if (h.boot != pe->boot)
+	if (h.boot != pe->boot) {
+		/* Another boot than the one accepted: the peer restarted, this
+		 * node did, or a past life's datagram is replayed. Only a
+		 * sender that has our present challenge proves it is running
+		 * now; its own challenge is kept to echo, so that it can take
+		 * our boot too. */
+		if (h.challenge != 0)
+			pe->echo = h.challenge;
+		if (h.echo != pe->challenge) {
+			/* made knowing our present boot, yet not our present
+			 * challenge: made before we drew it, by a boot we
+			 * have replaced since */
+			s->st.drop[h.peer_boot == s->p.boot ? FCR_SD_REPLAY
+							     : FCR_SD_UNPROVEN]++;
+			pe->hello_now = 1; /* it gets our challenge */
+			return;
+		}
+		if (h.seq == 0) {
+			s->st.drop[FCR_SD_REPLAY]++;
+			return;
+		}
 		peer_reset(s, pe, h.boot);
-	if (replay_check(pe, h.seq) < 0) {
+		/* what it sent before it proved itself is not taken later
+		 * (a restarted receiver's window starts here, not empty): it
+		 * was never acknowledged, so its objects are sent again */
+		pe->rx_high = h.seq;
+		pe->rx_seen = ~0ull;
+	} else if (replay_check(pe, h.seq) < 0) {
 		s->st.drop[FCR_SD_REPLAY]++;
 		return;
 	}
+	if (h.challenge != 0)
+		pe->echo = h.challenge;
 	if (pe->state != FCR_PEER_UP) {
 		/* first contact, or back after silence: it may lack anything;
 		 * greet at once so it learns our boot id */
@@ -914,7 +959,7 @@ fcr_sync_input(struct fcr_sync *s, const struct fcr_sync_addr *from,
 	pe->node = h.node;
 	pe->ready = (h.flags & FCR_SYNC_F_READY) != 0;
 	pe->last_rx_ms = now_ms;
-	if (h.peer_boot32 == (uint32_t)s->p.boot)
+	if (h.peer_boot == s->p.boot)
 		acked(s, pe, h.ack_base, h.ack_bits);
 	if ((h.flags & FCR_SYNC_F_WANT_BULK) && pe->bulk == BULK_NONE &&
 	    pe->bulk_done_boot != pe->boot)
@@ -1051,30 +1096,28 @@ fcr_sync_create(const struct fcr_sync_params *p, struct fcr_tables *t,
 		s->p.idle_ms = 30000;
 	if (s->p.refresh_ms == 0)
 		s->p.refresh_ms = 5000;
-	if (s->p.boot == 0) {
-		struct timespec ts;
-
-		/* grows across restarts, so a replayed datagram of an
-		 * earlier life is recognised */
-		clock_gettime(CLOCK_REALTIME, &ts);
-		s->p.boot = ((uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000) << 8 |
-			    (randombytes_random() & 0xFF);
-	}
+	/* Boot ids are random, not from the clock: what proves a restart is
+	 * the challenge a new boot echoes (fcr_sync_wire.h), so a node whose
+	 * clock went back is not taken for a replay. */
+	if (s->p.boot == 0)
+		s->p.boot = random_nz(s);
 	if (s->p.node == 0)
-		s->p.node = (uint16_t)(randombytes_random() | 1);
-	{
-		/* a hybrid logical clock: it starts at the wall clock (ms since
-		 * 2024), so versions made after a restart outrank those made
-		 * before it, even before the node has heard from a peer */
+		s->p.node = (uint16_t)(random_nz(s) | 1);
+	if (s->p.wall_ms == 0) {
 		struct timespec rt;
 
 		clock_gettime(CLOCK_REALTIME, &rt);
 		if (rt.tv_sec > 1704067200)
-			s->clock = (uint64_t)(rt.tv_sec - 1704067200) * 1000 +
-				   (uint64_t)rt.tv_nsec / 1000000;
-		s->clock_offset = s->clock - RTE_MIN(now_ms, s->clock);
-		s->now_ms = now_ms;
+			s->p.wall_ms = (uint64_t)(rt.tv_sec - 1704067200) * 1000 +
+				       (uint64_t)rt.tv_nsec / 1000000;
 	}
+	/* a hybrid logical clock: it starts at the wall clock (ms since
+	 * 2024), so versions made after a restart outrank those made before
+	 * it, even before the node has heard from a peer, when the clock is
+	 * right */
+	s->clock = s->p.wall_ms;
+	s->clock_offset = s->clock - RTE_MIN(now_ms, s->clock);
+	s->now_ms = now_ms;
 	{
 		char name[RTE_HASH_NAMESIZE];
 		struct rte_hash_parameters hp = {
@@ -1139,6 +1182,7 @@ fcr_sync_peer_add(struct fcr_sync *s, const struct fcr_sync_addr *a)
 	pe->addr = *a;
 	pe->last_tx_ms = 0; /* say hello at the next tick */
 	pe->hello_now = 1;
+	pe->challenge = random_nz(s);
 	pe->cap_resend = 16384;
 	pe->inflight = rte_zmalloc(NULL, sizeof(struct inflight) * FCR_SYNC_INFLIGHT, 0);
 	pe->resend = rte_malloc(NULL, sizeof(struct fcr_rec) * pe->cap_resend, 0);

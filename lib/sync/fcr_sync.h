@@ -12,12 +12,15 @@
  *  - every datagram is numbered, acknowledged (base + 64-bit bitmap) and
  *    authenticated; one not acknowledged in time is not resent as it was:
  *    its objects are sent again as they are now;
- *  - keepalives; a peer's new boot id means it restarted, and a peer that
+ *  - keepalives; a peer's new boot id means it restarted once the peer has
+ *    echoed this node's challenge (fcr_sync_wire.h), and a peer that
  *    (re)appears gets a bulk resync, paced by its acknowledgements and
  *    marked by BULK_START and BULK_END; a node that has peers is not ready
  *    until one has sent it a complete bulk;
- *  - per-object versions (Lamport counter and origin node) reject stale
- *    updates; sequence numbers and boot ids reject replays.
+ *  - per-object versions (hybrid logical clock and origin node) reject
+ *    stale updates; sequence numbers, boot ids and the challenge a boot
+ *    must echo reject replays, across either side's restarts, whatever
+ *    the clocks say.
  */
 #ifndef FCR_SYNC_H
 #define FCR_SYNC_H
@@ -30,8 +33,9 @@
 struct fcr_tables;
 
 #define FCR_SYNC_MAX_PEERS 16
-/* Versions more than this ahead of the wall clock are refused (ms). */
-#define FCR_SYNC_MAX_AHEAD_MS (10ull * 60 * 1000)
+/* Versions more than this ahead of the wall clock are refused (ms): a
+ * node restarted with its clock a day behind still takes its peers'. */
+#define FCR_SYNC_MAX_AHEAD_MS (7ull * 24 * 3600 * 1000)
 #define FCR_SYNC_INFLIGHT 64
 
 struct fcr_sync_addr {
@@ -43,8 +47,11 @@ typedef void (*fcr_sync_send_fn)(void *ctx, const struct fcr_sync_addr *to,
 				 const uint8_t *p, size_t len);
 
 struct fcr_sync_params {
-	uint64_t boot;          /* 0: from the clock and a random number */
-	uint16_t node;          /* 0: from the boot id */
+	uint64_t boot;          /* 0: 64 random bits */
+	uint16_t node;          /* 0: random */
+	uint64_t wall_ms;       /* the wall clock now, ms since 2024-01-01 UTC
+				 * (0: read it); versions start from it */
+	uint64_t (*random64)(void); /* NULL: libsodium's; boot ids, challenges */
 	uint8_t key[FCR_SYNC_KEY_LEN];
 	uint32_t mtu;           /* largest datagram (UDP payload), default 1400 */
 	uint32_t window_ms;     /* coalescing window, default 50 */

@@ -15,6 +15,7 @@ fcr_sync_drop_name(enum fcr_sync_drop d)
 		[FCR_SD_MAGIC] = "bad_magic", [FCR_SD_VERSION] = "bad_version",
 		[FCR_SD_AUTH] = "bad_auth", [FCR_SD_REPLAY] = "replay",
 		[FCR_SD_MALFORMED] = "malformed", [FCR_SD_UNKNOWN_PEER] = "unknown_peer",
+		[FCR_SD_UNPROVEN] = "unproven",
 	};
 
 	return (unsigned)d < FCR_SD_COUNT ? names[d] : "?";
@@ -66,7 +67,9 @@ fcr_sync_hdr_put(uint8_t *p, const struct fcr_sync_hdr *h)
 	fcr_put_be32(p + 20, h->seq);
 	fcr_put_be32(p + 24, h->ack_base);
 	fcr_put_be64(p + 28, h->ack_bits);
-	fcr_put_be32(p + 36, h->peer_boot32);
+	fcr_put_be64(p + 36, h->peer_boot);
+	fcr_put_be64(p + 44, h->challenge);
+	fcr_put_be64(p + 52, h->echo);
 	return FCR_SYNC_HDR_LEN;
 }
 
@@ -131,7 +134,9 @@ fcr_sync_open(const uint8_t *p, size_t len, size_t max_len,
 	h->seq = fcr_get_be32(p + 20);
 	h->ack_base = fcr_get_be32(p + 24);
 	h->ack_bits = fcr_get_be64(p + 28);
-	h->peer_boot32 = fcr_get_be32(p + 36);
+	h->peer_boot = fcr_get_be64(p + 36);
+	h->challenge = fcr_get_be64(p + 44);
+	h->echo = fcr_get_be64(p + 52);
 	return 0;
 }
 

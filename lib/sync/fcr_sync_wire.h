@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The sync protocol's wire format, version 2. Every datagram is one UDP
+ * The sync protocol's wire format, version 3. Every datagram is one UDP
  * payload; all integers are big-endian unless marked varint (unsigned
  * LEB128: 7 bits per byte, low group first, high bit = more follows, at most
  * 10 bytes).
@@ -8,13 +8,14 @@
  * Datagram
  *   off size field
  *    0   4   magic "FCRS"
- *    4   1   protocol version, 2 (1: routes without their VLAN)
+ *    4   1   protocol version, 3 (2: boot ids from the clock, no
+ *            handshake; 1: routes without their VLAN)
  *    5   1   type: 1 UPDATE, 2 ACK, 3 HELLO, 4 BULK_START, 5 BULK_END
  *    6   1   flags: bit 0 READY (the sender's own bulk resync is complete),
  *                   bit 1 WANT_BULK (the sender asks for a bulk resync)
  *    7   1   reserved, 0
- *    8   8   sender's boot id: random at each start; a new one means the
- *            sender restarted
+ *    8   8   sender's boot id: 64 random bits at each start; a new one
+ *            means the sender restarted (once proven, below)
  *   16   2   sender's node id (the low 16 bits of every version it makes)
  *   18   2   number of records
  *   20   4   seq: the sender's datagram number since its boot, from 1, on
@@ -22,11 +23,28 @@
  *   24   4   ack base: highest seq of an UPDATE/BULK datagram received from
  *            the addressee (0: none yet)
  *   28   8   ack bitmap: bit i set = seq (ack base - 1 - i) received too
- *   36   4   low 32 bits of the addressee's boot id as the sender knows it
- *            (0: unknown), so acks meant for a previous life are ignored
- *   40   ... records
+ *   36   8   the addressee's boot id as the sender knows it (0: unknown),
+ *            so acks meant for a previous life are ignored
+ *   44   8   challenge: a random number the sender gives the addressee to
+ *            echo (never 0)
+ *   52   8   echo: the addressee's challenge, as the sender last received it
+ *            (0: none yet)
+ *   60   ... records
  *   end-32 32 authentication tag: HMAC-SHA-512-256 (libsodium crypto_auth)
  *            of every byte before it, keyed by the shared secret
+ *
+ * Restarts and replays. A receiver takes datagrams of one boot of each
+ * peer, the one it has accepted; their sequence numbers pass a 64-wide
+ * window. A datagram of any other boot (the peer restarted, the receiver
+ * did, or it is a replay of a past life) is not read further unless its
+ * echo is the challenge the receiver gives that peer now: only a sender
+ * running now, which has received that challenge, can seal one. Then the
+ * boot is accepted (the peer restarted: its state is reset, a bulk resync
+ * follows) and the receiver draws a new challenge, so datagrams of the
+ * boot it replaced, which echo an older one, are refused from then on.
+ * Otherwise the receiver answers with a HELLO carrying its challenge. No
+ * clock is read: a node restarted with its clock behind is accepted, and
+ * a receiver restarted (a new challenge) refuses the datagrams made before.
  *
  * Record: 1-byte type, 1-byte body length, body. Each kind of object has
  * two types, its state and its deletion, and says what their bodies hold
@@ -38,8 +56,10 @@
  * A version is (hybrid logical clock << 16) | node id of the change's
  * origin, the clock being milliseconds since 2024-01-01 UTC, never behind a
  * version the node has seen. A record is applied only if its version is
- * greater than the one held; one whose clock is more than 10 minutes ahead
- * of the receiver's wall clock is refused.
+ * greater than the one held; one whose clock is more than 7 days ahead of
+ * the receiver's wall clock is refused (it would pull every node's clock
+ * with it); clocks that disagree by less only order changes by their
+ * clocks.
  */
 #ifndef FCR_SYNC_WIRE_H
 #define FCR_SYNC_WIRE_H
@@ -50,8 +70,8 @@
 #include "fcr_key.h"
 
 #define FCR_SYNC_MAGIC "FCRS"
-#define FCR_SYNC_VERSION 2
-#define FCR_SYNC_HDR_LEN 40
+#define FCR_SYNC_VERSION 3
+#define FCR_SYNC_HDR_LEN 60
 #define FCR_SYNC_TAG_LEN 32
 #define FCR_SYNC_KEY_LEN 32
 #define FCR_SYNC_OVERHEAD (FCR_SYNC_HDR_LEN + FCR_SYNC_TAG_LEN)
@@ -77,7 +97,9 @@ struct fcr_sync_hdr {
 	uint32_t seq;
 	uint32_t ack_base;
 	uint64_t ack_bits;
-	uint32_t peer_boot32;
+	uint64_t peer_boot;
+	uint64_t challenge;
+	uint64_t echo;
 };
 
 /* One decoded record: which object (its key), its version and, unless it
@@ -99,9 +121,12 @@ enum fcr_sync_drop {
 	FCR_SD_MAGIC,      /* not ours */
 	FCR_SD_VERSION,    /* another protocol version */
 	FCR_SD_AUTH,       /* tag does not verify */
-	FCR_SD_REPLAY,     /* seq already seen or too old */
+	FCR_SD_REPLAY,     /* seq already seen or too old; or a past boot's
+			    * datagram made in the receiver's present life */
 	FCR_SD_MALFORMED,  /* records run past the end, bad lengths */
 	FCR_SD_UNKNOWN_PEER, /* authenticates, but from no configured peer */
+	FCR_SD_UNPROVEN,   /* of a boot not accepted, without the challenge: a
+			    * restart (answered with it) or an older replay */
 	FCR_SD_COUNT
 };
 

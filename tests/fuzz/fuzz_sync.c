@@ -43,6 +43,9 @@ static struct fcr_tables *sz_t;
 static struct fcr_sync *sz_s;
 static const struct fcr_sync_stats *sz_st;
 static uint64_t sz_now = 1;
+/* The engine's challenge for the peer, read from what it sends, as a peer
+ * does; and the peer's boot the engine was last seen to accept. */
+static uint64_t sz_challenge, sz_accepted;
 
 /* what the datagrams were, for the report */
 static struct {
@@ -66,6 +69,8 @@ sz_send(void *ctx, const struct fcr_sync_addr *to, const uint8_t *p, size_t len)
 	FZ_CHECK(fcr_sync_open(p, len, SZ_MTU, sz_key, &h, &why) == 0,
 		 "sent a datagram that does not open (%s)", fcr_sync_drop_name(why));
 	FZ_CHECK(h.boot == SZ_ENGINE_BOOT, "boot");
+	FZ_CHECK(h.challenge != 0, "a datagram without a challenge");
+	sz_challenge = h.challenge;
 	while ((rc = fcr_rec_next(p, len - FCR_SYNC_TAG_LEN, &off, &rec)) > 0)
 		FZ_CHECK(fcr_kind_of_rec(rec.type) != NULL,
 			 "sent record of type %u", rec.type);
@@ -250,6 +255,8 @@ struct sz_claim {
 	uint8_t intact;     /* the records as written */
 	uint32_t nrec;      /* records, of unknown types too */
 	uint32_t nunknown;
+	uint64_t boot;      /* the header's, when sealed */
+	uint8_t unproven;   /* neither the boot accepted nor the challenge echoed */
 };
 
 /* One datagram, and what is known of it (c may be NULL). */
@@ -317,6 +324,14 @@ sync_datagram(const uint8_t *data, size_t size, const struct sz_claim *c)
 			 before.drop[FCR_SD_MALFORMED], "well-formed records "
 			 "refused as malformed");
 		tally.malformed += st->drop[FCR_SD_MALFORMED] != before.drop[FCR_SD_MALFORMED];
+		/* the restart rule: a boot other than the one accepted is
+		 * refused unless it echoes the engine's challenge */
+		FZ_CHECK(!c->unproven || dsum == 1,
+			 "a datagram of boot %llx (accepted: %llx) that does not echo "
+			 "the challenge was taken", (unsigned long long)c->boot,
+			 (unsigned long long)sz_accepted);
+		if (dsum == 0)
+			sz_accepted = c->boot;
 		if (dsum == 0 && c->type == FCR_SYNC_UPDATE) {
 			tally.accepted++;
 			if (c->intact) {
@@ -389,7 +404,10 @@ sync_fuzz_one(const uint8_t *data, size_t size)
 	h.nb_records = (uint16_t)(data[3] | data[4] << 8);
 	memcpy(&h.ack_base, data + 5, sizeof(h.ack_base));
 	memcpy(&h.ack_bits, data + 9, sizeof(h.ack_bits));
-	h.peer_boot32 = data[17] & 1 ? (uint32_t)SZ_ENGINE_BOOT : data[18];
+	h.peer_boot = data[17] & 1 ? SZ_ENGINE_BOOT : data[18];
+	/* the challenge echoed, as a running peer does, but in one of 64 */
+	h.echo = (data[17] & 0x7E) ? sz_challenge : data[19];
+	h.challenge = 0x5eed;
 	h.node = SZ_PEER_NODE;
 	h.boot = 0x5000;
 	h.seq = (data[0] & 63) == 0 && seq > 8 ? seq - 8 : ++seq;
@@ -455,7 +473,9 @@ sz_make(struct tu_rng *r, struct sz_gen *g, uint8_t *d, struct sz_claim *c)
 	h.ack_base = tu_below(r, 2) ? 0 : tu_below(r, 4) ? tu_below(r, 64)
 							 : tu_rand32(r);
 	h.ack_bits = tu_rand64(r);
-	h.peer_boot32 = tu_below(r, 2) ? (uint32_t)SZ_ENGINE_BOOT : tu_rand32(r);
+	h.peer_boot = tu_below(r, 2) ? SZ_ENGINE_BOOT : tu_rand64(r);
+	h.challenge = tu_below(r, 20) ? 0x5eed : tu_rand64(r);
+	h.echo = tu_below(r, 10) ? sz_challenge : tu_below(r, 2) ? 0 : tu_rand64(r);
 
 	/* records, then lies about them */
 	for (k = tu_below(r, 4) ? tu_below(r, 12) : tu_below(r, 120); k > 0; k--) {
@@ -539,6 +559,8 @@ sz_make(struct tu_rng *r, struct sz_gen *g, uint8_t *d, struct sz_claim *c)
 	}
 	c->kind = kind;
 	c->type = h.type;
+	c->boot = h.boot;
+	c->unproven = h.boot != sz_accepted && h.echo != sz_challenge;
 	c->intact = (uint8_t)intact;
 	c->nrec = nrec;
 	c->nunknown = nunknown;
@@ -622,6 +644,8 @@ sync_init(void)
 	if (sz_s == NULL || fcr_sync_peer_add(sz_s, &sz_peer) < 0)
 		return -1;
 	sz_st = fcr_sync_stats(sz_s);
+	/* its first HELLO gives the peer the challenge to echo */
+	fcr_sync_tick(sz_s, sz_now, sz_now);
 	return 0;
 }
 
