@@ -221,6 +221,20 @@ fcr_run() {
 	[ "$FWD_RC" -eq 0 ] || tail -5 "$TMP/$name.fcr.log" | sed 's/^/        /'
 }
 
+# mbufs_back NAME WHEN: fcredirect's mbufs in use (show mempool) after the
+# run as before it, with the command file's `show mempool` before `start`
+# as the reference (mbufs in per-lcore caches count as free)
+mbufs_back() {
+	local name=$1 when=$2 first last
+	first=$(sed -nE 's/^mempool fcr_mbufs_s0 .* in use ([0-9]+) .*/\1/p' "$TMP/$name.fcr.log" | head -1)
+	last=$(sed -nE 's/^mempool fcr_mbufs_s0 .* in use ([0-9]+) .*/\1/p' "$TMP/$name.fcr.log" | tail -1)
+	if num "$first" && num "$last" && [ "$(grep -c '^mempool fcr_mbufs_s0' "$TMP/$name.fcr.log")" -ge 2 ]; then
+		check "$name: every mbuf back $when (in use $last, at rest $first)" "$last" -eq "$first"
+	else
+		ko "$name: no show mempool lines ('$first' '$last')"
+	fi
+}
+
 # account NAME: fcoe-pktgen's counters against fcredirect's
 account() {
 	local name=$1 f=$TMP/$1.pg
@@ -337,11 +351,12 @@ pg help "${ring[@]}" --help
 check "--help: exit 0 and the usage" "$PG_RC" -eq 0 -a "$(grep -c '^Usage: fcoe-pktgen' "$TMP/help.pg")" -eq 1
 
 echo "== fcredirect over memif: 1,024 host->target flows at $RATE frames/s for 2 s"
-printf '%s\n' "route add 0x010000/8 port 0 fpma" "route add 0x410000/8 port 1 fpma" start >"$TMP/fabric.cmds"
+printf '%s\n' "route add 0x010000/8 port 0 fpma" "route add 0x410000/8 port 1 fpma" "show mempool" \
+	start >"$TMP/fabric.cmds"
 start_fcr fcr-fabric "$TMP/fabric.cmds"
 # shellcheck disable=SC2046 # pg_memif prints words
-fcr_run fcr-fabric $(pg_memif "$TMP/fcr-fabric") -- --flows 1024 --size 128 --rate "$RATE" \
-	--duration 2 --check-crc --stats-period 1 --link-wait 60 --drain 3
+FCR_RUN_MORE="show mempool" fcr_run fcr-fabric $(pg_memif "$TMP/fcr-fabric") -- --flows 1024 \
+	--size 128 --rate "$RATE" --duration 2 --check-crc --stats-period 1 --link-wait 60 --drain 3
 show_pg fcr-fabric
 f=$TMP/fcr-fabric.pg
 check "fcr-fabric: fcoe-pktgen exit 0" "$PG_RC" -eq 0
@@ -360,6 +375,18 @@ else
 	ko "fcr-fabric: plain $plain, fcredirect rx $(fwd fcr-fabric rx), tx $(fwd fcr-fabric tx), tx_full ${txfull:-0}"
 fi
 check "fcr-fabric: 1,024 flow entries ($(fwd fcr-fabric flows_added))" "$(fwd fcr-fabric flows_added)" = 1024
+mbufs_back fcr-fabric "after $(fwd fcr-fabric rx) frames and stop"
+
+echo "== fcredirect over memif: a TX ring nobody reads (the generator polls port 0 only)"
+start_fcr fcr-txfull "$TMP/fabric.cmds"
+# shellcheck disable=SC2046
+FCR_RUN_MORE="show mempool" fcr_run fcr-txfull $(pg_memif "$TMP/fcr-txfull") -- --flows 64 \
+	--size 128 --rate 0 --count 20000 --tx-port 0 --rx-port 0 --stats-period 0 --link-wait 60 \
+	--drain 1
+check "fcr-txfull: fcoe-pktgen exit 0" "$PG_RC" -eq 0
+check "fcr-txfull: port 1's ring filled: the frames it refused counted tx_full ($(fwd fcr-txfull tx_full)), rx == tx + dropped ($(fwd fcr-txfull rx) == $(fwd fcr-txfull tx) + $(fwd fcr-txfull dropped))" \
+	"$(fwd fcr-txfull tx_full)" -gt 0 -a "$(fwd fcr-txfull rx)" -eq $(($(fwd fcr-txfull tx) + $(fwd fcr-txfull dropped)))
+mbufs_back fcr-txfull "after $(fwd fcr-txfull tx_full) frames refused by a full TX ring and stop"
 check "fcr-fabric: every frame received has a good FC CRC (rx_crc_ok $(kv "$f" rx_crc_ok) == rx_frames $(kv "$f" rx_frames), rx_crc_bad $(kv "$f" rx_crc_bad))" \
 	"$(kv "$f" rx_crc_ok)" = "$(kv "$f" rx_frames)" -a "$(kv "$f" rx_crc_bad)" = 0
 check "fcr-fabric: every frame carries its stamp through fcredirect (rx_timed $(kv "$f" rx_timed), rx_untimed $(kv "$f" rx_untimed), reordered $(kv "$f" rx_reordered))" \
