@@ -21,6 +21,7 @@
 #include "sync_lcore.h"
 
 volatile int fcr_cli_signal;
+int fcr_cli_exit_status;
 static int quit_requested;
 
 void
@@ -115,12 +116,6 @@ help(void)
 	}
 }
 
-/*
- * load config: every line is parsed and checked first (syntax, that it is
- * a configuration command, ports that exist, four distinct redirect
- * ports); one bad line and nothing is applied. The sync lcore then applies
- * the parsed lines as one step.
- */
 /* A parse error of a file's line without the file's words: the grammar
  * quotes the words it could not take, and a file may hold what is not
  * for the screen; shown as '...' ('help' stays). */
@@ -148,15 +143,142 @@ redact(const char *msg, char *out, size_t cap)
 	out[o] = '\0';
 }
 
+/* A command file read whole: its commands parsed, and each line's text
+ * (for the audit trail). */
+struct cmd_file {
+	struct fcr_config_line *lines;
+	char **texts;
+	unsigned int n, cap;
+};
+
+static void
+cmd_file_free(struct cmd_file *cf)
+{
+	unsigned int i;
+
+	for (i = 0; i < cf->n; i++)
+		free(cf->texts[i]);
+	free(cf->lines);
+	free(cf->texts);
+	memset(cf, 0, sizeof(*cf));
+}
+
+static int
+cmd_file_add(struct cmd_file *cf, const struct fcr_cmd *c, unsigned int lineno,
+	     const char *text)
+{
+	if (cf->n == cf->cap) {
+		unsigned int cap = cf->cap ? cf->cap * 2 : 64;
+		struct fcr_config_line *l = realloc(cf->lines, cap * sizeof(*l));
+		char **t;
+
+		if (l == NULL)
+			return -1;
+		cf->lines = l;
+		t = realloc(cf->texts, cap * sizeof(*t));
+		if (t == NULL)
+			return -1;
+		cf->texts = t;
+		cf->cap = cap;
+	}
+	cf->texts[cf->n] = strdup(text);
+	if (cf->texts[cf->n] == NULL)
+		return -1;
+	cf->lines[cf->n].cmd = *c;
+	cf->lines[cf->n].lineno = lineno;
+	cf->n++;
+	return 0;
+}
+
+/*
+ * Read, parse and check a whole command file before anything of it runs:
+ * every line shorter than the limit and free of control bytes (NUL
+ * included), a command, the checks the grammar cannot make (ports that
+ * exist, four distinct redirect ports), and with config_only a
+ * configuration command. Every bad line is reported (file:line, never the
+ * file's words); one and the file is refused. 0 or -1.
+ */
+static int
+cmd_file_read(FILE *f, const char *name, int config_only, struct cmd_file *cf)
+{
+	char msg[FCR_CMD_MSG_LEN], shown[FCR_CMD_MSG_LEN], why[128];
+	unsigned int lineno = 0, bad = 0;
+	size_t cap = 0;
+	char *line = NULL;
+	ssize_t len;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		struct fcr_cmd c;
+		int r;
+
+		lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			len--;
+		if (fcr_cmd_line_check(line, (size_t)len, why, sizeof(why)) < 0) {
+			printf("error: %s:%u: %s\n", name, lineno, why);
+			bad++;
+			continue;
+		}
+		if (len > 0 && line[len - 1] == '\r') /* a file written on Windows */
+			len--;
+		line[len] = '\0';
+		r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg);
+		if (r < 0) {
+			redact(msg, shown, sizeof(shown));
+			printf("error: %s:%u: %s\n", name, lineno, shown);
+			bad++;
+		} else if (r > 0 && config_only && !(c.def->flags & FCR_CMD_CONFIG)) {
+			printf("error: %s:%u: '%s' is not configuration (route add, binding add, "
+			       "redirect add)\n", name, lineno, c.def->syntax);
+			bad++;
+		} else if (r > 0 && c.def->kind != NULL &&
+			   fcr_config_check(fcr_fwd.tables, &c, msg) < 0) {
+			printf("error: %s:%u: %s\n", name, lineno, msg);
+			bad++;
+		} else if (r > 0 && cmd_file_add(cf, &c, lineno, line) < 0) {
+			printf("error: %s: out of memory\n", name);
+			bad++;
+			break;
+		}
+	}
+	free(line);
+	if (ferror(f)) {
+		printf("error: %s: read error\n", name);
+		bad++;
+	}
+	if (bad != 0)
+		printf("error: %s: %u bad line%s: nothing of the file was applied\n", name, bad,
+		       bad == 1 ? "" : "s");
+	return bad ? -1 : 0;
+}
+
+/* Configuration lines [from, to) of a file, as one step on the sync lcore. */
+static int
+cmd_file_apply(const struct cmd_file *cf, unsigned int from, unsigned int to, const char *name)
+{
+	char *out = NULL;
+	int rc = fcr_sync_lcore_apply(cf->lines + from, to - from, name, &out);
+
+	if (out != NULL) {
+		fputs(out, stdout);
+		free(out);
+	}
+	return rc;
+}
+
+/*
+ * load config: every line is parsed and checked first (syntax, that it is
+ * a configuration command, ports that exist, four distinct redirect
+ * ports); one bad line and nothing is applied. The sync lcore then applies
+ * the parsed lines as one step.
+ */
 static int
 load_config(const char *file)
 {
-	char line[FCR_CMD_LINE_LEN + 1], msg[FCR_CMD_MSG_LEN], shown[FCR_CMD_MSG_LEN];
-	char path[PATH_MAX], why[PATH_MAX + 100], *out = NULL;
-	struct fcr_config_line *lines = NULL;
-	unsigned int n = 0, cap = 0, lineno = 0;
+	char path[PATH_MAX], why[PATH_MAX + 100];
+	struct cmd_file cf = { 0 };
 	FILE *f;
-	int rc = 0, r;
+	int rc;
 
 	if (fcr_options_config_path(fcr_fwd.opt, file, 1, path, why, sizeof(why)) < 0) {
 		printf("error: load config: %s\n", why);
@@ -167,56 +289,11 @@ load_config(const char *file)
 		printf("error: load config: cannot open %s: %s\n", file, strerror(errno));
 		return -1;
 	}
-	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
-		struct fcr_cmd c;
-
-		lineno++;
-		if (strchr(line, '\n') == NULL && !feof(f)) {
-			printf("error: %s:%u: line too long\n", file, lineno);
-			rc = -1;
-			break;
-		}
-		r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg);
-		if (r < 0) {
-			redact(msg, shown, sizeof(shown));
-			printf("error: %s:%u: %s\n", file, lineno, shown);
-			rc = -1;
-		} else if (r > 0 && !(c.def->flags & FCR_CMD_CONFIG)) {
-			printf("error: %s:%u: '%s' is not configuration (route add, binding add, "
-			       "redirect add)\n", file, lineno, c.def->syntax);
-			rc = -1;
-		} else if (r > 0 && fcr_config_check(fcr_fwd.tables, &c, msg) < 0) {
-			printf("error: %s:%u: %s\n", file, lineno, msg);
-			rc = -1;
-		} else if (r > 0) {
-			if (n == cap) {
-				struct fcr_config_line *g =
-					realloc(lines, (cap ? cap * 2 : 64) * sizeof(*lines));
-
-				if (g == NULL) {
-					printf("error: load config: out of memory\n");
-					rc = -1;
-					break;
-				}
-				lines = g;
-				cap = cap ? cap * 2 : 64;
-			}
-			lines[n].cmd = c;
-			lines[n].lineno = lineno;
-			n++;
-		}
-	}
+	rc = cmd_file_read(f, file, 1, &cf);
 	fclose(f);
-	if (rc != 0) {
-		printf("error: %s: nothing of the file was applied\n", file);
-	} else {
-		rc = fcr_sync_lcore_apply(lines, n, file, &out);
-		if (out != NULL) {
-			fputs(out, stdout);
-			free(out);
-		}
-	}
-	free(lines);
+	if (rc == 0)
+		rc = cmd_file_apply(&cf, 0, cf.n, file);
+	cmd_file_free(&cf);
 	return rc;
 }
 
@@ -315,33 +392,76 @@ run_line(const char *text, const char *where)
 	return fcr_cli_run(&c, text, where);
 }
 
+/*
+ * --cmdline-file: all or nothing, as load config. The whole file is read
+ * and checked first; one bad line and nothing of it runs. Then it runs in
+ * order, each run of consecutive configuration lines applied as one step;
+ * a line that still fails (a table full) stops it. -1 then: the program
+ * does not start (exit 2). A missing file is an error too, unless the file
+ * is optional (--cmdline-file-optional).
+ */
 static int
-run_file(const char *path)
+run_file(const char *path, int optional)
 {
-	char line[1024], where[512];
-	unsigned int lineno = 0;
+	struct cmd_file cf = { 0 };
+	char where[PATH_MAX + 16];
+	unsigned int i = 0, j;
 	FILE *f = fopen(path, "r");
-	int rc = 0;
+	int rc;
 
+	if (f == NULL && optional && errno == ENOENT) {
+		printf("fcredirect: no command file %s (optional): empty tables\n", path);
+		return 0;
+	}
 	if (f == NULL) {
 		printf("error: cannot open command file %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (!quit_requested && fgets(line, sizeof(line), f) != NULL) {
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%u", path, lineno);
-		if (strchr(line, '\n') == NULL && !feof(f)) {
-			printf("error: %s: line longer than %zu characters\n", where,
-			       sizeof(line) - 2);
-			rc = -1;
-			break;
-		}
-		if (run_line(line, where) < 0)
-			rc = -1;
-	}
+	rc = cmd_file_read(f, path, 0, &cf);
 	fclose(f);
+	while (rc == 0 && i < cf.n && !quit_requested) {
+		for (j = i; j < cf.n && (cf.lines[j].cmd.def->flags & FCR_CMD_CONFIG); j++)
+			;
+		if (j > i) {
+			rc = cmd_file_apply(&cf, i, j, path);
+			i = j;
+			continue;
+		}
+		snprintf(where, sizeof(where), "%s:%u", path, cf.lines[i].lineno);
+		rc = fcr_cli_run(&cf.lines[i].cmd, cf.texts[i], where);
+		i++;
+	}
+	if (rc != 0 && i > 0)
+		printf("error: %s: stopped at line %u: not starting\n", path,
+		       cf.lines[i - 1].lineno);
+	cmd_file_free(&cf);
 	fflush(stdout);
 	return rc;
+}
+
+/* Standard input, a line at a time: its lines are numbered; one too long
+ * or with a control byte (a NUL among them) is refused whole, with its
+ * number, and nothing of it runs: not its head, not its tail. */
+static struct {
+	unsigned int lineno;
+	int discarding;   /* within a line already refused as too long */
+} input;
+
+static void
+input_line(char *line, size_t len)
+{
+	char why[128];
+
+	input.lineno++;
+	if (fcr_cmd_line_check(line, len, why, sizeof(why)) < 0) {
+		printf("error: line %u: %s\n", input.lineno, why);
+		fflush(stdout);
+		return;
+	}
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	line[len] = '\0';
+	run_line(line, NULL);
 }
 
 /* Read what standard input has; run each complete line. -1 at its end. */
@@ -354,25 +474,30 @@ read_input(char *buf, size_t cap, size_t *len)
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? 0 : -1;
 	if (n == 0) {
-		if (*len > 0) { /* a last line without newline */
-			buf[*len] = '\0';
-			run_line(buf, NULL);
-			*len = 0;
-		}
+		if (*len > 0 && !input.discarding) /* a last line without newline */
+			input_line(buf, *len);
+		*len = 0;
 		return -1;
 	}
 	*len += (size_t)n;
-	buf[*len] = '\0';
-	while (!quit_requested && (nl = strchr(buf, '\n')) != NULL) {
+	while (!quit_requested && (nl = memchr(buf, '\n', *len)) != NULL) {
 		size_t used = (size_t)(nl - buf) + 1;
 
-		*nl = '\0';
-		run_line(buf, NULL);
-		memmove(buf, buf + used, *len - used + 1);
+		if (input.discarding)
+			input.discarding = 0; /* the refused line's end */
+		else
+			input_line(buf, used - 1);
+		memmove(buf, buf + used, *len - used);
 		*len -= used;
 	}
 	if (*len == cap - 1) {
-		printf("error: line longer than %zu characters ignored\n", cap - 2);
+		if (!input.discarding) {
+			input.lineno++;
+			printf("error: line %u: longer than %d characters: refused whole\n",
+			       input.lineno, FCR_CMD_LINE_LEN - 1);
+			fflush(stdout);
+		}
+		input.discarding = 1;
 		*len = 0;
 	}
 	return 0;
@@ -389,8 +514,12 @@ fcr_cli_main(void *arg)
 	size_t len = 0;
 	uint64_t last_stats = rte_rdtsc();
 
-	if (conf->cmdline_file != NULL)
-		run_file(conf->cmdline_file);
+	if (conf->cmdline_file != NULL &&
+	    run_file(conf->cmdline_file, conf->cmdline_file_optional) < 0) {
+		/* the program does not start on a command file that failed */
+		fcr_cli_exit_status = 2;
+		quit_requested = 1;
+	}
 	if (!quit_requested && !conf->interactive)
 		fcr_forwarding_start();
 	if (tty && !quit_requested)

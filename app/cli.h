@@ -12,6 +12,7 @@
 struct fcr_cli_conf {
 	int interactive;
 	const char *cmdline_file;
+	int cmdline_file_optional;  /* a missing file is no error */
 	unsigned int stats_period; /* seconds, without -i; 0: off */
 };
 
@@ -25,6 +26,9 @@ void *fcr_cli_main(void *conf);
 int fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where);
 /* Whether `quit` was given. */
 int fcr_cli_quitting(void);
+
+/* 2 when the command file failed: the program exits with it. */
+extern int fcr_cli_exit_status;
 
 /* Set by the signal handler. */
 extern volatile int fcr_cli_signal;

@@ -26,6 +26,7 @@
 #include "commands.h"
 #include "fcr_crc.h"
 #include "fcr_tables.h"
+#include "fcr_text.h"
 #include "fwd.h"
 #include "log.h"
 #include "options.h"
@@ -528,6 +529,7 @@ run(int argc, char **argv, struct fcr_profile *prof)
 
 	cli_conf.interactive = opt.interactive;
 	cli_conf.cmdline_file = opt.cmdline_file;
+	cli_conf.cmdline_file_optional = opt.cmdline_file_optional;
 	cli_conf.stats_period = opt.stats_period;
 	if (sync_lcore != rte_get_main_lcore()) {
 		rte_eal_remote_launch(fcr_sync_lcore_main, NULL, sync_lcore);
@@ -544,8 +546,11 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		fcr_sync_lcore_main(NULL);
 		pthread_join(cli, NULL);
 	}
-
-	fcr_show_fwd_stats(stdout);
+	/* a command file that failed: nothing was forwarded, nothing to report */
+	if (fcr_cli_exit_status != 0)
+		rc = fcr_cli_exit_status;
+	else
+		fcr_show_fwd_stats(stdout);
 	fflush(stdout);
 	__atomic_store_n(&fcr_fwd.quit, 1, __ATOMIC_RELEASE);
 	rte_eal_mp_wait_lcore();
@@ -567,6 +572,8 @@ main(int argc, char **argv)
 	char **given = argv;
 	int have_prof, rc;
 
+	if (fcr_version_asked(argc, argv, "fcredirect"))
+		return 0;
 	memset(&prof, 0, sizeof(prof));
 	have_prof = fcr_profile_prepare(&argc, &argv, &prof);
 	if (have_prof < 0)

@@ -19,8 +19,13 @@ fcr_options_usage(const char *prog)
 	printf("Usage: %s [EAL options] -- [options]\n"
 	       "  -i                      read commands from standard input (a prompt on a terminal);\n"
 	       "                          forwarding begins at 'start'\n"
-	       "  --cmdline-file=FILE     run the commands in FILE first; without -i forwarding\n"
-	       "                          begins right after it and runs until SIGINT/SIGTERM\n"
+	       "  --cmdline-file=FILE     run the commands in FILE first, all or nothing: one bad\n"
+	       "                          line (or no such file) and the program does not start\n"
+	       "                          (exit 2); without -i forwarding begins right after it\n"
+	       "                          and runs until SIGINT/SIGTERM\n"
+	       "  --cmdline-file-optional=FILE  the same, but a FILE that does not exist is no\n"
+	       "                          error (empty tables)\n"
+	       "  --version               print the version and exit\n"
 	       "  --config-dir=DIR        the folder save config and load config read and write\n"
 	       "                          (default: the working directory); paths outside it are refused\n"
 	       "  --config=(p,q,l),...    worker lcore l polls RX queue q of port p\n"
@@ -205,12 +210,13 @@ int
 fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		  const struct fcr_profile *prof)
 {
-	enum { O_CMDFILE = 256, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
+	enum { O_CMDFILE = 256, O_CMDFILE_OPT, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
+		{ "cmdline-file-optional", required_argument, NULL, O_CMDFILE_OPT },
 		{ "config-dir", required_argument, NULL, O_CONFDIR },
 		{ "config", required_argument, NULL, O_CONFIG },
 		{ "distributor", required_argument, NULL, O_DISTRIBUTOR },
@@ -292,7 +298,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			fcr_options_usage(argv[0]);
 			return 1;
 		case O_CMDFILE:
+		case O_CMDFILE_OPT:
 			o->cmdline_file = optarg;
+			o->cmdline_file_optional = c == O_CMDFILE_OPT;
 			break;
 		case O_CONFDIR:
 			confdir = optarg;

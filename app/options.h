@@ -20,6 +20,7 @@ struct fcr_lcore_rxq {
 struct fcr_options {
 	int interactive;
 	const char *cmdline_file;
+	int cmdline_file_optional; /* --cmdline-file-optional */
 	/* the folder save config and load config use (--config-dir; default
 	 * the working directory at start), resolved */
 	char config_dir[PATH_MAX];

@@ -537,16 +537,73 @@ def run(tmp):
               msg[-500:])
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "k", ignore_errors=True)
 
-    print("--cmdline-file")
+    print("--cmdline-file: all or nothing, and no start on a bad or missing file")
+
+    def run_fcr(extra, stdin_text="", prefix="f"):
+        p = subprocess.run([FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
+                            "--file-prefix", PREFIX + prefix, "--log-level=lib.eal:error",
+                            "--vdev", "net_null0", "--", "--max-flows", "4096",
+                            "--max-bindings", "4096", "--max-redirects", "256", *extra],
+                           capture_output=True, text=True, timeout=60, input=stdin_text)
+        shutil.rmtree("/var/run/dpdk/" + PREFIX + prefix, ignore_errors=True)
+        return p.returncode, p.stdout + p.stderr
+
     bad = os.path.join(tmp, "start.cmds")
     with open(bad, "w") as f:
-        f.write("route add 0x010000/8 port 0 fpma\nroute add 0x020000/8 port 0 fmpa\n")
-    k = Node(extra=("--cmdline-file", bad), prefix=PREFIX + "c")
-    out = k.q("route list")
-    joined = "\n".join(l for l in k.lines if l)
-    check(("%s:2:" % bad) in joined, "a wrong line of the file is named by file:line", joined)
-    check(any("1 routes" in l for l in out), "the good line was applied", "\n".join(out))
-    check(k.quit() == 0, "quit exits 0")
+        f.write("route add 0x010000/8 port 0 fpma\nroute add 0x020000/8 port 0 fmpa\n"
+                "redirect add vlan 1 host oops\n")
+    rc, out = run_fcr(["--cmdline-file", bad])
+    check(rc == 2 and ("%s:2:" % bad) in out and ("%s:3:" % bad) in out and
+          "2 bad lines: nothing of the file was applied" in out and "fmpa" not in out and
+          "port(s)" in out and "Forward statistics" not in out,
+          "a file with two bad lines: both named by file:line (not their words), nothing "
+          "applied, the program does not start forwarding (exit %d)" % rc, out[-800:])
+    rc, out = run_fcr(["-i", "--cmdline-file", bad], "route list\n")
+    check(rc == 2 and "1 routes" not in out,
+          "the same with -i: exit %d before reading standard input" % rc, out[-500:])
+    rc, out = run_fcr(["--cmdline-file", os.path.join(tmp, "nosuch.cmds")])
+    check(rc == 2 and "cannot open command file" in out,
+          "a missing file: exit %d, saying so" % rc, out[-500:])
+    rc, out = run_fcr(["-i", "--cmdline-file-optional", os.path.join(tmp, "nosuch.cmds")],
+                      "route list\nquit\n")
+    check(rc == 0 and "no command file" in out and "0 routes" in out,
+          "--cmdline-file-optional and no such file: it starts with empty tables (exit %d)" % rc,
+          out[-500:])
+    nul = os.path.join(tmp, "nul.cmds")
+    with open(nul, "wb") as f:
+        f.write(b"route add 0x010000/8 port 0 fpma\nroute add 0x02\x000000/8 port 0 fpma\n")
+    rc, out = run_fcr(["--cmdline-file", nul])
+    check(rc == 2 and ("%s:2: control byte 0x00 at column 15" % nul) in out,
+          "a NUL byte in the file: its line named with the column, nothing applied (exit %d)" % rc,
+          out[-500:])
+    good = os.path.join(tmp, "good.cmds")
+    with open(good, "w") as f:
+        f.write("route add 0x010000/8 port 0 fpma\n# a comment\n\nroute add 0x020000/8 port 0 fpma\r\n"
+                "route list\n")
+    rc, out = run_fcr(["-i", "--cmdline-file", good], "quit\n")
+    check(rc == 0 and "2 routes" in out, "a good file (a comment, a blank line, a CRLF line) "
+          "runs whole (exit %d)" % rc, out[-500:])
+
+    print("standard input: what is not a whole, clean line never runs")
+    long_line = "# " + "x" * 5000 + " route add 0x030000/8 port 0 fpma"
+    text = ("route add 0x010000/8 port 0 fpma\n" + long_line + "\n" +
+            "route add 0x020000/8 port 0 fpma" + " " * 1000 + "\n" +
+            "route add 0x04\x000000/8 port 0 fpma\nroute list\nquit\n")
+    rc, out = run_fcr(["-i"], text)
+    check(rc == 0 and "error: line 2: longer than 1023 characters: refused whole" in out and
+          "error: line 3: line of 1032 characters, longer than 1023: refused whole" in out and
+          "error: line 4: control byte 0x00 at column 15: line refused" in out and
+          "1 routes" in out and "0x030000" not in out and "0x040000" not in out,
+          "an overlong comment (its tail a route), an overlong command and a NUL byte: each "
+          "refused whole with its line number; the commands after them still run", out[-900:])
+
+    print("--version")
+    for prog in (FCR, os.path.join(os.path.dirname(FCR), "..", "tools", "fcoe-gen"),
+                 os.path.join(os.path.dirname(FCR), "..", "tools", "fcoe-pktgen")):
+        p = subprocess.run([prog, "--version"], capture_output=True, text=True, timeout=30)
+        name = os.path.basename(prog)
+        check(p.returncode == 0 and re.fullmatch(r"%s \d+\.\d+\.\d+\n" % name, p.stdout),
+              "%s --version: %r" % (name, p.stdout.strip()), p.stdout + p.stderr)
 
     print("--series-ports")
     e = Node(extra=("--fabric-ports", "1", "--series-ports", "0"), prefix=PREFIX + "e")

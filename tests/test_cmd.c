@@ -202,6 +202,26 @@ too_many_words_is_an_error_not_an_overflow(void **state)
 	assert_non_null(strstr(msg, "too many words"));
 }
 
+static void
+lines_with_control_bytes_or_too_long_are_refused_whole(void **state)
+{
+	char line[FCR_CMD_LINE_LEN + 10], why[128];
+
+	(void)state;
+	assert_int_equal(fcr_cmd_line_check("route list", 10, why, sizeof(why)), 0);
+	assert_int_equal(fcr_cmd_line_check("route\tlist\r", 11, why, sizeof(why)), 0);
+	assert_int_equal(fcr_cmd_line_check("route\0add x", 12, why, sizeof(why)), -1);
+	assert_string_equal(why, "control byte 0x00 at column 6: line refused");
+	assert_int_equal(fcr_cmd_line_check("show\x1b[A", 8, why, sizeof(why)), -1);
+	assert_string_equal(why, "control byte 0x1b at column 5: line refused");
+	assert_int_equal(fcr_cmd_line_check("a\rb", 3, why, sizeof(why)), -1);
+	assert_int_equal(fcr_cmd_line_check("quit\x7f", 5, why, sizeof(why)), -1);
+	memset(line, 'x', sizeof(line));
+	assert_int_equal(fcr_cmd_line_check(line, FCR_CMD_LINE_LEN - 1, why, sizeof(why)), 0);
+	assert_int_equal(fcr_cmd_line_check(line, FCR_CMD_LINE_LEN, why, sizeof(why)), -1);
+	assert_string_equal(why, "line of 1024 characters, longer than 1023: refused whole");
+}
+
 int
 main(void)
 {
@@ -215,6 +235,7 @@ main(void)
 		cmocka_unit_test(bad_arguments_name_the_argument),
 		cmocka_unit_test(wrong_words_and_lengths_are_refused_with_usage),
 		cmocka_unit_test(too_many_words_is_an_error_not_an_overflow),
+		cmocka_unit_test(lines_with_control_bytes_or_too_long_are_refused_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -301,3 +301,27 @@ fcr_cmd_add_word(struct fcr_cmd *c, int i, const char *w)
 	c->text_used = (uint16_t)(c->text_used + len);
 	return 0;
 }
+
+int
+fcr_cmd_line_check(const char *line, size_t len, char *why, size_t cap)
+{
+	size_t i;
+
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	if (len >= FCR_CMD_LINE_LEN) {
+		snprintf(why, cap, "line of %zu characters, longer than %d: refused whole",
+			 len, FCR_CMD_LINE_LEN - 1);
+		return -1;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)line[i];
+
+		if ((b < 0x20 && b != '\t') || b == 0x7F) {
+			snprintf(why, cap, "control byte 0x%02x at column %zu: line refused",
+				 b, i + 1);
+			return -1;
+		}
+	}
+	return 0;
+}

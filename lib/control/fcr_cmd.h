@@ -81,6 +81,15 @@ fcr_cmd_word(const struct fcr_cmd *c, int i)
  *  -1  no match: msg explains (unknown command, or which argument is wrong
  *      and what it should look like)
  */
+/*
+ * Whether a line as read (len bytes, its newline excluded, NUL bytes
+ * counted) can be a command line: shorter than FCR_CMD_LINE_LEN and with
+ * no control byte but tab (a carriage return only at its end, from a file
+ * written on Windows). 0, or -1 and why ("control byte 0x00 at column 12":
+ * the whole line is refused, never cut where the byte is).
+ */
+int fcr_cmd_line_check(const char *line, size_t len, char *why, size_t cap);
+
 /* "a.b.c.d:port" -> host-order address and port. 0 or -1. */
 int fcr_addr_parse(const char *s, uint32_t *ip, uint16_t *port);
 

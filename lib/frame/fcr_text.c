@@ -142,3 +142,16 @@ fcr_mac_format(const uint8_t m[6], char buf[FCR_MAC_STRLEN])
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
 	return buf;
 }
+
+int
+fcr_version_asked(int argc, char **argv, const char *prog)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("%s %s\n", prog, FCR_VERSION);
+			return 1;
+		}
+	return 0;
+}

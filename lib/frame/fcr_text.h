@@ -25,4 +25,8 @@ const char *fcr_fcid_format_dotted(uint32_t fcid, char buf[FCR_FCID_STRLEN]);
 int fcr_mac_parse(const char *s, uint8_t mac[6], const char **err);
 const char *fcr_mac_format(const uint8_t mac[6], char buf[FCR_MAC_STRLEN]);
 
+/* Whether argv asks for `--version`: then "<prog> <version>" is printed
+ * (the meson project's version) and the caller exits 0. */
+int fcr_version_asked(int argc, char **argv, const char *prog);
+
 #endif /* FCR_TEXT_H */

@@ -580,6 +580,8 @@ main(int argc, char **argv)
 	char err[160];
 	int rc = 0;
 
+	if (fcr_version_asked(argc, argv, "fcoe-gen"))
+		return 0;
 	parse_io_sizes(DEF_IO_SIZES, &o.traffic);
 	if (parse_args(argc, argv, &o) < 0 || size_fabric(&o) < 0)
 		return EXIT_USAGE;

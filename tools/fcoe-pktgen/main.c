@@ -25,6 +25,7 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
+#include "fcr_text.h"
 #include "fcr_crc.h"
 #include "lcores.h"
 #include "ports.h"
@@ -111,6 +112,8 @@ main(int argc, char **argv)
 	uint32_t i, max_len = 0;
 	int rc;
 
+	if (fcr_version_asked(argc, argv, "fcoe-pktgen"))
+		return 0;
 	rc = rte_eal_init(argc, argv);
 	if (rc < 0) {
 		fprintf(stderr, "fcoe-pktgen: EAL initialisation failed: %s\n",
