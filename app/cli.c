@@ -17,6 +17,7 @@
 #include "fcr_config.h"
 #include "fwd.h"
 #include "options.h"
+#include "ports.h"
 #include "terminal.h"
 #include "sync_lcore.h"
 
@@ -313,6 +314,92 @@ audit(const char *text)
 	FCR_LOG(INFO, cli, "%.*s", (int)n, text);
 }
 
+static int run_line(const char *text, const char *where);
+
+static int
+forwarding(void)
+{
+	return __atomic_load_n(&fcr_fwd.forwarding, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * port stop|start|reset <port>|all and set promisc: as testpmd, only with
+ * forwarding stopped (a worker must never poll a stopped port), and `start`
+ * refuses while a port is stopped.
+ */
+static int
+port_cmd(const struct fcr_cmd *c)
+{
+	int id = c->def->id, all = id == CMD_PORT_STOP_ALL || id == CMD_PORT_START_ALL ||
+				   id == CMD_PORT_RESET_ALL || id == CMD_SET_PROMISC_ALL;
+	const char *onoff = id == CMD_SET_PROMISC ? fcr_cmd_word(c, 1) :
+			    id == CMD_SET_PROMISC_ALL ? fcr_cmd_word(c, 0) : NULL;
+	uint16_t p, first = all ? 0 : (uint16_t)c->arg[0].u32;
+	uint16_t last = all ? fcr_fwd.nb_ports : first + 1;
+	int rc = 0;
+
+	if (!all && c->arg[0].u32 >= fcr_fwd.nb_ports) {
+		printf("error: port %u does not exist (%u ports)\n", c->arg[0].u32,
+		       fcr_fwd.nb_ports);
+		return -1;
+	}
+	if (onoff != NULL && strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0) {
+		printf("error: set promisc: on or off, not '%s'\n", onoff);
+		return -1;
+	}
+	if (onoff == NULL && forwarding()) {
+		printf("error: %s: stop forwarding first (stop)\n", c->def->syntax);
+		return -1;
+	}
+	for (p = first; p < last && rc == 0; p++) {
+		switch (id) {
+		case CMD_PORT_STOP:
+		case CMD_PORT_STOP_ALL:
+			rc = fcr_port_stop(p, stdout);
+			break;
+		case CMD_PORT_START:
+		case CMD_PORT_START_ALL:
+			rc = fcr_port_start(p, stdout);
+			break;
+		case CMD_PORT_RESET:
+		case CMD_PORT_RESET_ALL:
+			rc = fcr_port_reset(p, stdout);
+			break;
+		default:
+			rc = fcr_port_promisc(p, strcmp(onoff, "on") == 0, stdout);
+			break;
+		}
+	}
+	return rc;
+}
+
+static int
+start(void)
+{
+	uint16_t p;
+
+	for (p = 0; p < fcr_fwd.nb_ports; p++)
+		if (fcr_port_stopped(p)) {
+			printf("error: start: port %u is stopped (port start %u, or port start all)\n",
+			       p, p);
+			return -1;
+		}
+	fcr_forwarding_start();
+	return 0;
+}
+
+/* As testpmd's: the forward statistics once the workers have stopped. */
+static void
+stop(void)
+{
+	if (!forwarding()) {
+		printf("forwarding is not started\n");
+		return;
+	}
+	fcr_forwarding_stop();
+	run_line("show fwd stats", NULL);
+}
+
 int
 fcr_cli_quitting(void)
 {
@@ -333,10 +420,25 @@ fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where)
 		quit_requested = 1;
 		break;
 	case CMD_START:
-		fcr_forwarding_start();
+		r = start();
 		break;
 	case CMD_STOP:
-		fcr_forwarding_stop();
+		stop();
+		break;
+	case CMD_PORT_STOP:
+	case CMD_PORT_STOP_ALL:
+	case CMD_PORT_START:
+	case CMD_PORT_START_ALL:
+	case CMD_PORT_RESET:
+	case CMD_PORT_RESET_ALL:
+	case CMD_SET_PROMISC:
+	case CMD_SET_PROMISC_ALL:
+		r = port_cmd(c);
+		break;
+	case CMD_SET_FWD:
+		printf("error: set fwd %s: fcredirect has one forwarding mode (FC-Redirect rules, "
+		       "then routes); testpmd's modes do not apply\n", fcr_cmd_word(c, 0));
+		r = -1;
 		break;
 	case CMD_SLEEP:
 		wait_ms(c->arg[0].u32);
@@ -400,6 +502,12 @@ run_line(const char *text, const char *where)
  * does not start (exit 2). A missing file is an error too, unless the file
  * is optional (--cmdline-file-optional).
  */
+int
+fcr_cli_line(const char *text)
+{
+	return run_line(text, NULL);
+}
+
 static int
 run_file(const char *path, int optional)
 {

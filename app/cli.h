@@ -24,6 +24,9 @@ void *fcr_cli_main(void *conf);
 /* Run a parsed command (text: the line as typed, for the audit trail;
  * where: the file and line it came from, or NULL). 0 or -1. */
 int fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where);
+/* Parse and run one line as from a pipe (the terminal's lines no command
+ * took: the grammar says what is wrong). 0 or -1. */
+int fcr_cli_line(const char *text);
 /* Whether `quit` was given. */
 int fcr_cli_quitting(void);
 

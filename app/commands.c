@@ -9,7 +9,8 @@
 static const struct fcr_cmd_def own[] = {
 	ROW(CMD_HELP, "help", "list the commands", "Control", FCR_CMD_LOCAL),
 	ROW(CMD_START, "start", "start forwarding", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_STOP, "stop", "stop forwarding (counters then add up: rx == tx + dropped)", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_STOP, "stop", "stop forwarding and print the forward statistics (they then add up: rx == tx + dropped)", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_SET_FWD, "set fwd <word>", "testpmd's forwarding modes: fcredirect has one (FC-Redirect rules, then routes)", NULL, FCR_CMD_LOCAL),
 	ROW(CMD_QUIT, "quit", "stop, print the forward statistics, close the ports, exit", NULL, FCR_CMD_LOCAL),
 	ROW(CMD_SLEEP, "sleep <ms>", "wait (for command files and scripts)", NULL, FCR_CMD_LOCAL),
 	ROW(CMD_WAIT_IDLE, "wait idle <ms>", "wait until no frame has arrived for <ms> ms (at most 60 s)", NULL, FCR_CMD_LOCAL),
@@ -18,6 +19,7 @@ static const struct fcr_cmd_def own[] = {
 	ROW(CMD_SHOW_LOG, "show log levels", "every log type (fcr.main, fcr.port, fcr.tables, fcr.sync, fcr.cli and DPDK's) with its level", NULL, 0),
 
 	ROW(CMD_SHOW_FWD, "show fwd stats", "frames by port, by redirect leg, drops by reason, per worker", "Display", 0),
+	ROW(CMD_SHOW_FWD, "show fwd stats all", "the same (testpmd's form)", NULL, 0),
 	ROW(CMD_CLEAR_FWD, "clear fwd stats", "start show fwd stats from zero (telemetry keeps counting since start)", NULL, FCR_CMD_CHANGES),
 	ROW(CMD_SHOW_PORT_STATS_ALL, "show port stats all", "the ports' own counters, with rates since the last show", NULL, 0),
 	ROW(CMD_SHOW_PORT_STATS, "show port stats <port>", "one port's counters and rates", NULL, 0),
@@ -25,6 +27,7 @@ static const struct fcr_cmd_def own[] = {
 	ROW(CMD_SHOW_PORT_INFO_ALL, "show port info all", "driver, MAC, link, MTU, queues, offloads", NULL, 0),
 	ROW(CMD_SHOW_PORT_INFO, "show port info <port>", "one port's information", NULL, 0),
 	ROW(CMD_SHOW_PORT_XSTATS, "show port xstats <port>", "the driver's extended counters (non-zero)", NULL, 0),
+	ROW(CMD_SHOW_PORT_SUMMARY, "show port summary all", "one line a port: name, driver, MAC, started or stopped, link", NULL, 0),
 	ROW(CMD_SHOW_FLOWS, "show flows", "flow entries: key, leg, rewrite, frames, bytes, rate (first 1000)", NULL, 0),
 	ROW(CMD_SHOW_FLOWS_VLAN, "show flows vlan <vlan>", "flow entries of one VLAN", NULL, 0),
 	ROW(CMD_SHOW_FLOWS_TOP, "show flows top <n>", "the n busiest flows", NULL, 0),
@@ -33,6 +36,16 @@ static const struct fcr_cmd_def own[] = {
 	ROW(CMD_SHOW_MEMPOOL, "show mempool", "each mbuf pool: its size, mbufs in use (ports' queues, rings, workers) and free", NULL, 0),
 	ROW(CMD_SHOW_FCF, "show fcf", "the FCF advertising on each VLAN's fabric ports: its MAC, switch name and FC-MAP", NULL, 0),
 	ROW(CMD_SHOW_CONFIG, "show config", "options, ports, the lcore map, profile and sync settings in effect", NULL, 0),
+	ROW(CMD_SHOW_CONFIG_FWD, "show config fwd", "the forwarding set-up: which lcore polls which queue, sends on which", NULL, 0),
+
+	ROW(CMD_PORT_STOP, "port stop <port>", "stop a port (forwarding stopped first, as testpmd asks)", "Ports", FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_PORT_STOP_ALL, "port stop all", "stop every port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_PORT_START, "port start <port>", "start a stopped port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_PORT_START_ALL, "port start all", "start every stopped port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_PORT_RESET, "port reset <port>", "stop, reset (where the driver can) and set up a port again as at start", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_PORT_RESET_ALL, "port reset all", "the same for every port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_SET_PROMISC, "set promisc <port> <word>", "on or off: a port takes frames for any MAC (on by default: FPMA MACs are many)", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
+	ROW(CMD_SET_PROMISC_ALL, "set promisc all <word>", "on or off for every port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
 
 	ROW(CMD_KINDS, "", "", "Configuration", 0),
 	ROW(CMD_SAVE_CONFIG, "save config <word>", "write routes, static bindings and redirects as a command file", NULL, 0),

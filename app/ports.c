@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
 #include <string.h>
 
 #include <rte_ethdev.h>
@@ -121,6 +122,10 @@ port_socket(uint16_t port)
 /* One mbuf pool per NUMA socket, on the socket of the ports it serves, sized
  * for their queues. */
 static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
+/* What the ports were started with (a reset sets a port up again from it),
+ * and which are stopped (`port stop`). */
+static struct fcr_port_conf started_conf;
+static uint8_t stopped[FCR_PORTS_MAX];
 
 static struct rte_mempool *
 pool_for(int socket, const struct fcr_port_conf *conf)
@@ -150,6 +155,7 @@ fcr_ports_start(const struct fcr_port_conf *conf)
 	struct rte_mempool *mp;
 	uint16_t port;
 
+	started_conf = *conf;
 	RTE_ETH_FOREACH_DEV(port) {
 		mp = pool_for(port_socket(port), conf);
 		if (mp == NULL || port_start(port, conf, mp) != 0)
@@ -175,6 +181,7 @@ fcr_ports_free_pools(void)
 	}
 }
 
+/* testpmd's `show port summary all`, with each port's state. */
 void
 fcr_ports_print(FILE *out)
 {
@@ -186,8 +193,8 @@ fcr_ports_print(FILE *out)
 	char links[RTE_ETH_LINK_MAX_STR_LEN];
 	uint16_t port;
 
-	fprintf(out, "%-4s %-20s %-12s %-17s %s\n", "port", "name", "driver",
-		"mac", "link");
+	fprintf(out, "%-4s %-20s %-12s %-17s %-8s %s\n", "port", "name", "driver",
+		"mac", "state", "link");
 	RTE_ETH_FOREACH_DEV(port) {
 		if (rte_eth_dev_info_get(port, &info) != 0)
 			continue;
@@ -196,9 +203,86 @@ fcr_ports_print(FILE *out)
 		rte_ether_format_addr(macs, sizeof(macs), &mac);
 		rte_eth_link_get_nowait(port, &link);
 		rte_eth_link_to_str(links, sizeof(links), &link);
-		fprintf(out, "%-4u %-20s %-12s %-17s %s\n", port, name,
-			info.driver_name, macs, links);
+		fprintf(out, "%-4u %-20s %-12s %-17s %-8s %s\n", port, name,
+			info.driver_name, macs, fcr_port_stopped(port) ? "stopped" : "started",
+			links);
 	}
+}
+
+int
+fcr_port_stopped(uint16_t port)
+{
+	return port < FCR_PORTS_MAX && stopped[port];
+}
+
+int
+fcr_port_stop(uint16_t port, FILE *out)
+{
+	int rc;
+
+	if (stopped[port])
+		return 0;
+	rc = rte_eth_dev_stop(port);
+	if (rc != 0) {
+		fprintf(out, "error: port stop %u: %s\n", port, rte_strerror(-rc));
+		return -1;
+	}
+	stopped[port] = 1;
+	return 0;
+}
+
+int
+fcr_port_start(uint16_t port, FILE *out)
+{
+	int rc;
+
+	if (!stopped[port])
+		return 0;
+	rc = rte_eth_dev_start(port);
+	if (rc != 0) {
+		fprintf(out, "error: port start %u: %s\n", port, rte_strerror(-rc));
+		return -1;
+	}
+	stopped[port] = 0;
+	return 0;
+}
+
+/* Stop, the driver's reset where it has one, then configured and started
+ * again as at start-up (its queues, MTU, offloads). */
+int
+fcr_port_reset(uint16_t port, FILE *out)
+{
+	struct rte_mempool *mp = fcr_ports_pool(port);
+	int rc;
+
+	if (fcr_port_stop(port, out) < 0)
+		return -1;
+	rc = rte_eth_dev_reset(port);
+	if (rc != 0 && rc != -ENOTSUP) {
+		fprintf(out, "error: port reset %u: %s (the port stays stopped)\n", port,
+			rte_strerror(-rc));
+		return -1;
+	}
+	if (mp == NULL || port_start(port, &started_conf, mp) != 0) {
+		fprintf(out, "error: port reset %u: set-up failed (the port stays stopped; "
+			"the log says which step)\n", port);
+		return -1;
+	}
+	stopped[port] = 0;
+	return 0;
+}
+
+int
+fcr_port_promisc(uint16_t port, int on, FILE *out)
+{
+	int rc = on ? rte_eth_promiscuous_enable(port) : rte_eth_promiscuous_disable(port);
+
+	if (rc != 0) {
+		fprintf(out, "error: set promisc %u %s: %s\n", port, on ? "on" : "off",
+			rte_strerror(-rc));
+		return -1;
+	}
+	return 0;
 }
 
 void

@@ -31,7 +31,15 @@ int fcr_ports_start(const struct fcr_port_conf *conf);
 void fcr_ports_free_pools(void);
 /* The mbuf pool of a started port's socket. */
 struct rte_mempool *fcr_ports_pool(uint16_t port);
+/* The ports, one line each: name, driver, MAC, started or stopped, link. */
 void fcr_ports_print(FILE *out);
+/* testpmd's port commands, run with forwarding stopped (the command line
+ * checks): 0, or -1 with an error line in out. */
+int fcr_port_stop(uint16_t port, FILE *out);
+int fcr_port_start(uint16_t port, FILE *out);
+int fcr_port_reset(uint16_t port, FILE *out);
+int fcr_port_promisc(uint16_t port, int on, FILE *out);
+int fcr_port_stopped(uint16_t port);
 void fcr_ports_close(void);
 
 #endif /* FCR_APP_PORTS_H */

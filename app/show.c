@@ -397,6 +397,9 @@ fcr_show_port_info(FILE *out, int port)
 		fprintf(out, "  FIP and other EtherTypes pass through to: %s\n",
 			passthrough_text(p, pt, sizeof(pt)));
 		fprintf(out, "  Role: %s\n", port_role(p));
+		fprintf(out, "  State: %s  Promiscuous mode: %s\n",
+			fcr_port_stopped(p) ? "stopped" : "started",
+			rte_eth_promiscuous_get(p) == 1 ? "enabled" : "disabled");
 	}
 }
 
@@ -556,6 +559,44 @@ fcr_show_lcores(FILE *out)
 			snprintf(role, sizeof(role), "idle");
 		fprintf(out, "%-6u %-34s %-12s %-10s %s\n", lc, role, "-", "-", "-");
 	}
+}
+
+static void
+rxq_list(FILE *out, const struct fcr_rxq *q, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "  RX P=%u/Q=%u%s", q[i].port, q[i].queue,
+			q[i].ring != NULL ? " (from its distributor)" : "");
+	fprintf(out, "\n");
+}
+
+/* testpmd's `show config fwd`: who receives what and sends where. */
+void
+fcr_show_config_fwd(FILE *out)
+{
+	unsigned int i;
+
+	fprintf(out, "fcredirect forwarding (FC-Redirect rules, then routes) - ports=%u - "
+		"workers=%u - distributors=%u - burst=%u\n", fcr_fwd.nb_ports,
+		fcr_fwd.nb_workers, fcr_fwd.nb_distributors, fcr_fwd.burst);
+	for (i = 0; i < fcr_fwd.nb_distributors; i++) {
+		const struct fcr_distributor *d = fcr_fwd.distributors[i];
+
+		fprintf(out, "Logical Core %u (socket %u) distributor %u deals by (VLAN, S_ID, "
+			"D_ID) over the workers:", d->lcore, rte_lcore_to_socket_id(d->lcore), i);
+		rxq_list(out, d->rxq, d->nb_rxq);
+	}
+	for (i = 0; i < fcr_fwd.nb_workers; i++) {
+		const struct fcr_worker *w = fcr_fwd.workers[i];
+
+		fprintf(out, "Logical Core %u (socket %u) worker %u, TX queue %u of every port:",
+			w->lcore, rte_lcore_to_socket_id(w->lcore), i, w->txq);
+		rxq_list(out, w->rxq, w->nb_rxq);
+	}
+	fprintf(out, "Logical Core %u sync lcore: tables, replication%s\n", fcr_fwd.sync_lcore,
+		fcr_fwd.sync_lcore == rte_get_main_lcore() ? ", command line" : "");
 }
 
 /* What the fabric ports' FIP advertisements taught, by VLAN: the FCF the

@@ -37,6 +37,7 @@ uint32_t fcr_top_flows(int vlan, uint32_t top, struct fcr_flow_row *rows,
 		       uint32_t *total);
 void fcr_show_lcores(FILE *out);
 void fcr_show_config(FILE *out);
+void fcr_show_config_fwd(FILE *out);
 void fcr_show_fcf(FILE *out);
 void fcr_show_mempool(FILE *out);
 

@@ -19,6 +19,7 @@
 #include "fwd.h"
 #include "log.h"
 #include "options.h"
+#include "ports.h"
 #include "show.h"
 #include "sync_io.h"
 #include "notes_log.h"
@@ -246,6 +247,13 @@ execute(const struct fcr_cmd *c, FILE *out)
 		break;
 	case CMD_SHOW_CONFIG:
 		fcr_show_config(out);
+		break;
+	case CMD_SHOW_CONFIG_FWD:
+		fcr_show_config_fwd(out);
+		break;
+	case CMD_SHOW_PORT_SUMMARY:
+		fprintf(out, "Number of available ports: %u\n", fcr_fwd.nb_ports);
+		fcr_ports_print(out);
 		break;
 	case CMD_SHOW_FCF:
 		fcr_show_fcf(out);

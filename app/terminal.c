@@ -174,6 +174,72 @@ static struct cmdline_token_ops tok_ops = {
 	.get_help = tok_help,
 };
 
+/*
+ * The last instruction takes any line no command took, so that what it
+ * says is the same as from a pipe or a file (the grammar's `error: unknown
+ * command ...` or `error: bad <vlan> ...`), not cmdline's `Command not
+ * found` or `Bad arguments`. Its one token takes the rest of the line,
+ * completes to nothing and shows in '?' as what the grammar will say.
+ */
+static char rest_line[FCR_CMD_LINE_LEN];
+
+static int
+rest_parse(cmdline_parse_token_hdr_t *hdr, const char *buf, void *res, unsigned int size)
+{
+	size_t n;
+
+	(void)hdr;
+	(void)size;
+	if (buf == NULL)
+		return -1;
+	char line[FCR_CMD_LINE_LEN], msg[FCR_CMD_MSG_LEN];
+	struct fcr_cmd c;
+
+	n = strcspn(buf, "\r\n");
+	if (n == 0 || n >= sizeof(line))
+		return -1;
+	memcpy(line, buf, n);
+	line[n] = '\0';
+	/* a line a command takes is that command's alone (two instructions
+	 * that both take a line are `Ambiguous` to cmdline) */
+	if (fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg) >= 0)
+		return -1;
+	if (res != NULL)
+		memcpy(rest_line, line, n + 1);
+	return (int)n;
+}
+
+static int
+rest_complete_nb(cmdline_parse_token_hdr_t *hdr)
+{
+	(void)hdr;
+	return 0;
+}
+
+static int
+rest_help(cmdline_parse_token_hdr_t *hdr, char *dst, unsigned int size)
+{
+	(void)hdr;
+	snprintf(dst, size, "(anything else)");
+	return 0;
+}
+
+static struct cmdline_token_ops rest_ops = {
+	.parse = rest_parse,
+	.complete_get_nb = rest_complete_nb,
+	.get_help = rest_help,
+};
+
+static void
+on_rest(void *res, struct cmdline *cl, void *data)
+{
+	(void)res;
+	(void)data;
+	fcr_cli_line(rest_line);
+	if (fcr_cli_quitting())
+		cmdline_quit(cl);
+}
+
 /* The typed command, from what the tokens parsed, and the line as typed
  * (for the audit trail). */
 static void
@@ -237,7 +303,7 @@ free_instructions(cmdline_parse_ctx_t *ctx)
 static cmdline_parse_ctx_t *
 instructions(void)
 {
-	cmdline_parse_ctx_t *ctx = calloc(fcr_nb_commands + 1, sizeof(*ctx));
+	cmdline_parse_ctx_t *ctx = calloc(fcr_nb_commands + 2, sizeof(*ctx));
 	size_t c;
 
 	if (ctx == NULL)
@@ -279,6 +345,23 @@ instructions(void)
 			while (*w == ' ')
 				w++;
 		}
+	}
+	{
+		cmdline_parse_inst_t *inst = calloc(1, sizeof(*inst) + 2 * sizeof(void *));
+		struct token *t = calloc(1, sizeof(*t));
+		char *help = strdup("what the grammar says of any other line");
+
+		ctx[c] = inst;
+		if (inst == NULL || t == NULL || help == NULL) {
+			free(t);
+			free(help);
+			free_instructions(ctx);
+			return NULL;
+		}
+		t->hdr.ops = &rest_ops;
+		inst->f = on_rest;
+		inst->help_str = help;
+		inst->tokens[0] = &t->hdr;
 	}
 	return ctx;
 }

@@ -6,8 +6,11 @@ pseudo-terminal, driven key by key. `show port stats all` and `show port
 info all` answer (a placeholder matches only what its type accepts, so they
 are not ambiguous); tab completes command words, offers the ports for a
 <port> and the WWPNs of the bindings for a <wwpn>; '?' lists what can come
-next; a completed line runs; a word of the wrong type is refused; quit
-exits 0. Every wait is for text to appear, bounded only against a hang.
+next; a completed line runs; a word of the wrong type is refused with the
+grammar's own message, the one a pipe gets; testpmd's commands (show fwd
+stats all, port stop|start|reset, show port summary all, show config fwd,
+set promisc, stop printing the statistics) answer as they do from a pipe;
+quit exits 0 (ports: net_ring, which can be reset and made promiscuous). Every wait is for text to appear, bounded only against a hang.
 Ends with "N passed, M failed".
 
     ops_terminal.py <fcredirect>
@@ -51,7 +54,7 @@ class Terminal:
         self.p = subprocess.Popen(
             [FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
              "--file-prefix", PREFIX, "--log-level=lib.eal:error",
-             "--vdev", "net_null0", "--vdev", "net_null1", "--",
+             "--vdev", "net_ring0", "--vdev", "net_ring1", "--",
              "-i", "--max-flows", "4096", "--max-bindings", "4096", "--max-redirects", "256"],
             stdin=slave, stdout=slave, stderr=slave, close_fds=True)
         os.close(slave)
@@ -148,6 +151,56 @@ def main():
     ok, out = t.prompt_after("route add 0x010000/25 port 0 fpma\r")
     ok2, out2 = t.prompt_after("route list\r")
     check("1 routes" in out2, "a bad prefix adds nothing", out + out2)
+
+    print("errors: the same words as from a pipe")
+    ok, out = t.prompt_after("frobnicate now\r")
+    check(ok and "error: unknown command 'frobnicate': try 'help'" in plain(out) and
+          "Command not found" not in out, "an unknown command: the grammar's message", out)
+    ok, out = t.prompt_after("show port stats x\r")
+    check(ok and "error: " in plain(out) and "<port>" in plain(out) and "Bad arguments" not in out,
+          "a word of the wrong type: the grammar says which word and what it should be", out)
+    ok, out = t.prompt_after("route add vlan 5000 0x010000/8 port 0 fpma\r")
+    check(ok and "error: bad <vlan> '5000': a VLAN is a number from 0 to 4095" in plain(out),
+          "a VLAN out of range: named, with its range", out)
+
+    print("testpmd's commands")
+    ok, out = t.prompt_after("show fwd stats all\r")
+    check(ok and "Forward statistics" in out, "show fwd stats all", out)
+    ok, out = t.prompt_after("show port summary all\r")
+    check(ok and "Number of available ports: 2" in out and
+          re.search(r"^0 +net_ring0 .* started", plain(out), re.M),
+          "show port summary all: two ports, started", out)
+    ok, out = t.prompt_after("show config fwd\r")
+    check(ok and "workers=1" in out and "RX P=0/Q=0" in out and "RX P=1/Q=0" in out,
+          "show config fwd: the worker's lcore and the queues it polls", out)
+    ok, out = t.prompt_after("port stop all\r")
+    ok2, out2 = t.prompt_after("show port summary all\r")
+    check(ok and "error" not in out and len(re.findall(r"net_ring\d .* stopped", plain(out2))) == 2,
+          "port stop all: both stopped", out + out2)
+    ok, out = t.prompt_after("start\r")
+    check(ok and "error: start: port 0 is stopped" in plain(out),
+          "start with a port stopped is refused, naming it", out)
+    ok, out = t.prompt_after("port start all\r")
+    ok2, out2 = t.prompt_after("port reset 1\r")
+    ok3, out3 = t.prompt_after("show port summary all\r")
+    check(ok and ok2 and "error" not in out + out2 and
+          len(re.findall(r"net_ring\d .* started", plain(out3))) == 2,
+          "port start all, port reset 1: both started again", out + out2 + out3)
+    ok, out = t.prompt_after("set promisc all off\r")
+    ok2, out2 = t.prompt_after("show port info 1\r")
+    check(ok and "Promiscuous mode: disabled" in out2, "set promisc all off", out + out2)
+    ok, out = t.prompt_after("set promisc 1 on\r")
+    ok2, out2 = t.prompt_after("show port info 1\r")
+    check(ok and "Promiscuous mode: enabled" in out2, "set promisc 1 on", out + out2)
+    ok, out = t.prompt_after("set fwd io\r")
+    check(ok and "fcredirect has one forwarding mode" in out, "set fwd io says why not", out)
+    ok, out = t.prompt_after("start\r")
+    ok2, out2 = t.prompt_after("port stop 0\r")
+    check(ok and "error: port stop <port>: stop forwarding first" in plain(out2),
+          "port stop while forwarding is refused", out + out2)
+    ok, out = t.prompt_after("stop\r")
+    check(ok and "Forward statistics" in out and "rx == tx + dropped" in out,
+          "stop prints the forward statistics, as testpmd's does", out)
 
     print("quit")
     os.write(t.fd, b"quit\r")
