@@ -638,7 +638,7 @@ fcr_cli_main(void *arg)
 			if (conf->stats_period &&
 			    rte_rdtsc() - last_stats >= rte_get_tsc_hz() * conf->stats_period) {
 				last_stats = rte_rdtsc();
-				run_line("show fwd stats", NULL);
+				run_line("show fwd rates", NULL);
 			}
 			continue;
 		}

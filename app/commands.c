@@ -20,6 +20,7 @@ static const struct fcr_cmd_def own[] = {
 
 	ROW(CMD_SHOW_FWD, "show fwd stats", "frames by port, by redirect leg, drops by reason, per worker", "Display", 0),
 	ROW(CMD_SHOW_FWD, "show fwd stats all", "the same (testpmd's form)", NULL, 0),
+	ROW(CMD_SHOW_FWD_RATES, "show fwd rates", "frames/s and bits/s per port and per leg, drops/s by reason, since the last show fwd rates (timestamped)", NULL, 0),
 	ROW(CMD_CLEAR_FWD, "clear fwd stats", "start show fwd stats from zero (telemetry keeps counting since start)", NULL, FCR_CMD_CHANGES),
 	ROW(CMD_SHOW_PORT_STATS_ALL, "show port stats all", "the ports' own counters, with rates since the last show", NULL, 0),
 	ROW(CMD_SHOW_PORT_STATS, "show port stats <port>", "one port's counters and rates", NULL, 0),

@@ -134,6 +134,7 @@ struct fcr_fwd {
 	unsigned int sync_lcore;
 	const struct fcr_options *opt;      /* for `show config` */
 	const struct fcr_profile *profile;  /* NULL without --pmd-config */
+	uint64_t start_tsc;       /* the ports started: rates since start count from it */
 	volatile int forwarding;  /* workers poll only while set */
 	volatile int quit;
 };

@@ -501,6 +501,7 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		rc = 1;
 		goto out;
 	}
+	fcr_fwd.start_tsc = rte_get_tsc_cycles();
 	for (p = 0; p < nb_ports; p++) {
 		rte_eth_macaddr_get(p, &fcr_fwd.port_mac[p]);
 		if (prof != NULL)

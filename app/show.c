@@ -165,8 +165,10 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 		}
 		for (j = 0; j < FCR_R_COUNT; j++)
 			t->w.pl.drop[j] += s->pl.drop[j];
-		for (j = 0; j < FCR_LEG_COUNT; j++)
+		for (j = 0; j < FCR_LEG_COUNT; j++) {
 			t->w.pl.leg[j] += s->pl.leg[j];
+			t->w.pl.leg_bytes[j] += s->pl.leg_bytes[j];
+		}
 		t->w.pl.flow_miss += s->pl.flow_miss;
 		t->w.pl.series += s->pl.series;
 		t->w.pl.passthrough += s->pl.passthrough;

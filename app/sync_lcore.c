@@ -20,6 +20,7 @@
 #include "log.h"
 #include "options.h"
 #include "ports.h"
+#include "rates.h"
 #include "show.h"
 #include "sync_io.h"
 #include "notes_log.h"
@@ -199,6 +200,9 @@ execute(const struct fcr_cmd *c, FILE *out)
 	switch (c->def->id) {
 	case CMD_SHOW_FWD:
 		fcr_show_fwd_stats(out);
+		break;
+	case CMD_SHOW_FWD_RATES:
+		fcr_show_fwd_rates(out);
 		break;
 	case CMD_CLEAR_FWD:
 		fcr_clear_fwd_stats();

@@ -21,6 +21,7 @@
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "fwd.h"
+#include "rates.h"
 #include "show.h"
 #include "sync_io.h"
 #include "telemetry.h"
@@ -71,6 +72,71 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_container(d, "sent_by_kind", legs, 0);
 	rte_tel_data_add_dict_container(d, "drops", drops, 0);
 	rte_tel_data_add_dict_container(d, "ports", ports, 0);
+	return 0;
+}
+
+/* A dict of per-second figures, by name. */
+static struct rte_tel_data *
+tel_rates_dict(void)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+
+	if (c != NULL)
+		rte_tel_data_start_dict(c);
+	return c;
+}
+
+/* /fcr/rates: frames/s and bits/s by port and leg, drops/s by reason, since
+ * the previous /fcr/rates (the first: since start), rounded to units. */
+static int
+tel_rates(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	static struct fcr_rates_snap prev;
+	struct rte_tel_data *ports, *legs, *drops;
+	struct fcr_rates_snap now;
+	struct fcr_rates r;
+	unsigned int i;
+	char k[48];
+
+	(void)cmd;
+	(void)params;
+	fcr_rates_snap(&now);
+	if (prev.tsc == 0)
+		prev.tsc = fcr_fwd.start_tsc;
+	fcr_rates_between(&prev, &now, &r);
+	prev = now;
+	ports = tel_rates_dict();
+	legs = tel_rates_dict();
+	drops = tel_rates_dict();
+	if (ports == NULL || legs == NULL || drops == NULL) {
+		rte_tel_data_free(ports);
+		rte_tel_data_free(legs);
+		rte_tel_data_free(drops);
+		return -ENOMEM;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "interval_ms", (uint64_t)(r.seconds * 1000));
+	for (i = 0; i < fcr_fwd.nb_ports; i++) {
+		snprintf(k, sizeof(k), "port%u_rx_fps", i);
+		rte_tel_data_add_dict_u64(ports, k, (uint64_t)r.port_rx_fps[i]);
+		snprintf(k, sizeof(k), "port%u_rx_bps", i);
+		rte_tel_data_add_dict_u64(ports, k, (uint64_t)r.port_rx_bps[i]);
+		snprintf(k, sizeof(k), "port%u_tx_fps", i);
+		rte_tel_data_add_dict_u64(ports, k, (uint64_t)r.port_tx_fps[i]);
+		snprintf(k, sizeof(k), "port%u_tx_bps", i);
+		rte_tel_data_add_dict_u64(ports, k, (uint64_t)r.port_tx_bps[i]);
+	}
+	for (i = 0; i < FCR_LEG_COUNT; i++) {
+		snprintf(k, sizeof(k), "%s_fps", fcr_leg_name(i));
+		rte_tel_data_add_dict_u64(legs, k, (uint64_t)r.leg_fps[i]);
+		snprintf(k, sizeof(k), "%s_bps", fcr_leg_name(i));
+		rte_tel_data_add_dict_u64(legs, k, (uint64_t)r.leg_bps[i]);
+	}
+	for (i = 1; i < FCR_R_COUNT; i++)
+		rte_tel_data_add_dict_u64(drops, fcr_reason_name(i), (uint64_t)r.drop_ps[i]);
+	rte_tel_data_add_dict_container(d, "ports", ports, 0);
+	rte_tel_data_add_dict_container(d, "legs", legs, 0);
+	rte_tel_data_add_dict_container(d, "drops_per_s", drops, 0);
 	return 0;
 }
 
@@ -260,6 +326,8 @@ fcr_telemetry_register(void)
 {
 	int rc = 0, k;
 
+	rc |= rte_telemetry_register_cmd("/fcr/rates", tel_rates,
+					 "frames/s and bits/s by port and leg, drops/s by reason, since the previous /fcr/rates");
 	rc |= rte_telemetry_register_cmd("/fcr/stats", tel_stats,
 		"Frames received, sent and dropped; by kind, by reason, by port");
 	rc |= rte_telemetry_register_cmd("/fcr/flows", tel_flows,

@@ -172,15 +172,14 @@ gen idle --flows 8 --redirects 2 --exchanges 4 || true
 	cat "$TMP/idle.cmds"
 	echo "start"
 	echo "wait rx @FRAMES@ 120000"
-	echo "stop"
-	echo "show fwd stats"
+	echo "stop" # prints the forward statistics
 	echo "sleep 3500"
 	echo "show fwd stats"
 	echo "redirect list"
 	echo "quit"
 } >"$TMP/idle.run"
 if fcr idle "$TMP/idle.pcap" "$TMP/idle.run" -- --flow-idle 1; then
-	# the two `show fwd stats` (and the one at quit): flows before and after
+	# stop's statistics and show fwd stats (and quit's): flows before and after
 	flows=$(awk '$1 == "flows" && $2 ~ /^[0-9]+$/ { print $2 }' "$TMP/idle.log" | tr '\n' ' ')
 	expired=$(fwd_stat idle flows_expired)
 	active=$(grep -c ' active before_rule' "$TMP/idle.log" || true)

@@ -360,7 +360,7 @@ def run(tmp):
         m.q("route add 0x010000/8 port 0 fpma")
         t = subprocess.run([TELEMETRY, "-f", PREFIX + "b"], input="/fcr/stats\n/fcr/lcores\n"
                            "/fcr/redirects\n/fcr/flows\n/fcr/sync\n/fcr/flows,5\n"
-                           "/fcr/routes\n/fcr/bindings\n/fcr/mempool\n/\n",
+                           "/fcr/routes\n/fcr/bindings\n/fcr/mempool\n/fcr/rates\n/\n",
                            capture_output=True, text=True, timeout=30)
         replies = {}
         for line in t.stdout.splitlines():
@@ -396,6 +396,13 @@ def run(tmp):
         check(pool.get("size", 0) > 0 and pool.get("in_use", -1) >= 0 and
               pool["in_use"] + pool.get("free", -1) == pool["size"],
               "/fcr/mempool: the mbuf pool's size, in use and free", json.dumps(pool))
+        rates = replies.get("/fcr/rates", {})
+        check(rates.get("interval_ms", -1) >= 0 and "port0_rx_fps" in rates.get("ports", {}) and
+              "port1_tx_bps" in rates.get("ports", {}) and
+              "host_to_target_fps" in rates.get("legs", {}) and
+              "no_route" in rates.get("drops_per_s", {}),
+              "/fcr/rates: frames/s and bits/s by port and leg, drops/s by reason, and the "
+              "interval", json.dumps(rates)[:600])
         check(replies.get("/fcr/sync", {}).get("enabled") == 0, "/fcr/sync: off here")
         keys = []
 
@@ -607,6 +614,32 @@ def run(tmp):
         name = os.path.basename(prog)
         check(p.returncode == 0 and re.fullmatch(r"%s \d+\.\d+\.\d+\n" % name, p.stdout),
               "%s --version: %r" % (name, p.stdout.strip()), p.stdout + p.stderr)
+
+    print("--stats-period: timestamped rates")
+    p = subprocess.Popen([FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
+                          "--file-prefix", PREFIX + "p", "--log-level=lib.eal:error",
+                          "--vdev", "net_null0", "--vdev", "net_null1", "--", "--max-flows",
+                          "4096", "--max-bindings", "4096", "--max-redirects", "256",
+                          "--stats-period", "1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seen = []
+    for line in p.stdout:  # until the second report has come (a state, not a delay)
+        seen.append(line.rstrip("\n"))
+        if sum(l.startswith("rates ") for l in seen) == 2 and line.startswith("  drops/s"):
+            break
+    p.terminate()
+    rest = p.communicate(timeout=30)[0]
+    heads = [l for l in seen if l.startswith("rates ")]
+    stamp = re.compile(r"rates \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ over \d+\.\d\d s$")
+    check(len(heads) == 2 and all(stamp.match(h) for h in heads) and
+          sum(bool(re.match(r"  port 1 +rx [\d.]+ [kMG]?fps [\d.]+ [kMG]?bps  tx ", l))
+              for l in seen) == 2 and sum(l.startswith("  drops/s") for l in seen) == 2 and
+          "Forward statistics" not in "\n".join(seen),
+          "two reports, each a timestamp and its interval, frames/s and bits/s per port, "
+          "drops/s (not the 30-line block)", "\n".join(seen[-12:]))
+    check(p.returncode == 0 and "Forward statistics" in rest,
+          "SIGTERM: the forward statistics once at the end (exit %s)" % p.returncode, rest[-300:])
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "p", ignore_errors=True)
 
     print("testpmd's commands from a pipe (net_ring ports)")
     r = Node(prefix=PREFIX + "r", ports=("net_ring0", "net_ring1"))

@@ -355,7 +355,7 @@ printf '%s\n' "route add 0x010000/8 port 0 fpma" "route add 0x410000/8 port 1 fp
 	start >"$TMP/fabric.cmds"
 start_fcr fcr-fabric "$TMP/fabric.cmds"
 # shellcheck disable=SC2046 # pg_memif prints words
-FCR_RUN_MORE="show mempool" fcr_run fcr-fabric $(pg_memif "$TMP/fcr-fabric") -- --flows 1024 \
+FCR_RUN_MORE=$'show mempool\nshow fwd rates' fcr_run fcr-fabric $(pg_memif "$TMP/fcr-fabric") -- --flows 1024 \
 	--size 128 --rate "$RATE" --duration 2 --check-crc --stats-period 1 --link-wait 60 --drain 3
 show_pg fcr-fabric
 f=$TMP/fcr-fabric.pg
@@ -376,6 +376,11 @@ else
 fi
 check "fcr-fabric: 1,024 flow entries ($(fwd fcr-fabric flows_added))" "$(fwd fcr-fabric flows_added)" = 1024
 mbufs_back fcr-fabric "after $(fwd fcr-fabric rx) frames and stop"
+leg=$(sed -n '/^rates /,/^  drops\/s/p' "$TMP/fcr-fabric.fcr.log" | grep -E '^  leg  plain ' | tail -1)
+port1=$(sed -n '/^rates /,/^  drops\/s/p' "$TMP/fcr-fabric.fcr.log" | grep -E '^  port 1 ' | tail -1)
+check "fcr-fabric: show fwd rates: the plain leg's frames/s and bits/s ('${leg# }'), port 1's ('${port1# }')" \
+	"$(echo "$leg" | grep -cE 'plain +[0-9.]+ [kM]fps [0-9.]+ [kMG]bps')" -eq 1 -a \
+	"$(echo "$port1" | grep -cE 'tx [0-9.]+ [kM]fps [0-9.]+ [kMG]bps')" -eq 1
 
 echo "== fcredirect over memif: a TX ring nobody reads (the generator polls port 0 only)"
 start_fcr fcr-txfull "$TMP/fabric.cmds"

@@ -64,6 +64,7 @@ struct fcr_pipeline {
 struct fcr_pipeline_stats {
 	uint64_t drop[FCR_R_COUNT];
 	uint64_t leg[FCR_LEG_COUNT];   /* FCoE frames sent, by rewrite leg */
+	uint64_t leg_bytes[FCR_LEG_COUNT]; /* their bytes (Ethernet frame, no FCS) */
 	uint64_t flow_miss;            /* FCoE frames sent with no flow entry yet */
 	uint64_t series;               /* FCoE frames with the mark sent plain */
 	uint64_t passthrough;          /* FIP and other EtherTypes sent */

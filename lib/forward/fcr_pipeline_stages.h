@@ -573,6 +573,7 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 			fcr_pipeline_els_ids(p, m, &w->f[i], w->leg[i],
 					     ft->owner[w->idx[i]], w->sid[i], w->did[i], st);
 		st->leg[w->leg[i]]++;
+		st->leg_bytes[w->leg[i]] += rte_pktmbuf_pkt_len(m);
 		st->flow_miss += w->missed[i];
 		out[w->pos[i]] = (uint16_t)(hop->port | (w->hold[i] ? FCR_OUT_HOLD : 0));
 	}
