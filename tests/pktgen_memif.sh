@@ -356,7 +356,8 @@ printf '%s\n' "route add 0x010000/8 port 0 fpma" "route add 0x410000/8 port 1 fp
 start_fcr fcr-fabric "$TMP/fabric.cmds"
 # shellcheck disable=SC2046 # pg_memif prints words
 FCR_RUN_MORE=$'show mempool\nshow fwd rates' fcr_run fcr-fabric $(pg_memif "$TMP/fcr-fabric") -- --flows 1024 \
-	--size 128 --rate "$RATE" --duration 2 --check-crc --stats-period 1 --link-wait 60 --drain 3
+	--size 128 --rate "$RATE" --duration 2 --check-crc --stats-period 1 --link-wait 60 --drain 3 \
+	--csv "$TMP/fcr-fabric"
 show_pg fcr-fabric
 f=$TMP/fcr-fabric.pg
 check "fcr-fabric: fcoe-pktgen exit 0" "$PG_RC" -eq 0
@@ -398,6 +399,22 @@ check "fcr-fabric: every frame carries its stamp through fcredirect (rx_timed $(
 	"$(kv "$f" rx_timed)" = "$(kv "$f" rx_frames)" -a "$(kv "$f" rx_untimed)" = 0 -a "$(kv "$f" rx_reordered)" = 0
 check "fcr-fabric: progress lines printed" "$(grep -c '^period t=' "$f")" -ge 1
 check_latency fcr-fabric
+nhist=$(grep -c '^hist ' "$f")
+hsum=$(awk '$1 == "hist" && $3 == "ns" { s += $(NF - 1) } END { print s + 0 }' "$f")
+check "fcr-fabric: the latency histogram as text: $nhist lines, their frames add up to lat_samples ($hsum == $(kv "$f" lat_samples))" \
+	"$nhist" -ge 2 -a "$hsum" = "$(kv "$f" lat_samples)"
+csvsum=$(awk -F, 'NR > 1 { s += $3 } END { print s + 0 }' "$TMP/fcr-fabric-latency.csv" 2>/dev/null)
+rows=$(($(wc -l <"$TMP/fcr-fabric-rates.csv" 2>/dev/null || echo 1) - 1))
+check "fcr-fabric: --csv: the histogram's buckets ($csvsum frames) and a row a period ($rows)" \
+	"${csvsum:-0}" = "$(kv "$f" lat_samples)" -a "$rows" -ge 1
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+	/usr/bin/python3 "$(dirname "$0")/../perf/plot-latency" "$TMP/fcr-fabric" "$TMP/latency.png" \
+		--title "fcoe-pktgen through fcredirect (memif)" >"$TMP/plot.log" 2>&1
+	check "fcr-fabric: perf/plot-latency draws them (a PNG of $(stat -c %s "$TMP/latency.png" 2>/dev/null) bytes)" \
+		"$(head -c 4 "$TMP/latency.png" 2>/dev/null | tail -c 3)" = PNG
+else
+	echo "  info: no python3-matplotlib: perf/plot-latency not tried"
+fi
 
 echo "== the distributor: one RX queue per port dealt to two workers (lcores sharing CPU 1)"
 # lcore 1 receives both ports' queue 0 and deals by (VLAN, S_ID, D_ID) to the

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${FCR_BUILD:-build}
+# pktgen-memif draws fcoe-pktgen's latency histogram (perf/plot-latency)
+export FCR_EXTRA_PACKAGES="python3-matplotlib ${FCR_EXTRA_PACKAGES:-}"
 ./tools/bootstrap.sh
 
 rc=0

@@ -77,9 +77,15 @@ usage(FILE *f)
 "  --vlan V            VLAN ID, 0 = untagged (default %u)\n"
 "  --pcp P             802.1p priority (default %u)\n"
 "  --reverse           target -> host frames instead of host -> target\n"
+"  --csv PREFIX        also write PREFIX-latency.csv (the histogram's buckets:\n"
+"                      lo_ns,hi_ns,frames) and PREFIX-rates.csv (one row a\n"
+"                      progress period: t_s,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,\n"
+"                      lat_max_ns); perf/plot-latency draws them\n"
+"  --version           print the version and exit\n"
 "  -h, --help          this text\n"
 "\n"
-"Output: progress lines `period ...`, then summary lines of key=value:\n"
+"Output: progress lines `period ...`, then summary lines of key=value, then\n"
+"the latency histogram as text (`hist` lines: a range in ns, a bar, frames):\n"
 "  summary tx_frames= tx_bytes= tx_pps= tx_mbps= duration_s= ...\n"
 "  summary rx_frames= rx_other= rx_timed= rx_untimed= rx_warmup= lost= loss_pct= rx_pps= ...\n"
 "  summary lat_samples= lat_min_ns= lat_mean_ns= lat_p50_ns= lat_p90_ns=\n"
@@ -152,7 +158,7 @@ enum {
 	O_TX_PORT = 256, O_RX_PORT, O_RATE, O_DURATION, O_COUNT, O_BURST,
 	O_WARMUP, O_STATS, O_PCAP, O_FLOWS, O_SIZE, O_HOSTS, O_TARGETS,
 	O_VLAN, O_PCP, O_REVERSE, O_DRAIN, O_LINK_WAIT, O_RXQ, O_RXD, O_TXD,
-	O_CHECK_CRC, O_LINGER,
+	O_CHECK_CRC, O_LINGER, O_CSV,
 };
 
 static const struct option longopts[] = {
@@ -179,6 +185,7 @@ static const struct option longopts[] = {
 	{ "txd", required_argument, NULL, O_TXD },
 	{ "check-crc", no_argument, NULL, O_CHECK_CRC },
 	{ "linger", required_argument, NULL, O_LINGER },
+	{ "csv", required_argument, NULL, O_CSV },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -279,6 +286,9 @@ pg_opts_parse(int argc, char **argv, struct pg_opts *o)
 			break;
 		case O_CHECK_CRC:
 			o->check_crc = 1;
+			break;
+		case O_CSV:
+			o->csv = optarg;
 			break;
 		case O_PCAP:
 			o->pcap = optarg;

@@ -27,6 +27,7 @@ struct pg_opts {
 	uint16_t rxd, txd;
 	uint16_t rxq;           /* RX queues per port, all polled */
 	int check_crc;
+	const char *csv;        /* --csv PREFIX: PREFIX-latency.csv, PREFIX-rates.csv */
 	const char *pcap;
 	int fabric_opt;         /* --flows/--size/... given */
 	struct pg_fabric_conf fab;

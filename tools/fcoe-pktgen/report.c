@@ -11,6 +11,7 @@
 
 /* progress lines */
 static uint64_t per_next, per_ticks, per_tx_prev, per_rx_prev, per_t_prev;
+static FILE *rates_csv; /* --csv: a row a period */
 
 static double
 ns(uint64_t ticks)
@@ -54,6 +55,16 @@ pg_report_period_init(void)
 	per_t_prev = t_start;
 	per_next = pg_run.o.stats_period > 0 ? t_start + per_ticks : UINT64_MAX;
 	per_tx_prev = per_rx_prev = 0;
+	if (pg_run.o.csv != NULL) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s-rates.csv", pg_run.o.csv);
+		rates_csv = fopen(path, "w");
+		if (rates_csv == NULL)
+			fprintf(stderr, "fcoe-pktgen: --csv: cannot write %s\n", path);
+		else
+			fprintf(rates_csv, "t_s,tx_pps,rx_pps,lat_p50_ns,lat_p99_ns,lat_max_ns\n");
+	}
 }
 
 void
@@ -83,6 +94,18 @@ pg_report_period(uint64_t now, int force)
 				       ns(rxs->ihist.max));
 			printf("%s\n", t_meas == 0 ? " (warm-up)" : "");
 			fflush(stdout);
+			if (rates_csv != NULL) {
+				fprintf(rates_csv, "%.3f,%.0f,%.0f", (double)(now - pg_run.t_start) /
+					(double)hz, (double)(tx - per_tx_prev) / dt,
+					(double)(rx - per_rx_prev) / dt);
+				if (rxs->ihist.count != 0)
+					fprintf(rates_csv, ",%.0f,%.0f,%.0f\n",
+						ns(pg_hist_quantile(&rxs->ihist, 0.5)),
+						ns(pg_hist_quantile(&rxs->ihist, 0.99)),
+						ns(rxs->ihist.max));
+				else
+					fprintf(rates_csv, ",,,\n");
+			}
 		}
 		per_tx_prev = tx;
 		per_rx_prev = rx;
@@ -92,6 +115,63 @@ pg_report_period(uint64_t now, int force)
 	}
 	pg_hist_merge(&rxs->hist, &rxs->ihist);
 	pg_hist_reset(&rxs->ihist);
+}
+
+/* The histogram as text: its buckets gathered a power of two of ns each
+ * (from the first that holds a frame to the last), a bar of up to 40 '#'
+ * for the busiest, the frames and their share. */
+static void
+hist_text(const struct pg_hist *h)
+{
+	uint64_t rows[64] = { 0 }, most = 0, lo, hi;
+	int first = -1, last = -1, r;
+	unsigned int i;
+
+	for (i = 0; i < PG_HIST_BUCKETS; i++) {
+		if (h->bucket[i] == 0)
+			continue;
+		pg_hist_bounds(i, &lo, &hi);
+		r = 63 - __builtin_clzll((uint64_t)ns(lo) | 1);
+		rows[r] += h->bucket[i];
+		first = first < 0 || r < first ? r : first;
+		last = r > last ? r : last;
+	}
+	for (r = first; r >= 0 && r <= last; r++)
+		most = rows[r] > most ? rows[r] : most;
+	printf("hist latency_ns frames=%" PRIu64 " (ranges of [lo, 2*lo) ns)\n", h->count);
+	for (r = first; r >= 0 && r <= last; r++) {
+		int bar = most ? (int)((rows[r] * 40 + most - 1) / most) : 0;
+
+		printf("hist %10" PRIu64 " ns %-40.*s %10" PRIu64 " %5.1f%%\n", (uint64_t)1 << r,
+		       bar, "########################################", rows[r],
+		       100.0 * (double)rows[r] / (double)h->count);
+	}
+}
+
+/* --csv: every bucket that holds a frame, in ns */
+static void
+hist_csv(const struct pg_hist *h)
+{
+	char path[4096];
+	uint64_t lo, hi;
+	unsigned int i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s-latency.csv", pg_run.o.csv);
+	f = fopen(path, "w");
+	if (f == NULL) {
+		fprintf(stderr, "fcoe-pktgen: --csv: cannot write %s\n", path);
+		return;
+	}
+	fprintf(f, "lo_ns,hi_ns,frames\n");
+	for (i = 0; i < PG_HIST_BUCKETS; i++) {
+		if (h->bucket[i] == 0)
+			continue;
+		pg_hist_bounds(i, &lo, &hi);
+		/* a bucket holds [lo, hi] ticks: its end is a tick past hi */
+		fprintf(f, "%.1f,%.1f,%" PRIu64 "\n", ns(lo), ns(hi) + ns(1), h->bucket[i]);
+	}
+	fclose(f);
 }
 
 void
@@ -136,6 +216,13 @@ pg_report_summary(void)
 		       ns(h->sum) / (double)h->count, ns(pg_hist_quantile(h, 0.5)),
 		       ns(pg_hist_quantile(h, 0.9)), ns(pg_hist_quantile(h, 0.99)),
 		       ns(pg_hist_quantile(h, 0.999)), ns(h->max));
+		hist_text(h);
+	}
+	if (pg_run.o.csv != NULL) {
+		hist_csv(h);
+		if (rates_csv != NULL)
+			fclose(rates_csv);
+		rates_csv = NULL;
 	}
 	fflush(stdout);
 }
