@@ -29,6 +29,7 @@ static const struct fcr_cmd_def own[] = {
 	ROW(CMD_SHOW_PORT_INFO, "show port info <port>", "one port's information", NULL, 0),
 	ROW(CMD_SHOW_PORT_XSTATS, "show port xstats <port>", "the driver's extended counters (non-zero)", NULL, 0),
 	ROW(CMD_SHOW_PORT_SUMMARY, "show port summary all", "one line a port: name, driver, MAC, started or stopped, link", NULL, 0),
+	ROW(CMD_SHOW_REDIRECT_PATHS, "show redirect paths", "each redirect as a path: host -> VT -> service node -> VI -> target, by WWPN and FCID, and the frames of each of its legs", NULL, 0),
 	ROW(CMD_SHOW_FLOWS, "show flows", "flow entries: key, leg, rewrite, frames, bytes, rate (first 1000)", NULL, 0),
 	ROW(CMD_SHOW_FLOWS_VLAN, "show flows vlan <vlan>", "flow entries of one VLAN", NULL, 0),
 	ROW(CMD_SHOW_FLOWS_TOP, "show flows top <n>", "the n busiest flows", NULL, 0),

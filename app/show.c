@@ -601,6 +601,63 @@ fcr_show_config_fwd(FILE *out)
 		fcr_fwd.sync_lcore == rte_get_main_lcore() ? ", command line" : "");
 }
 
+/*
+ * `show redirect paths`: each redirect as the path its frames take, host ->
+ * VT -> (the service node) -> VI -> target, by WWPN and the FCIDs its rules
+ * use, then each of its flow entries: the leg, S_ID -> D_ID as received,
+ * and its frames.
+ */
+void
+fcr_show_redirect_paths(FILE *out)
+{
+	static const enum fcr_member path[] = { FCR_M_HOST, FCR_M_VT, FCR_M_VI, FCR_M_TARGET };
+	const struct fcr_redirect_table *rt = fcr_fwd.tables->redirects;
+	const struct fcr_binding_table *bt = fcr_fwd.tables->bindings;
+	const struct fcr_flow_table *ft = fcr_fwd.tables->flows;
+	char w[FCR_WWPN_STRLEN], a[FCR_FCID_STRLEN], b[FCR_FCID_STRLEN];
+	uint32_t id, n = 0;
+	unsigned int m, k;
+
+	for (id = 0; id < rt->capacity; id++) {
+		const struct fcr_redirect *x = &rt->r[id];
+
+		if (!x->in_use)
+			continue;
+		n++;
+		fprintf(out, "redirect path vlan %u: %s\n", x->vlan,
+			fcr_redirect_state_name(x->state));
+		for (m = 0; m < RTE_DIM(path); m++) {
+			const struct fcr_binding *e = &bt->entry[x->binding[path[m]]];
+
+			fprintf(out, "  %s %-6s %s %s\n", m ? "->" : "  ", fcr_member_name(path[m]),
+				fcr_wwpn_format(e->wwpn, w),
+				e->fcid == FCR_FCID_NONE ? "(not logged in)" :
+				fcr_fcid_format_dotted(e->fcid, a));
+			if (path[m] == FCR_M_VT)
+				fprintf(out, "     (the service node, from its VT to its VI)\n");
+		}
+		if (!x->blocking && x->nb_keys != 0)
+			fprintf(out, "  legs (S_ID -> D_ID as received; rewritten as the leg says):\n");
+		if (x->blocking)
+			fprintf(out, "  its host-target pair is blocked (%s): %" PRIu64
+				" frames dropped\n", fcr_redirect_state_name(x->state),
+				fcr_redirect_dropped(rt, id));
+		for (k = 0; k < x->nb_keys && !x->blocking; k++) {
+			struct fcr_flow_counters c;
+			int i = fcr_flow_find(ft, x->key[k]);
+
+			if (i < 0)
+				continue;
+			fcr_flow_counters_sum(ft, (uint32_t)i, &c);
+			fprintf(out, "     %-18s %s -> %s  %" PRIu64 " frames\n",
+				fcr_leg_name(fcr_action_leg(fcr_flow_action_load(ft, (uint32_t)i))),
+				fcr_fcid_format_dotted(fcr_flow_key_sid(x->key[k]), a),
+				fcr_fcid_format_dotted(fcr_flow_key_did(x->key[k]), b), c.frames);
+		}
+	}
+	fprintf(out, "%u redirect paths\n", n);
+}
+
 /* What the fabric ports' FIP advertisements taught, by VLAN: the FCF the
  * cutover speaks for, the FC-MAP of the VN_Port MACs fcredirect writes. */
 void

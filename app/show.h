@@ -38,6 +38,7 @@ uint32_t fcr_top_flows(int vlan, uint32_t top, struct fcr_flow_row *rows,
 void fcr_show_lcores(FILE *out);
 void fcr_show_config(FILE *out);
 void fcr_show_config_fwd(FILE *out);
+void fcr_show_redirect_paths(FILE *out);
 void fcr_show_fcf(FILE *out);
 void fcr_show_mempool(FILE *out);
 

@@ -201,6 +201,9 @@ execute(const struct fcr_cmd *c, FILE *out)
 	case CMD_SHOW_FWD:
 		fcr_show_fwd_stats(out);
 		break;
+	case CMD_SHOW_REDIRECT_PATHS:
+		fcr_show_redirect_paths(out);
+		break;
 	case CMD_SHOW_FWD_RATES:
 		fcr_show_fwd_rates(out);
 		break;

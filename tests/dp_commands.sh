@@ -173,6 +173,7 @@ gen idle --flows 8 --redirects 2 --exchanges 4 || true
 	echo "start"
 	echo "wait rx @FRAMES@ 120000"
 	echo "stop" # prints the forward statistics
+	echo "show redirect paths"
 	echo "sleep 3500"
 	echo "show fwd stats"
 	echo "redirect list"
@@ -189,6 +190,21 @@ if fcr idle "$TMP/idle.pcap" "$TMP/idle.run" -- --flow-idle 1; then
 		ok "idle: flows $1 -> $2 (the 4 rules and 2 hidden pairs of each of $active active redirects), flows_expired $expired"
 	else
 		ko "idle: flows '$flows', flows_expired '${expired:-}', active redirects $active"
+	fi
+	# show redirect paths: each redirect's members in path order, its legs'
+	# frames adding up to what show fwd stats counts by kind
+	paths=$(sed -n '/^redirect path /,/^[0-9]* redirect paths$/p' "$TMP/idle.log")
+	np=$(echo "$paths" | grep -c '^redirect path vlan [0-9]*: active$')
+	order=$(echo "$paths" | awk '$1 == "host" || ($1 == "->" && ($2 == "vt" || $2 == "vi" || $2 == "target")) { printf "%s ", ($1 == "->" ? $2 : $1) }')
+	legsum=$(echo "$paths" | awk '$1 == "host_to_target" { s += $(NF - 1) } END { print s + 0 }')
+	h2t=$(awk '/Forward statistics/ { v = "" } $1 == "host_to_target" && $2 ~ /^[0-9]+$/ { v = $2 } /^----------------------------------------------------------------$/ && v != "" { print v; exit }' "$TMP/idle.log")
+	if [ "$np" -eq 2 ] && [ "$order" = "host vt vi target host vt vi target " ] &&
+		[ "$(echo "$paths" | tail -1)" = "2 redirect paths" ] && [ "$legsum" -gt 0 ] &&
+		[ "$legsum" = "$h2t" ]; then
+		ok "show redirect paths: 2 redirects as host -> vt -> vi -> target, host_to_target frames $legsum == show fwd stats' $h2t"
+	else
+		ko "show redirect paths: $np paths, order '$order', host_to_target $legsum vs $h2t"
+		echo "$paths" | head -20 | sed 's/^/        /'
 	fi
 fi
 

@@ -23,20 +23,23 @@ echo "   $(grep -c '^route' "$run/fabric.cmds") routes," \
 	cat "$run/fabric.cmds"
 	echo "start"
 	echo "wait idle 300"
-	echo "stop"
 	echo "redirect list"
+	echo "show redirect paths"
 	echo "quit"
 } >"$run/run.cmds"
 
 echo
-echo "== fcredirect: port 0 hosts (replays the capture), port 1 targets, port 2 service node"
+echo "== fcredirect: port 0 replays the whole capture (the hosts', the targets', the service node's"
+echo "   and the FCF's frames alike: so only port 0 counts rx); ports 1 (targets) and 2 (service"
+echo "   node) only send, each into its own capture"
 "$build/app/fcredirect" --no-huge -m 512 --no-pci -l 0,1 --file-prefix fcr-default \
 	--log-level=lib.eal:error --log-level=pmd.net.pcap:error \
 	--vdev "net_pcap0,rx_pcap=$run/fabric.pcap,tx_pcap=$run/port0-out.pcap" \
 	--vdev "net_pcap1,tx_pcap=$run/port1-out.pcap" \
 	--vdev "net_pcap2,tx_pcap=$run/port2-out.pcap" \
 	-- -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 \
-	<"$run/run.cmds" 2>&1 | grep -v -e '^TELEMETRY' -e 'MTU 2500 not set'
+	<"$run/run.cmds" 2>&1 | grep -v -e '^TELEMETRY' -e 'MTU 2500 not set' |
+	tee "$run/fcredirect.log" | sed '/^redirect path /,/^[0-9]* redirect paths$/d'
 
 echo
 echo "== tshark: the output captures"
@@ -50,3 +53,7 @@ done
 echo "   frames to the service node (port 2) by S_ID -> D_ID:"
 tshark -r "$run/port2-out.pcap" -Y fcoe -T fields -e fc.s_id -e fc.d_id 2>/dev/null |
 	sort | uniq -c | sort -k2 | head -8 | sed 's/^/     /'
+
+echo
+echo "== FC-Redirect as paths: host -> VT -> service node -> VI -> target (show redirect paths)"
+sed -n '/^redirect path /,/^[0-9]* redirect paths$/p' "$run/fcredirect.log" | sed 's/^/   /'
