@@ -135,6 +135,8 @@ struct fcr_fwd {
 	const struct fcr_options *opt;      /* for `show config` */
 	const struct fcr_profile *profile;  /* NULL without --pmd-config */
 	uint64_t start_tsc;       /* the ports started: rates since start count from it */
+	const char *pdump_error;  /* why live capture could not be set up, or NULL */
+	const char *file_prefix;  /* EAL's, for dpdk-dumpcap */
 	volatile int forwarding;  /* workers poll only while set */
 	volatile int quit;
 };

@@ -510,9 +510,17 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	if (fcr_telemetry_register() != 0)
 		FCR_LOG(WARNING, main, "telemetry commands not registered");
 	/* lets dpdk-dumpcap (a secondary process) capture our ports live */
-	if (rte_pdump_init() != 0)
+	if (rte_pdump_init() != 0) {
+		fcr_fwd.pdump_error = rte_strerror(rte_errno);
 		FCR_LOG(WARNING, main, "live capture (pdump) not available: %s",
-			rte_strerror(rte_errno));
+			fcr_fwd.pdump_error);
+	}
+	{
+		/* the runtime folder is /var/run/dpdk/<file prefix> */
+		const char *rd = rte_eal_get_runtime_dir(), *slash = strrchr(rd, '/');
+
+		fcr_fwd.file_prefix = slash != NULL ? slash + 1 : rd;
+	}
 	printf("fcredirect: %u port(s), %u worker(s), %u distributor(s), sync lcore on lcore %u%s, "
 	       "FC CRC %s, incremental update %s\n",
 	       nb_ports, fcr_fwd.nb_workers, fcr_fwd.nb_distributors, sync_lcore,

@@ -4,8 +4,10 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -711,8 +713,9 @@ show_pool(struct rte_mempool *mp, void *arg)
 	unsigned int avail = rte_mempool_avail_count(mp);
 
 	fprintf(w->out, "mempool %-20s socket %d  size %u  in use %u  free %u  "
-		"(cache %u per lcore)\n", mp->name, mp->socket_id, mp->size,
-		mp->size - avail, avail, mp->cache_size);
+		"(cache %u per lcore, %.1f MB)\n", mp->name, mp->socket_id, mp->size,
+		mp->size - avail, avail, mp->cache_size,
+		(double)mp->size * (mp->header_size + mp->elt_size + mp->trailer_size) / 1048576.0);
 	w->n++;
 }
 
@@ -725,6 +728,68 @@ fcr_show_mempool(FILE *out)
 
 	rte_mempool_walk(show_pool, &w);
 	fprintf(out, "%u mempools\n", w.n);
+}
+
+/*
+ * Whether dpdk-dumpcap can capture live, and why not: it is a secondary
+ * process (it shares this one's hugepage memory, so none with --no-huge)
+ * and makes its pool of 4,096 mbufs (twice its 2,048-frame ring) in that
+ * memory: 10.2 MB with its default snap length (measured, ops-dumpcap).
+ * The memory is what the heap has free plus the free hugepages it can
+ * still grow into (EAL's default; not with --legacy-mem or a
+ * --socket-limit reached).
+ */
+#define FCR_CAPTURE_MB 11
+
+static double
+free_hugepages_mb(void)
+{
+	static const struct { const char *path; double mb; } sz[] = {
+		{ "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages", 2 },
+		{ "/sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages", 1024 },
+	};
+	double mb = 0;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(sz); i++) {
+		FILE *f = fopen(sz[i].path, "r");
+		unsigned long n;
+
+		if (f == NULL)
+			continue;
+		if (fscanf(f, "%lu", &n) == 1)
+			mb += (double)n * sz[i].mb;
+		fclose(f);
+	}
+	return mb;
+}
+
+static void
+capture_line(FILE *out)
+{
+	struct rte_malloc_socket_stats st;
+	double heap_mb = 0, pages_mb;
+	unsigned int s;
+
+	for (s = 0; s < rte_socket_count(); s++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(s), &st) == 0)
+			heap_mb += (double)st.heap_freesz_bytes / 1048576.0;
+	pages_mb = free_hugepages_mb();
+	if (!rte_eal_has_hugepages())
+		fprintf(out, "live capture:   unavailable: --no-huge (dpdk-dumpcap shares this "
+			"process's hugepage memory, and it has none)\n");
+	else if (fcr_fwd.pdump_error != NULL)
+		fprintf(out, "live capture:   unavailable: %s\n", fcr_fwd.pdump_error);
+	else if (heap_mb + pages_mb < FCR_CAPTURE_MB)
+		fprintf(out, "live capture:   unavailable for want of memory: %.0f MB free in this "
+			"process's heap and %.0f MB of free hugepages, dpdk-dumpcap's pool needs about "
+			"%d MB (reserve more hugepages, give EAL more with -m, or lower --max-flows)\n",
+			heap_mb, pages_mb, FCR_CAPTURE_MB);
+	else
+		fprintf(out, "live capture:   available: dpdk-dumpcap --file-prefix %s -i <port "
+			"name> (%.0f MB free in this process's heap, %.0f MB of free hugepages; its "
+			"pool takes about %d MB)\n", fcr_fwd.file_prefix, heap_mb, pages_mb,
+			FCR_CAPTURE_MB);
 }
 
 void
@@ -783,4 +848,5 @@ fcr_show_config(FILE *out)
 		fprintf(out, "stats period:   %u s\n", o->stats_period);
 	else
 		fprintf(out, "stats period:   off\n");
+	capture_line(out);
 }

@@ -641,6 +641,15 @@ def run(tmp):
           "SIGTERM: the forward statistics once at the end (exit %s)" % p.returncode, rest[-300:])
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "p", ignore_errors=True)
 
+    print("show config: live capture")
+    n2 = Node(prefix=PREFIX + "q")
+    out = n2.q("show config")
+    check("live capture:   unavailable: --no-huge (dpdk-dumpcap shares this process's "
+          "hugepage memory, and it has none)" in out,
+          "with --no-huge it says capture is unavailable, and why", "\n".join(out))
+    check(n2.quit() == 0, "quit exits 0")
+    shutil.rmtree("/var/run/dpdk/" + PREFIX + "q", ignore_errors=True)
+
     print("testpmd's commands from a pipe (net_ring ports)")
     r = Node(prefix=PREFIX + "r", ports=("net_ring0", "net_ring1"))
     out = r.q("show fwd stats all")

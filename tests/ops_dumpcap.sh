@@ -59,6 +59,31 @@ for _ in $(seq 1 300); do # a state; the bound only against a hang
 done
 grep -q "sync lcore on lcore" "$tmp/fcr.out"; check $? "fcredirect runs on hugepages, replaying the capture in a loop"
 
+echo "show config" >&3
+for _ in $(seq 1 300); do
+	grep -q "^live capture:" "$tmp/fcr.out" && break
+	sleep 0.2
+done
+line=$(grep -m1 "^live capture:" "$tmp/fcr.out")
+echo "$line" | grep -q "available: dpdk-dumpcap --file-prefix $prefix -i <port name> ([0-9]* MB free"
+check $? "show config: live capture available, how to start it ($line)"
+
+# a capture running: its pool in show mempool, with what it takes
+timeout 60 dpdk-dumpcap --file-prefix "$prefix" -i net_pcap1 -c 100000000 -w /dev/null \
+	>"$tmp/dumpcap-bg.out" 2>&1 &
+dc=$!
+for _ in $(seq 1 300); do
+	echo "show mempool" >&3
+	sleep 0.2
+	grep -q "^mempool capture_" "$tmp/fcr.out" && break
+done
+kill -INT "$dc" 2>/dev/null
+wait "$dc" 2>/dev/null
+pool=$(grep -m1 "^mempool capture_" "$tmp/fcr.out")
+mb=$(echo "$pool" | sed -nE 's/.*, ([0-9.]+) MB\)$/\1/p')
+[ -n "$mb" ] && awk -v m="$mb" 'BEGIN { exit !(m > 0 && m <= 11) }'
+check $? "dpdk-dumpcap's pool, in show mempool while it runs, takes ${mb:-?} MB, within the 11 MB show config counts ($pool)"
+
 timeout 60 dpdk-dumpcap --file-prefix "$prefix" -i net_pcap1 -c 300 -w "$tmp/live.pcapng" \
 	>"$tmp/dumpcap.out" 2>&1
 check $? "dpdk-dumpcap captured port 1 (net_pcap1) live"
