@@ -202,6 +202,31 @@ def main():
     check(ok and "Forward statistics" in out and "rx == tx + dropped" in out,
           "stop prints the forward statistics, as testpmd's does", out)
 
+    print("every command of help, typed on the terminal")
+    ok, out = t.prompt_after("help\r")
+    syntaxes = [re.split(r"\s{2,}", l.strip())[0] for l in plain(out).splitlines()
+                if l.startswith("  ") and re.split(r"\s{2,}", l.strip())[0]]
+    good = {"<prefix>": "0x550000/16", "<port>": "1", "<mac>": "0e:fc:00:01:02:03",
+            "<wwpn>": "21:00:00:00:00:00:00:09", "<fcid>": "0x550009", "<vlan>": "300",
+            "<ms>": "1", "<n>": "1", "<addr>": "127.0.0.1:7999", "<word>": "on"}
+    skip = ("quit", "start", "sleep", "wait", "load config", "save config", "port ",
+            "set log level", "set promisc")  # tried above, or they change what follows
+    bad = []
+    tried = 0
+    for syn in syntaxes:
+        if syn.startswith(skip):
+            continue
+        line = " ".join(good.get(w, w) for w in syn.split())
+        ok, out = t.prompt_after(line + "\r")
+        tried += 1
+        said = plain(out)
+        if not ok or any(m in said for m in ("Command not found", "Bad arguments",
+                                             "Ambiguous command")):
+            bad.append("%s -> %s" % (line, said.strip()[-200:]))
+    check(tried >= 30 and not bad, "%d commands of help typed with good words: each ran "
+          "(or answered as from a pipe), none was cmdline's 'not found', 'bad arguments' or "
+          "'ambiguous'" % tried, "\n".join(bad))
+
     print("quit")
     os.write(t.fd, b"quit\r")
     try:
