@@ -23,6 +23,16 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sync_lib as sl  # noqa: E402
 
+def preload(fcr, shim):
+    """The shim, after the sanitizer's runtime when the build has one (ASan
+    must come first in the list of libraries loaded)."""
+    import subprocess
+    out = subprocess.run(["ldd", fcr], capture_output=True, text=True).stdout
+    libs = [l.split("=>")[1].split()[0] for l in out.splitlines()
+            if "=>" in l and ("libasan" in l or "libubsan" in l) and "/" in l]
+    return ":".join(libs + [shim])
+
+
 SHIFTS = [(-3600, "an hour behind"), (-86400, "a day behind"), (600, "ten minutes ahead")]
 
 
@@ -45,7 +55,7 @@ def main():
         before = a.stats()
         rc = b.quit()
         said = t.path("shift%d.log" % n)
-        b.env = {"LD_PRELOAD": shim, "FCR_CLOCK_SHIFT_S": str(shift),
+        b.env = {"LD_PRELOAD": preload(fcr, shim), "FCR_CLOCK_SHIFT_S": str(shift),
                  "FCR_CLOCK_SHIFT_LOG": said}
         b.start()
         ok, ms = b.wait_ready(20)
