@@ -220,9 +220,7 @@ cmd_file_read(FILE *f, const char *name, int config_only, struct cmd_file *cf)
 			bad++;
 			continue;
 		}
-		if (len > 0 && line[len - 1] == '\r') /* a file written on Windows */
-			len--;
-		line[len] = '\0';
+		line[len] = '\0'; /* a CR left before it is a blank to the grammar */
 		r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg);
 		if (r < 0) {
 			redact(msg, shown, sizeof(shown));
@@ -566,8 +564,6 @@ input_line(char *line, size_t len)
 		fflush(stdout);
 		return;
 	}
-	if (len > 0 && line[len - 1] == '\r')
-		len--;
 	line[len] = '\0';
 	run_line(line, NULL);
 }
