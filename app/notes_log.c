@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <rte_ethdev.h>
+#include <rte_spinlock.h>
 
 #include "cutover.h"
 #include "fcr_tables.h"
@@ -12,6 +13,9 @@
 #include "notes_log.h"
 
 static struct rte_eth_link link_was[FCR_MAX_PORTS];
+/* Held by a port command while it changes a port and prints the link it
+ * leaves; the watcher skips a round rather than wait for it. */
+static rte_spinlock_t links_lock = RTE_SPINLOCK_INITIALIZER;
 static uint64_t last_ms, lost_was, full_was;
 static struct fcr_log_limit binding_limit = { .what = "binding changes" };
 static struct fcr_log_limit redirect_limit = { .what = "redirect changes" };
@@ -133,6 +137,27 @@ events_lost(void)
 	return sum;
 }
 
+void
+fcr_links_hold(void)
+{
+	rte_spinlock_lock(&links_lock);
+}
+
+void
+fcr_links_release(uint16_t port, FILE *tell)
+{
+	char text[RTE_ETH_LINK_MAX_STR_LEN];
+	struct rte_eth_link l;
+
+	memset(&l, 0, sizeof(l));
+	if (tell != NULL && port < FCR_MAX_PORTS && rte_eth_link_get_nowait(port, &l) == 0) {
+		link_was[port] = l;
+		rte_eth_link_to_str(text, sizeof(text), &l);
+		fprintf(tell, "port %u: %s\n", port, text);
+	}
+	rte_spinlock_unlock(&links_lock);
+}
+
 static void
 watch_links(void)
 {
@@ -140,6 +165,8 @@ watch_links(void)
 	char text[RTE_ETH_LINK_MAX_STR_LEN];
 	uint16_t p;
 
+	if (!rte_spinlock_trylock(&links_lock))
+		return;
 	for (p = 0; p < fcr_fwd.nb_ports; p++) {
 		memset(&l, 0, sizeof(l));
 		if (rte_eth_link_get_nowait(p, &l) != 0)
@@ -155,6 +182,7 @@ watch_links(void)
 		else
 			FCR_LOG(WARNING, port, "port %u: %s", p, text);
 	}
+	rte_spinlock_unlock(&links_lock);
 }
 
 void
@@ -163,9 +191,11 @@ fcr_notes_log_init(void)
 	uint16_t p;
 
 	fcr_fwd.tables->note_hook = (struct fcr_note_hook){ .fn = on_note, .ctx = NULL };
+	rte_spinlock_lock(&links_lock);
 	for (p = 0; p < fcr_fwd.nb_ports; p++)
 		if (rte_eth_link_get_nowait(p, &link_was[p]) != 0)
 			memset(&link_was[p], 0, sizeof(link_was[p]));
+	rte_spinlock_unlock(&links_lock);
 	lost_was = events_lost();
 	full_was = fcr_fwd.tables->st.flow_table_full;
 	last_ms = fcr_now_ms();

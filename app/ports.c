@@ -8,6 +8,7 @@
 #include <rte_mempool.h>
 
 #include "log.h"
+#include "notes_log.h"
 #include "ports.h"
 
 /* The largest frame a port of this MTU delivers: Ethernet header, two
@@ -215,8 +216,8 @@ fcr_port_stopped(uint16_t port)
 	return port < FCR_PORTS_MAX && stopped[port];
 }
 
-int
-fcr_port_stop(uint16_t port, FILE *out)
+static int
+port_stop(uint16_t port, FILE *out)
 {
 	int rc;
 
@@ -231,8 +232,8 @@ fcr_port_stop(uint16_t port, FILE *out)
 	return 0;
 }
 
-int
-fcr_port_start(uint16_t port, FILE *out)
+static int
+port_restart(uint16_t port, FILE *out)
 {
 	int rc;
 
@@ -247,15 +248,38 @@ fcr_port_start(uint16_t port, FILE *out)
 	return 0;
 }
 
+/* Each command holds the link watch and answers with the link it leaves. */
+int
+fcr_port_stop(uint16_t port, FILE *out)
+{
+	int rc;
+
+	fcr_links_hold();
+	rc = port_stop(port, out);
+	fcr_links_release(port, rc == 0 ? out : NULL);
+	return rc;
+}
+
+int
+fcr_port_start(uint16_t port, FILE *out)
+{
+	int rc;
+
+	fcr_links_hold();
+	rc = port_restart(port, out);
+	fcr_links_release(port, rc == 0 ? out : NULL);
+	return rc;
+}
+
 /* Stop, the driver's reset where it has one, then configured and started
  * again as at start-up (its queues, MTU, offloads). */
-int
-fcr_port_reset(uint16_t port, FILE *out)
+static int
+port_reset(uint16_t port, FILE *out)
 {
 	struct rte_mempool *mp = fcr_ports_pool(port);
 	int rc;
 
-	if (fcr_port_stop(port, out) < 0)
+	if (port_stop(port, out) < 0)
 		return -1;
 	rc = rte_eth_dev_reset(port);
 	if (rc != 0 && rc != -ENOTSUP) {
@@ -270,6 +294,17 @@ fcr_port_reset(uint16_t port, FILE *out)
 	}
 	stopped[port] = 0;
 	return 0;
+}
+
+int
+fcr_port_reset(uint16_t port, FILE *out)
+{
+	int rc;
+
+	fcr_links_hold();
+	rc = port_reset(port, out);
+	fcr_links_release(port, rc == 0 ? out : NULL);
+	return rc;
 }
 
 int

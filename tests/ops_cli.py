@@ -662,10 +662,15 @@ def run(tmp):
     check(any("workers=1" in l for l in out) and any("RX P=1/Q=0" in l for l in out),
           "show config fwd", "\n".join(out))
     out = r.q("port stop 1") + r.q("start")
-    check(out == ["error: start: port 1 is stopped (port start 1, or port start all)"],
-          "port stop 1, then start refused naming port 1", "\n".join(out))
+    check(out == ["port 1: Link down",
+                  "error: start: port 1 is stopped (port start 1, or port start all)"],
+          "port stop 1 answers with the link down, then start refused naming port 1",
+          "\n".join(out))
     out = r.q("port start 1") + r.q("port reset all") + r.q("set promisc all off")
-    check(out == [], "port start 1, port reset all, set promisc all off: no error", "\n".join(out))
+    check(out == ["port 1: Link up at 10 Gbps FDX Fixed", "port 0: Link up at 10 Gbps FDX Fixed",
+                  "port 1: Link up at 10 Gbps FDX Fixed"],
+          "port start 1, port reset all, set promisc all off: no error, each port's link "
+          "in the answer", "\n".join(out))
     out = r.q("show port info 0")
     check("  State: started  Promiscuous mode: disabled" in out, "show port info: started, "
           "promiscuous mode disabled", "\n".join(out))

@@ -175,8 +175,9 @@ def main():
           "show config fwd: the worker's lcore and the queues it polls", out)
     ok, out = t.prompt_after("port stop all\r")
     ok2, out2 = t.prompt_after("show port summary all\r")
-    check(ok and "error" not in out and len(re.findall(r"net_ring\d .* stopped", plain(out2))) == 2,
-          "port stop all: both stopped", out + out2)
+    check(ok and "error" not in out and len(re.findall(r"net_ring\d .* stopped", plain(out2))) == 2
+          and "port 0: Link down" in out and "port 1: Link down" in out,
+          "port stop all: both stopped, the answer says each link is down", out + out2)
     ok, out = t.prompt_after("start\r")
     check(ok and "error: start: port 0 is stopped" in plain(out),
           "start with a port stopped is refused, naming it", out)
@@ -184,8 +185,10 @@ def main():
     ok2, out2 = t.prompt_after("port reset 1\r")
     ok3, out3 = t.prompt_after("show port summary all\r")
     check(ok and ok2 and "error" not in out + out2 and
-          len(re.findall(r"net_ring\d .* started", plain(out3))) == 2,
-          "port start all, port reset 1: both started again", out + out2 + out3)
+          len(re.findall(r"net_ring\d .* started", plain(out3))) == 2 and
+          "port 0: Link up" in out and "port 1: Link up" in out2,
+          "port start all, port reset 1: both started again, each answer says the link is up",
+          out + out2 + out3)
     ok, out = t.prompt_after("set promisc all off\r")
     ok2, out2 = t.prompt_after("show port info 1\r")
     check(ok and "Promiscuous mode: disabled" in out2, "set promisc all off", out + out2)
