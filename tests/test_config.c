@@ -252,6 +252,36 @@ a_file_applies_all_or_nothing(void **state)
 	fcr_tables_free(t);
 }
 
+/* A binding given an FCID another WWPN holds takes it from that one: a
+ * file refused later gives it back (the line did not name that binding). */
+static void
+a_refused_file_gives_back_an_fcid_it_took(void **state)
+{
+	static const char *const file[] = {
+		"binding add vlan 10 wwpn " H " fcid 0x010001", /* takes it from T */
+		"route add 0x020000/8 port 0 fpma",             /* new: the table is full */
+		"route add 0x030000/8 port 0 fpma",             /* no room */
+	};
+	struct fcr_config_line lines[3];
+	struct fcr_tables *t = mk(2);
+	char out[1024];
+	const char *list;
+	FILE *f;
+
+	(void)state;
+	run(t, "route add 0x010000/8 port 0 fpma", 0);
+	run(t, "binding add vlan 10 wwpn " T " fcid 0x010001", 0);
+	parse_file(file, 3, lines);
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(fcr_config_apply(t, lines, 3, "f.cmds", f), -1);
+	fclose(f);
+	list = run(t, "binding list", 0);
+	assert_non_null(strstr(list, "vlan 10 wwpn " T " fcid 0x010001 static"));
+	assert_null(strstr(list, H));
+	assert_non_null(strstr(list, "1 bindings"));
+	fcr_tables_free(t);
+}
+
 /* What `save config` writes, `load config` reads back: the same routes in
  * the same VLANs, the same bindings and redirects. */
 static void
@@ -333,6 +363,7 @@ main(void)
 		cmocka_unit_test(learned_bindings_are_not_configuration),
 		cmocka_unit_test(one_check_for_a_command_and_a_peers_record),
 		cmocka_unit_test(a_file_applies_all_or_nothing),
+		cmocka_unit_test(a_refused_file_gives_back_an_fcid_it_took),
 		cmocka_unit_test(saved_config_loads_back_as_it_was),
 		cmocka_unit_test(a_256th_vlan_with_routes_is_refused),
 	};

@@ -149,9 +149,10 @@ fcr_config_run(struct fcr_tables *t, const struct fcr_cmd *c, FILE *out)
 }
 
 /* What a line changes, as it was: the object's record, or its deletion
- * when there was none. */
+ * when there was none; and the object it takes from, as it was (has_other). */
 static void
-before(struct fcr_tables *t, const struct fcr_cmd *c, struct fcr_rec *old)
+before(struct fcr_tables *t, const struct fcr_cmd *c, struct fcr_rec *old,
+       struct fcr_rec *other, uint8_t *has_other)
 {
 	const struct fcr_kind *k = c->def->kind;
 	struct fcr_rec_ctx ctx = { 0 };
@@ -166,18 +167,23 @@ before(struct fcr_tables *t, const struct fcr_cmd *c, struct fcr_rec *old)
 		*old = r;
 		old->type = (uint8_t)(k->rec_type + 1);
 	}
+	*has_other = k->displaces != NULL && k->displaces(t, &r, other) == 1;
 }
 
 int
 fcr_config_apply(struct fcr_tables *t, const struct fcr_config_line *lines,
 		 unsigned int n, const char *where, FILE *out)
 {
-	struct fcr_rec *undo = calloc(n ? n : 1, sizeof(*undo));
+	/* per line: the object as it was, then the one it took from */
+	struct fcr_rec *undo = calloc(2 * (n ? n : 1), sizeof(*undo));
+	uint8_t *has_other = calloc(n ? n : 1, 1);
 	FILE *quiet;
 	unsigned int i;
 	int rc = 0;
 
-	if (undo == NULL) {
+	if (undo == NULL || has_other == NULL) {
+		free(undo);
+		free(has_other);
 		fprintf(out, "error: %s: out of memory\n", where);
 		return -1;
 	}
@@ -185,7 +191,7 @@ fcr_config_apply(struct fcr_tables *t, const struct fcr_config_line *lines,
 	for (i = 0; i < n; i++) {
 		const struct fcr_cmd *c = &lines[i].cmd;
 
-		before(t, c, &undo[i]);
+		before(t, c, &undo[2 * i], &undo[2 * i + 1], &has_other[i]);
 		if (change(t, c, quiet ? quiet : out) < 0) {
 			fprintf(out, "error: %s:%u: %s could not be applied (a table is full?)\n",
 				where, lines[i].lineno, c->def->syntax);
@@ -196,12 +202,17 @@ fcr_config_apply(struct fcr_tables *t, const struct fcr_config_line *lines,
 	if (quiet)
 		fclose(quiet);
 	if (rc != 0) {
-		while (i > 0) {
-			i--;
-			lines[i].cmd.def->kind->set(t, &undo[i]);
+		/* the refused line too: it may have got half way */
+		for (i++; i > 0; i--) {
+			const struct fcr_kind *k = lines[i - 1].cmd.def->kind;
+
+			k->set(t, &undo[2 * (i - 1)]);
+			if (has_other[i - 1])
+				k->set(t, &undo[2 * (i - 1) + 1]);
 		}
 		fprintf(out, "error: %s: nothing of the file was applied\n", where);
 	}
 	free(undo);
+	free(has_other);
 	return rc;
 }

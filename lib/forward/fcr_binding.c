@@ -44,6 +44,7 @@ fcr_binding_table_create(const char *name, uint32_t capacity,
 	bt = rte_zmalloc_socket(name, sizeof(*bt), 0, socket);
 	if (bt == NULL)
 		goto nomem;
+	bt->socket = socket;
 	bt->vn_gen = 1; /* a zeroed cache entry (generation 0) is empty */
 	snprintf(n1, sizeof(n1), "%s_w", name);
 	snprintf(n2, sizeof(n2), "%s_f", name);
@@ -97,7 +98,7 @@ fcr_binding_table_free(struct fcr_binding_table *bt)
 		return;
 	if (bt->entry)
 		for (i = 0; i < bt->capacity; i++)
-			free(bt->entry[i].refs);
+			rte_free(bt->entry[i].refs);
 	rte_hash_free(bt->by_wwpn);
 	rte_hash_free(bt->by_fcid);
 	rte_hash_free(bt->vn_ports);
@@ -267,7 +268,10 @@ fcr_binding_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect)
 
 	if (nm->nb_refs == nm->cap_refs) {
 		uint32_t cap = nm->cap_refs ? nm->cap_refs * 2 : 4;
-		uint32_t *r = realloc(nm->refs, cap * sizeof(*r));
+		/* on the table's heap, like the entry that points at it (a
+		 * malloc'd block reachable only from DPDK memory is one that
+		 * leak checkers cannot see) */
+		uint32_t *r = rte_realloc_socket(nm->refs, cap * sizeof(*r), 0, bt->socket);
 
 		if (r == NULL)
 			return -ENOMEM;

@@ -108,6 +108,7 @@ struct fcr_binding_table {
 	uint32_t nb_free;
 	uint32_t capacity;
 	uint32_t nb_bound;
+	int socket;               /* where the table and its refs live */
 	/* bumped after every change to vn_ports (release), read by the
 	 * workers before they look up (acquire): a worker's cached vn word
 	 * is good while the generation it was read in is the current one */

@@ -113,6 +113,11 @@ struct fcr_kind {
 		     char why[FCR_CMD_MSG_LEN]);
 	/* make the object what r says, or delete it: 0 or -errno */
 	int (*set)(struct fcr_tables *t, const struct fcr_rec *r);
+	/* 1 and *other: the record, as it is now, of another object that
+	 * setting r changes on the way (a binding given an FCID that another
+	 * WWPN holds takes it from that one); 0 when none. NULL: never. An
+	 * all-or-nothing load takes both back. */
+	int (*displaces)(struct fcr_tables *t, const struct fcr_rec *r, struct fcr_rec *other);
 
 	/* Display: an object's fields (their number); *config: whether
 	 * `save config` writes it. idx FCR_FIELDS_NAMES: the names alone, for

@@ -118,6 +118,21 @@ set(struct fcr_tables *t, const struct fcr_rec *r)
 								    : FCR_BIND_STATIC);
 }
 
+static int
+displaces(struct fcr_tables *t, const struct fcr_rec *r, struct fcr_rec *other)
+{
+	const struct fcr_binding_val *v = (const struct fcr_binding_val *)r->val.b;
+	uint32_t n;
+
+	if (r->type == FCR_REC_BINDING_DEL)
+		return 0;
+	n = fcr_binding_by_fcid(t->bindings, r->key.vlan, v->fcid);
+	if (n == FCR_BINDING_NONE || t->bindings->entry[n].wwpn == r->key.k1)
+		return 0;
+	rec(t, n, NULL, other);
+	return 1;
+}
+
 /* add: <vlan> <wwpn> <fcid>; del: <vlan> <wwpn> */
 static void
 cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
@@ -196,6 +211,7 @@ const struct fcr_kind fcr_kind_binding = {
 	.cmd_rec = cmd_rec,
 	.check = check,
 	.set = set,
+	.displaces = displaces,
 	.fields = fields,
 	.counts = counts,
 };
