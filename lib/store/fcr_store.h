@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The configuration store's side of fcredirect that needs no network:
+ * where `--config-store` points, the key an object has in the store, and
+ * what a change the store's watch delivers asks of the tables (a record
+ * that the kinds' own check and set then apply, as for a command).
+ *
+ * One key per object, under the prefix: "<kind>/<vlan>/<k1>/<k2>" with the
+ * VLAN in decimal ("any": a route for every VLAN) and the kind's two key
+ * words in hex (route: prefix FCID and bits; binding: WWPN and 0;
+ * redirect: host and target WWPN). Its value: the object's add line, as
+ * `save config` writes it.
+ */
+#ifndef FCR_STORE_H
+#define FCR_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fcr_cmd.h"
+#include "fcr_etcd.h"
+#include "fcr_key.h"
+#include "fcr_sync_wire.h"
+
+#define FCR_STORE_ENDPOINTS_MAX 8
+#define FCR_STORE_PREFIX_MAX 128
+#define FCR_STORE_KEY_MAX (FCR_STORE_PREFIX_MAX + 64)
+
+struct fcr_store_url {
+	char host[FCR_STORE_ENDPOINTS_MAX][64];
+	uint16_t port[FCR_STORE_ENDPOINTS_MAX];
+	unsigned int nb_endpoints;
+	char prefix[FCR_STORE_PREFIX_MAX]; /* begins and ends with '/' */
+};
+
+/* "etcd://HOST:PORT[,HOST:PORT...]/PREFIX" -> u. 0, or -1 and why. */
+int fcr_store_url_parse(const char *s, struct fcr_store_url *u, char why[FCR_CMD_MSG_LEN]);
+
+/* The store key of k (FCR_STORE_KEY_MAX bytes). */
+void fcr_store_key(const char *prefix, const struct fcr_key *k, char *buf);
+/* A store key back to the object's key: 0, or -1 (not one of ours). */
+int fcr_store_key_parse(const char *prefix, const char *text, struct fcr_key *k);
+
+/*
+ * What a watch event asks: a PUT's value, a kind's add line, as its record;
+ * a DELETE's key as the record of the object's deletion. 0, or -1 and why:
+ * a key that names no object, a value the grammar refuses or that is no
+ * add line, a value that names another object than its key.
+ */
+int fcr_store_event_rec(const struct fcr_cmd_def *defs, size_t nb_defs, const char *prefix,
+			const struct fcr_etcd_event *e, struct fcr_rec *r,
+			char why[FCR_CMD_MSG_LEN]);
+
+#endif /* FCR_STORE_H */

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The configuration store without a network (lib/store/fcr_store.c): the
+ * --config-store address, an object's key and back, and what a watch event
+ * asks of the tables.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fcr_kind.h"
+#include "fcr_route.h"
+#include "fcr_store.h"
+
+static struct fcr_cmd_def defs[64];
+static size_t nb_defs;
+
+static void
+load_defs(void)
+{
+	unsigned int c;
+	int k;
+
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		for (c = 0; c < fcr_kinds[k]->nb_cmds; c++)
+			defs[nb_defs++] = fcr_kinds[k]->cmds[c];
+}
+
+static void
+urls(void **state)
+{
+	static const char *const bad[] = {
+		"http://127.0.0.1:2379/fcr", "etcd://127.0.0.1:2379", "etcd://127.0.0.1:2379/",
+		"etcd://127.0.0.1/fcr", "etcd://:2379/fcr", "etcd://a:0/fcr", "etcd://a:70000/fcr",
+		"etcd://a:1,/fcr", "etcd://a:12x/fcr", "etcd://a:1/f r",
+	};
+	char why[FCR_CMD_MSG_LEN];
+	struct fcr_store_url u;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(fcr_store_url_parse("etcd://127.0.0.1:2379,10.0.0.2:2380,h:1/fab/a",
+					     &u, why), 0);
+	assert_int_equal(u.nb_endpoints, 3);
+	assert_string_equal(u.host[1], "10.0.0.2");
+	assert_int_equal(u.port[1], 2380);
+	assert_string_equal(u.host[2], "h");
+	assert_string_equal(u.prefix, "/fab/a/");
+	assert_int_equal(fcr_store_url_parse("etcd://[::1]:2379/x/", &u, why), 0);
+	assert_string_equal(u.host[0], "[::1]");
+	assert_string_equal(u.prefix, "/x/");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		assert_int_equal(fcr_store_url_parse(bad[i], &u, why), -1);
+		assert_true(why[0] != '\0');
+	}
+}
+
+static void
+keys_and_back(void **state)
+{
+	const struct fcr_key ks[] = {
+		{ .kind = FCR_KIND_ROUTE, .vlan = FCR_VLAN_ANY, .k1 = 0x010000, .k2 = 8 },
+		{ .kind = FCR_KIND_ROUTE, .vlan = 4095, .k1 = 0x020000, .k2 = 16 },
+		{ .kind = FCR_KIND_BINDING, .vlan = 10, .k1 = 0x2100000000000001ull },
+		{ .kind = FCR_KIND_REDIRECT, .vlan = 0, .k1 = 0x21, .k2 = 0x50 },
+	};
+	static const char *const bad[] = {
+		"/f/route/any/10000/8x", "/f/route/any/10000/19", "/f/flow/1/1/1",
+		"/f/binding/4096/1/0", "/f/binding/01/1/0", "/f/binding/1/0x1/0",
+		"/f/binding/1/1", "/g/binding/1/1/0", "/f/binding//1/0", "/f/route/any/A/8",
+		"/f/binding/1/00001/0",
+	};
+	char buf[FCR_STORE_KEY_MAX];
+	struct fcr_key k;
+	size_t i;
+
+	(void)state;
+	fcr_store_key("/f/", &ks[0], buf);
+	assert_string_equal(buf, "/f/route/any/10000/8");
+	fcr_store_key("/f/", &ks[2], buf);
+	assert_string_equal(buf, "/f/binding/10/2100000000000001/0");
+	for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		fcr_store_key("/f/", &ks[i], buf);
+		assert_int_equal(fcr_store_key_parse("/f/", buf, &k), 0);
+		assert_memory_equal(&k, &ks[i], sizeof(k));
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(fcr_store_key_parse("/f/", bad[i], &k), -1);
+}
+
+static void
+events(void **state)
+{
+	struct fcr_etcd_event e = { 0 };
+	char why[FCR_CMD_MSG_LEN];
+	struct fcr_rec r;
+
+	(void)state;
+	e.kv.key = "/f/route/any/10000/8";
+	e.kv.value = "route add 0x010000/8 port 1 fpma";
+	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), 0);
+	assert_int_equal(r.type, fcr_kinds[FCR_KIND_ROUTE]->rec_type);
+	assert_int_equal(r.key.k1, 0x010000);
+	/* a value naming another object than its key */
+	e.kv.value = "route add 0x020000/8 port 1 fpma";
+	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), -1);
+	assert_non_null(strstr(why, "names another route"));
+	/* not an add line; not a line of the grammar; another kind's */
+	e.kv.value = "route del 0x010000/8";
+	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), -1);
+	e.kv.value = "route add 0x010000/8 port x fpma";
+	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), -1);
+	assert_non_null(strstr(why, "<port>"));
+	e.kv.value = "binding add vlan 1 wwpn 21:00:00:00:00:00:00:01 fcid 0x010001";
+	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), -1);
+	e.kv.value = "";
+	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), -1);
+	/* a deletion: the key alone */
+	e.del = 1;
+	e.kv.value = "";
+	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), 0);
+	assert_int_equal(r.type, fcr_kinds[FCR_KIND_ROUTE]->rec_type + 1);
+	e.kv.key = "/f/nothing";
+	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(urls),
+		cmocka_unit_test(keys_and_back),
+		cmocka_unit_test(events),
+	};
+
+	load_defs();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
