@@ -222,11 +222,40 @@ lines_with_control_bytes_or_too_long_are_refused_whole(void **state)
 	assert_string_equal(why, "line of 1024 characters, longer than 1023: refused whole");
 }
 
+/* Any spelling of a command has one text that parses back to the same. */
+static void
+a_command_has_one_spelling(void **state)
+{
+	static const char *const in[][2] = {
+		{ "route  add 0x01000A/8 port 01 mac 0E:FC:00:00:00:0A",
+		  "route add 0x01000a/8 port 1 mac 0e:fc:00:00:00:0a" },
+		{ "binding add vlan 0x0a wwpn 21:00:00:00:00:00:00:0A fcid 0x10001",
+		  "binding add vlan 10 wwpn 21:00:00:00:00:00:00:0a fcid 0x010001" },
+		{ "load config /tmp/a.cmds\r", "load config /tmp/a.cmds" },
+		{ "sleep 0010", "sleep 10" },
+	};
+	char msg[FCR_CMD_MSG_LEN], out[FCR_CMD_LINE_LEN];
+	struct fcr_cmd c, back;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		assert_int_equal(parse(in[i][0], &c, msg), 1);
+		assert_int_equal(fcr_cmd_format(&c, out, sizeof(out)), 0);
+		assert_string_equal(out, in[i][1]);
+		assert_int_equal(parse(out, &back, msg), 1);
+		assert_ptr_equal(back.def, c.def);
+		assert_memory_equal(back.arg, c.arg, sizeof(c.arg[0]) * (size_t)c.nb_args);
+	}
+	assert_int_equal(fcr_cmd_format(&c, out, 5), -1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(literal_commands_match_with_any_spacing),
+		cmocka_unit_test(a_command_has_one_spelling),
 		cmocka_unit_test(a_parsed_command_holds_its_words),
 		cmocka_unit_test(one_argument_is_checked_alone),
 		cmocka_unit_test(blank_lines_and_comments_are_not_commands),

@@ -39,7 +39,13 @@ parse_u32(const char *s, uint32_t max, uint32_t *out)
 	if (*s < '0' || *s > '9')
 		return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	/* decimal, or hex after 0x; never octal (a VLAN typed 010 is 10) */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		v = strtoull(s + 2, &end, 16);
+	else
+		v = strtoull(s, &end, 10);
+	if (end == s + 2 && s[1] != '\0' && (s[1] == 'x' || s[1] == 'X'))
+		return -1;
 	if (errno || *end || v > max)
 		return -1;
 	*out = (uint32_t)v;
@@ -126,14 +132,65 @@ arg_prefix(const char *tok, union fcr_cmd_arg *a, const char **why)
 	return 0;
 }
 
+/* An argument's text as the grammar reads it back: the one spelling. */
+static void
+fmt_fcid(const union fcr_cmd_arg *a, char *buf, size_t cap)
+{
+	char f[FCR_FCID_STRLEN];
+
+	snprintf(buf, cap, "%s", fcr_fcid_format(a->fcid, f));
+}
+
+static void
+fmt_wwpn(const union fcr_cmd_arg *a, char *buf, size_t cap)
+{
+	char w[FCR_WWPN_STRLEN];
+
+	snprintf(buf, cap, "%s", fcr_wwpn_format(a->wwpn, w));
+}
+
+static void
+fmt_mac(const union fcr_cmd_arg *a, char *buf, size_t cap)
+{
+	char m[FCR_MAC_STRLEN];
+
+	snprintf(buf, cap, "%s", fcr_mac_format(a->mac, m));
+}
+
+static void
+fmt_number(const union fcr_cmd_arg *a, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%u", a->u32);
+}
+
+static void
+fmt_addr(const union fcr_cmd_arg *a, char *buf, size_t cap)
+{
+	uint32_t ip = a->addr.ip;
+
+	snprintf(buf, cap, "%u.%u.%u.%u:%u", ip >> 24, ip >> 16 & 0xFF, ip >> 8 & 0xFF,
+		 ip & 0xFF, a->addr.port);
+}
+
+static void
+fmt_prefix(const union fcr_cmd_arg *a, char *buf, size_t cap)
+{
+	char f[FCR_FCID_STRLEN];
+
+	snprintf(buf, cap, "%s/%u", fcr_fcid_format(a->prefix.fcid, f), a->prefix.bits);
+}
+
 /* The typed placeholders; any other is a <word>. */
 static const struct {
 	const char *ph;
 	int (*parse)(const char *tok, union fcr_cmd_arg *a, const char **why);
+	void (*format)(const union fcr_cmd_arg *a, char *buf, size_t cap);
 } typed[] = {
-	{ "<fcid>", arg_fcid }, { "<wwpn>", arg_wwpn }, { "<mac>", arg_mac },
-	{ "<vlan>", arg_vlan }, { "<port>", arg_port }, { "<addr>", arg_addr },
-	{ "<n>", arg_number }, { "<ms>", arg_number }, { "<prefix>", arg_prefix },
+	{ "<fcid>", arg_fcid, fmt_fcid }, { "<wwpn>", arg_wwpn, fmt_wwpn },
+	{ "<mac>", arg_mac, fmt_mac }, { "<vlan>", arg_vlan, fmt_number },
+	{ "<port>", arg_port, fmt_number }, { "<addr>", arg_addr, fmt_addr },
+	{ "<n>", arg_number, fmt_number }, { "<ms>", arg_number, fmt_number },
+	{ "<prefix>", arg_prefix, fmt_prefix },
 };
 
 static int
@@ -322,6 +379,43 @@ fcr_cmd_line_check(const char *line, size_t len, char *why, size_t cap)
 				 b, i + 1);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+int
+fcr_cmd_format(const struct fcr_cmd *c, char *buf, size_t cap)
+{
+	const char *s = c->def->syntax;
+	size_t len = 0;
+	int nargs = 0;
+
+	buf[0] = '\0';
+	while (*s) {
+		const char *w = s;
+		size_t wl;
+		char arg[FCR_CMD_LINE_LEN];
+		int t, n;
+
+		while (*s && *s != ' ')
+			s++;
+		wl = (size_t)(s - w);
+		while (*s == ' ')
+			s++;
+		if (w[0] != '<') {
+			n = snprintf(buf + len, cap - len, "%s%.*s", len ? " " : "", (int)wl, w);
+		} else {
+			t = typed_index(w, wl);
+			if (t >= 0)
+				typed[t].format(&c->arg[nargs], arg, sizeof(arg));
+			else
+				snprintf(arg, sizeof(arg), "%s", fcr_cmd_word(c, nargs));
+			nargs++;
+			n = snprintf(buf + len, cap - len, "%s%s", len ? " " : "", arg);
+		}
+		if (n < 0 || (size_t)n >= cap - len)
+			return -1;
+		len += (size_t)n;
 	}
 	return 0;
 }

@@ -96,6 +96,10 @@ int fcr_addr_parse(const char *s, uint32_t *ip, uint16_t *port);
 int fcr_cmd_parse(const struct fcr_cmd_def *defs, size_t nb_defs, const char *line,
 		  struct fcr_cmd *out, char msg[FCR_CMD_MSG_LEN]);
 
+/* c as the one line of text that parses back to it (hex FCIDs, lower-case
+ * names, single blanks): 0, or -1 when cap is too small. */
+int fcr_cmd_format(const struct fcr_cmd *c, char *buf, size_t cap);
+
 /*
  * One placeholder's argument, for the terminal, which matches a word at a
  * time: 0 when `tok` is what `ph` (e.g. "<vlan>", its length phlen)
