@@ -282,6 +282,57 @@ a_refused_file_gives_back_an_fcid_it_took(void **state)
 	fcr_tables_free(t);
 }
 
+static struct fcr_rec
+rec_of(const char *line)
+{
+	struct fcr_cmd c = cmd(line);
+	struct fcr_rec r;
+
+	c.def->kind->cmd_rec(&c, &r);
+	return r;
+}
+
+/* The store's whole configuration replaces the tables' (learned bindings
+ * stay); a record the tables refuse is counted and said, the others go in. */
+static void
+the_stores_records_replace_the_configuration(void **state)
+{
+	struct fcr_tables *t = mk(16);
+	struct fcr_rec recs[4];
+	char out[1024];
+	FILE *f;
+
+	(void)state;
+	run(t, "route add 0x010000/8 port 0 fpma", 0);
+	run(t, "route add 0x020000/8 port 1 fpma", 0);
+	run(t, "binding add vlan 10 wwpn " VI " fcid 0x010009", 0);
+	assert_int_equal(fcr_tables_binding_add(t, 10, 0x2100000000000001ull, 0x010001,
+						FCR_BIND_LEARNED), 0);
+	recs[0] = rec_of("route add 0x020000/8 port 0 mac 0e:fc:00:00:00:02"); /* changed */
+	recs[1] = rec_of("route add 0x030000/8 port 1 fpma");                  /* new */
+	recs[2] = rec_of("binding add vlan 10 wwpn " VT " fcid 0x01000a");
+	recs[3] = rec_of("route add 0x040000/8 port 7 fpma");                  /* no port 7 */
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(fcr_config_set_recs(t, recs, 4, 1, f), 1);
+	fclose(f);
+	assert_non_null(strstr(out, "error: route: "));
+	assert_string_equal(saved(t),
+			    "route add 0x020000/8 port 0 mac 0e:fc:00:00:00:02\n"
+			    "route add 0x030000/8 port 1 fpma\n"
+			    "binding add vlan 10 wwpn " VT " fcid 0x01000a\n");
+	assert_non_null(strstr(run(t, "binding list", 0), "fcid 0x010001 learned"));
+	/* then a change and a deletion, without replace */
+	recs[0] = rec_of("route del 0x030000/8");
+	recs[1] = rec_of("route add 0x010000/8 port 1 fpma");
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(fcr_config_set_recs(t, recs, 2, 0, f), 0);
+	fclose(f);
+	assert_string_equal(run(t, "route list", 0),
+			    "route vlan any 0x020000/8 port 0 mac 0e:fc:00:00:00:02\n"
+			    "route vlan any 0x010000/8 port 1 fpma\n2 routes\n");
+	fcr_tables_free(t);
+}
+
 /* What `save config` writes, `load config` reads back: the same routes in
  * the same VLANs, the same bindings and redirects. */
 static void
@@ -364,6 +415,7 @@ main(void)
 		cmocka_unit_test(one_check_for_a_command_and_a_peers_record),
 		cmocka_unit_test(a_file_applies_all_or_nothing),
 		cmocka_unit_test(a_refused_file_gives_back_an_fcid_it_took),
+		cmocka_unit_test(the_stores_records_replace_the_configuration),
 		cmocka_unit_test(saved_config_loads_back_as_it_was),
 		cmocka_unit_test(a_256th_vlan_with_routes_is_refused),
 	};

@@ -216,3 +216,82 @@ fcr_config_apply(struct fcr_tables *t, const struct fcr_config_line *lines,
 	free(has_other);
 	return rc;
 }
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct fcr_key));
+}
+
+/* Delete each object of configuration whose key is not in keys (sorted). */
+static void
+delete_others(struct fcr_tables *t, const struct fcr_key *keys, unsigned int n)
+{
+	struct fcr_rec_ctx ctx = { 0 };
+	struct fcr_field fl[FCR_FIELDS_MAX];
+	struct fcr_sync_meta m;
+	unsigned int k;
+	uint32_t i;
+	int config;
+
+	for (k = 0; k < FCR_KIND_COUNT; k++) {
+		const struct fcr_kind *kind = fcr_kinds[k];
+
+		if (kind->cmds == NULL)
+			continue;
+		for (i = 0; i < kind->slots(t); i++) {
+			struct fcr_rec r;
+
+			if (!kind->slot(t, i, &m))
+				continue;
+			kind->fields(t, i, fl, &config);
+			if (!config)
+				continue;
+			kind->rec(t, i, &ctx, &r);
+			if (bsearch(&r.key, keys, n, sizeof(*keys), key_cmp) != NULL)
+				continue;
+			r.type = (uint8_t)(kind->rec_type + 1);
+			kind->set(t, &r);
+		}
+	}
+}
+
+unsigned int
+fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *recs, unsigned int n,
+		    int replace, FILE *out)
+{
+	char msg[FCR_CMD_MSG_LEN];
+	unsigned int i, refused = 0;
+	int rc;
+
+	if (replace) {
+		struct fcr_key *keys = malloc((n ? n : 1) * sizeof(*keys));
+
+		if (keys == NULL) {
+			fprintf(out, "error: out of memory: the configuration was not replaced\n");
+			return n;
+		}
+		for (i = 0; i < n; i++)
+			keys[i] = recs[i].key;
+		qsort(keys, n, sizeof(*keys), key_cmp);
+		delete_others(t, keys, n);
+		free(keys);
+	}
+	for (i = 0; i < n; i++) {
+		const struct fcr_kind *k = fcr_kinds[recs[i].key.kind];
+
+		if (fcr_rec_is_del(k, &recs[i])) {
+			k->set(t, &recs[i]); /* gone either way */
+			continue;
+		}
+		msg[0] = '\0';
+		rc = k->check(t, &recs[i], msg);
+		if (rc == 0)
+			rc = k->set(t, &recs[i]);
+		if (rc < 0) {
+			refused++;
+			fprintf(out, "error: %s: %s\n", k->name, msg[0] ? msg : err_text(rc));
+		}
+	}
+	return refused;
+}

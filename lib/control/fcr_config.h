@@ -38,6 +38,18 @@ int fcr_config_run(struct fcr_tables *t, const struct fcr_cmd *c, FILE *out);
 int fcr_config_apply(struct fcr_tables *t, const struct fcr_config_line *lines,
 		     unsigned int n, const char *where, FILE *out);
 
+struct fcr_rec;
+
+/*
+ * Records from the configuration store, each checked and set as its
+ * command would be (deletions: the object's gone, if it was there). With
+ * replace, every object of configuration that is not among them is
+ * deleted first: the tables then hold what the store holds. Returns how
+ * many records were refused; each refusal is an "error: ..." line on out.
+ */
+unsigned int fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *recs,
+				 unsigned int n, int replace, FILE *out);
+
 /* Every object that is configuration, as the add commands that make it. */
 void fcr_config_save(struct fcr_tables *t, FILE *f);
 
