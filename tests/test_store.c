@@ -129,6 +129,43 @@ events(void **state)
 	assert_int_equal(fcr_store_event_rec(defs, nb_defs, "/f/", &e, &r, why), -1);
 }
 
+/* The revisions map against a plain array, through growth and deletions. */
+static void
+revisions_of_keys(void **state)
+{
+	enum { N = 5000 };
+	static int64_t model[N];
+	struct fcr_store_revs m = { 0 };
+	uint64_t x = 88172645463325252ull;
+	struct fcr_key k = { .kind = FCR_KIND_ROUTE };
+	unsigned int i, step, live = 0;
+
+	(void)state;
+	for (step = 0; step < 200000; step++) {
+		int64_t rev;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		i = (unsigned int)(x % N);
+		rev = (x >> 32) % 3 == 0 ? 0 : (int64_t)step + 1;
+		k.k1 = i;
+		assert_int_equal(fcr_store_revs_set(&m, &k, rev), 0);
+		model[i] = rev;
+		if (step % 997 == 0)
+			for (i = 0; i < N; i++) {
+				k.k1 = i;
+				assert_int_equal(fcr_store_revs_get(&m, &k), model[i]);
+			}
+	}
+	for (i = 0; i < N; i++)
+		live += model[i] != 0;
+	assert_int_equal(m.count, live);
+	fcr_store_revs_clear(&m);
+	k.k1 = 1;
+	assert_int_equal(fcr_store_revs_get(&m, &k), 0);
+	assert_int_equal(m.count, 0);
+	fcr_store_revs_free(&m);
+}
+
 int
 main(void)
 {
@@ -136,6 +173,7 @@ main(void)
 		cmocka_unit_test(urls),
 		cmocka_unit_test(keys_and_back),
 		cmocka_unit_test(events),
+		cmocka_unit_test(revisions_of_keys),
 	};
 
 	load_defs();

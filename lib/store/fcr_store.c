@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_hash_crc.h>
+
 #include "fcr_kind.h"
 #include "fcr_route.h"
 #include "fcr_store.h"
@@ -197,4 +199,87 @@ fcr_store_event_rec(const struct fcr_cmd_def *defs, size_t nb_defs, const char *
 		return -1;
 	}
 	return 0;
+}
+
+static size_t
+rev_slot(const struct fcr_store_revs *m, const struct fcr_key *k)
+{
+	size_t i = rte_hash_crc(k, sizeof(*k), 0) & (m->cap - 1);
+
+	while (m->slot[i].rev != 0 && memcmp(&m->slot[i].key, k, sizeof(*k)) != 0)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int
+revs_grow(struct fcr_store_revs *m)
+{
+	struct fcr_store_revs bigger = { .cap = m->cap ? m->cap * 2 : 1024 };
+	size_t i;
+
+	bigger.slot = calloc(bigger.cap, sizeof(*bigger.slot));
+	if (bigger.slot == NULL)
+		return -1;
+	for (i = 0; i < m->cap; i++)
+		if (m->slot[i].rev != 0)
+			bigger.slot[rev_slot(&bigger, &m->slot[i].key)] = m->slot[i];
+	bigger.count = m->count;
+	free(m->slot);
+	*m = bigger;
+	return 0;
+}
+
+int
+fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t rev)
+{
+	size_t i, j, h;
+
+	if (rev == 0) {
+		if (m->cap == 0)
+			return 0;
+		i = rev_slot(m, k);
+		if (m->slot[i].rev == 0)
+			return 0;
+		/* linear probing: move up what the hole would cut off */
+		m->slot[i].rev = 0;
+		m->count--;
+		for (j = (i + 1) & (m->cap - 1); m->slot[j].rev != 0; j = (j + 1) & (m->cap - 1)) {
+			h = rte_hash_crc(&m->slot[j].key, sizeof(*k), 0) & (m->cap - 1);
+			if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
+				m->slot[i] = m->slot[j];
+				m->slot[j].rev = 0;
+				i = j;
+			}
+		}
+		return 0;
+	}
+	if ((m->count + 1) * 2 > m->cap && revs_grow(m) < 0)
+		return -1;
+	i = rev_slot(m, k);
+	if (m->slot[i].rev == 0)
+		m->count++;
+	m->slot[i].key = *k;
+	m->slot[i].rev = rev;
+	return 0;
+}
+
+int64_t
+fcr_store_revs_get(const struct fcr_store_revs *m, const struct fcr_key *k)
+{
+	return m->cap ? m->slot[rev_slot(m, k)].rev : 0;
+}
+
+void
+fcr_store_revs_clear(struct fcr_store_revs *m)
+{
+	if (m->cap)
+		memset(m->slot, 0, m->cap * sizeof(*m->slot));
+	m->count = 0;
+}
+
+void
+fcr_store_revs_free(struct fcr_store_revs *m)
+{
+	free(m->slot);
+	memset(m, 0, sizeof(*m));
 }

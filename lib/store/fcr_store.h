@@ -51,4 +51,26 @@ int fcr_store_event_rec(const struct fcr_cmd_def *defs, size_t nb_defs, const ch
 			const struct fcr_etcd_event *e, struct fcr_rec *r,
 			char why[FCR_CMD_MSG_LEN]);
 
+/*
+ * The mod revision of every object key the store holds, as this node last
+ * read it: a write expects each key it changes to be still at that
+ * revision (0: absent), so a change made elsewhere since is never lost.
+ * Grows as it fills; one thread at a time.
+ */
+struct fcr_store_revs {
+	struct fcr_store_rev {
+		struct fcr_key key;
+		int64_t rev;        /* 0: a free slot */
+	} *slot;
+	size_t cap;                 /* a power of 2 */
+	size_t count;
+};
+
+/* 0, or -1 when out of memory. rev 0 removes the key. */
+int fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t rev);
+/* The key's revision, 0 when absent. */
+int64_t fcr_store_revs_get(const struct fcr_store_revs *m, const struct fcr_key *k);
+void fcr_store_revs_clear(struct fcr_store_revs *m);
+void fcr_store_revs_free(struct fcr_store_revs *m);
+
 #endif /* FCR_STORE_H */
