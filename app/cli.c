@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "cli.h"
+#include "store.h"
 #include "commands.h"
 #include "fcr_config.h"
 #include "fwd.h"
@@ -251,12 +252,38 @@ cmd_file_read(FILE *f, const char *name, int config_only, struct cmd_file *cf)
 	return bad ? -1 : 0;
 }
 
-/* Configuration lines [from, to) of a file, as one step on the sync lcore. */
+/* With a configuration store: the lines as one transaction there. */
+static int
+store_write_lines(const struct fcr_config_line *lines, unsigned int n, const char *name)
+{
+	struct fcr_cmd *cmds = malloc((n ? n : 1) * sizeof(*cmds));
+	unsigned int i;
+	int rc;
+
+	if (cmds == NULL) {
+		printf("error: %s: out of memory\n", name);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		cmds[i] = lines[i].cmd;
+	rc = fcr_store_write(cmds, n, stdout);
+	if (rc < 0)
+		printf("error: %s: nothing of the file was applied\n", name);
+	free(cmds);
+	return rc;
+}
+
+/* Configuration lines [from, to) of a file, as one step on the sync lcore
+ * (with a store: one transaction in it). */
 static int
 cmd_file_apply(const struct cmd_file *cf, unsigned int from, unsigned int to, const char *name)
 {
 	char *out = NULL;
-	int rc = fcr_sync_lcore_apply(cf->lines + from, to - from, name, &out);
+	int rc;
+
+	if (fcr_store_enabled())
+		return store_write_lines(cf->lines + from, to - from, name);
+	rc = fcr_sync_lcore_apply(cf->lines + from, to - from, name, &out);
 
 	if (out != NULL) {
 		fputs(out, stdout);
@@ -447,6 +474,9 @@ fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where)
 	case CMD_WAIT_RX:
 		r = wait_rx(c->arg[0].u32, c->arg[1].u32);
 		break;
+	case CMD_SHOW_CONFIG_STORE:
+		fcr_store_show(stdout);
+		break;
 	case CMD_LOAD_CONFIG:
 		r = load_config(fcr_cmd_word(c, 0));
 		break;
@@ -455,6 +485,11 @@ fcr_cli_run(const struct fcr_cmd *c, const char *text, const char *where)
 		if (fcr_config_check(fcr_fwd.tables, c, msg) < 0) {
 			printf("error: %s%s%s\n", where ? where : "", where ? ": " : "", msg);
 			r = -1;
+			break;
+		}
+		if (fcr_store_enabled() && c->def->kind != NULL &&
+		    (c->def->flags & FCR_CMD_CHANGES)) {
+			r = fcr_store_write(c, 1, stdout);
 			break;
 		}
 		r = fcr_sync_lcore_call(c, &out);
@@ -618,7 +653,10 @@ fcr_cli_main(void *arg)
 	size_t len = 0;
 	uint64_t last_stats = rte_rdtsc();
 
-	if (conf->cmdline_file != NULL &&
+	/* fail closed: no forwarding, no command, before the store's redirects */
+	if (fcr_store_enabled() && fcr_store_wait_loaded(&fcr_cli_signal) < 0)
+		quit_requested = 1;
+	if (!quit_requested && conf->cmdline_file != NULL &&
 	    run_file(conf->cmdline_file, conf->cmdline_file_optional) < 0) {
 		/* the program does not start on a command file that failed */
 		fcr_cli_exit_status = 2;

@@ -38,6 +38,7 @@ static const struct fcr_cmd_def own[] = {
 	ROW(CMD_SHOW_MEMPOOL, "show mempool", "each mbuf pool: its size, mbufs in use (ports' queues, rings, workers) and free", NULL, 0),
 	ROW(CMD_SHOW_FCF, "show fcf", "the FCF advertising on each VLAN's fabric ports: its MAC, switch name and FC-MAP", NULL, 0),
 	ROW(CMD_SHOW_CONFIG, "show config", "options, ports, the lcore map, profile and sync settings in effect", NULL, 0),
+	ROW(CMD_SHOW_CONFIG_STORE, "show config store", "the configuration store: member, applied revision, lag, last error", NULL, 0),
 	ROW(CMD_SHOW_CONFIG_FWD, "show config fwd", "the forwarding set-up: which lcore polls which queue, sends on which", NULL, 0),
 
 	ROW(CMD_PORT_STOP, "port stop <port>", "stop a port (forwarding stopped first, as testpmd asks)", "Ports", FCR_CMD_LOCAL | FCR_CMD_CHANGES),

@@ -14,6 +14,7 @@ RTE_LOG_REGISTER(fcr_logtype_port, fcr.port, NOTICE);
 RTE_LOG_REGISTER(fcr_logtype_tables, fcr.tables, NOTICE);
 RTE_LOG_REGISTER(fcr_logtype_sync, fcr.sync, NOTICE);
 RTE_LOG_REGISTER(fcr_logtype_cli, fcr.cli, NOTICE);
+RTE_LOG_REGISTER(fcr_logtype_store, fcr.store, NOTICE);
 
 #define MAX_LIMITS 16
 static struct fcr_log_limit *limits[MAX_LIMITS];

@@ -8,6 +8,7 @@
  *               tables full, worker events lost
  *   fcr.sync    peers up and down, restarts, resyncs, refused datagrams
  *   fcr.cli     configuration commands applied (an audit trail, at info)
+ *   fcr.store   the configuration store: read, watched, members lost, refusals
  */
 #ifndef FCR_APP_LOG_H
 #define FCR_APP_LOG_H
@@ -21,6 +22,7 @@ extern int fcr_logtype_port;
 extern int fcr_logtype_tables;
 extern int fcr_logtype_sync;
 extern int fcr_logtype_cli;
+extern int fcr_logtype_store;
 
 #define FCR_LOG_PFX_EMERG "emergency: "
 #define FCR_LOG_PFX_ALERT "alert: "

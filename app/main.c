@@ -33,6 +33,7 @@
 #include "ports.h"
 #include "profile_apply.h"
 #include "show.h"
+#include "store.h"
 #include "sync_io.h"
 #include "telemetry.h"
 #include "sync_lcore.h"
@@ -51,6 +52,8 @@ static void *
 cli_thread(void *conf)
 {
 	fcr_cli_main(conf);
+	/* the store's thread may be handing the sync lcore a change: first */
+	fcr_store_stop();
 	fcr_sync_lcore_exit();
 	return NULL;
 }
@@ -509,6 +512,10 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	}
 	if (fcr_telemetry_register() != 0)
 		FCR_LOG(WARNING, main, "telemetry commands not registered");
+	if (fcr_store_start(&opt.store) < 0) {
+		rc = 2;
+		goto out;
+	}
 	/* lets dpdk-dumpcap (a secondary process) capture our ports live */
 	if (rte_pdump_init() != 0) {
 		fcr_fwd.pdump_error = rte_strerror(rte_errno);

@@ -11,6 +11,7 @@
 
 #include "fcr_cmd.h"
 #include "fcr_profile.h"
+#include "fcr_store.h"
 #include "options.h"
 
 void
@@ -73,6 +74,12 @@ fcr_options_usage(const char *prog)
 	       "  --sync-key-file=FILE    shared secret (16 bytes or more) authenticating datagrams\n"
 	       "  --sync-window-ms=N      coalescing window, 1..60000 (default 50)\n"
 	       "  --sync-mtu=N            largest sync datagram payload, 512..1472 (default 1400)\n"
+	       "  --config-store=etcd://HOST:PORT[,HOST:PORT...]/PREFIX\n"
+	       "                          the configuration lives in etcd under PREFIX, shared by\n"
+	       "                          every node given it; commands write it there\n"
+	       "  --config-store-cacert=FILE  TLS to the store: its members' CA (https)\n"
+	       "  --config-store-cert=FILE --config-store-key=FILE  TLS: this node's certificate\n"
+	       "  --config-store-user=USER:PASSWORD  the store's authentication\n"
 	       "  -h, --help              this text\n", prog);
 }
 
@@ -213,7 +220,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	enum { O_CMDFILE = 256, O_CMDFILE_OPT, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
-	       O_SERIES, O_WDELAY };
+	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "cmdline-file-optional", required_argument, NULL, O_CMDFILE_OPT },
@@ -239,6 +246,11 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "sync-key-file", required_argument, NULL, O_SYNCKEY },
 		{ "sync-window-ms", required_argument, NULL, O_SYNCWIN },
 		{ "sync-mtu", required_argument, NULL, O_SYNCMTU },
+		{ "config-store", required_argument, NULL, O_STORE },
+		{ "config-store-cacert", required_argument, NULL, O_STORE_CA },
+		{ "config-store-cert", required_argument, NULL, O_STORE_CERT },
+		{ "config-store-key", required_argument, NULL, O_STORE_KEY },
+		{ "config-store-user", required_argument, NULL, O_STORE_USER },
 		{ "pmd-config", required_argument, NULL, O_PMDCONFIG },
 		{ "rxq", required_argument, NULL, O_RXQ },
 		{ "txq", required_argument, NULL, O_TXQ },
@@ -423,6 +435,21 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		case O_SYNCKEY:
 			o->sync.key_file = optarg;
 			break;
+		case O_STORE:
+			o->store.url = optarg;
+			break;
+		case O_STORE_CA:
+			o->store.cacert = optarg;
+			break;
+		case O_STORE_CERT:
+			o->store.cert = optarg;
+			break;
+		case O_STORE_KEY:
+			o->store.key = optarg;
+			break;
+		case O_STORE_USER:
+			o->store.user = optarg;
+			break;
 		case O_SYNCWIN:
 			if (num("--sync-window-ms", optarg, 1, 60000, &v) < 0)
 				return -1;
@@ -494,6 +521,15 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		fprintf(stderr, "error: unexpected argument '%s'; see --help\n",
 			argv[optind]);
 		return -1;
+	}
+	if (o->store.url != NULL) {
+		char why[FCR_CMD_MSG_LEN];
+		struct fcr_store_url u;
+
+		if (fcr_store_url_parse(o->store.url, &u, why) < 0) {
+			fprintf(stderr, "error: --config-store %s\n", why);
+			return -1;
+		}
 	}
 	return 0;
 }

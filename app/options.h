@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "fwd.h"
+#include "store.h"
 #include "sync_io.h"
 
 #define FCR_MAX_CONFIG 256
@@ -42,6 +43,7 @@ struct fcr_options {
 	uint32_t sync_delay_us; /* testing: the sync lcore's wait before each burst */
 	int sync_lcore;                      /* -1: default */
 	struct fcr_sync_conf sync;
+	struct fcr_store_conf store;         /* --config-store*; url NULL: none */
 	int passthrough_set;
 	const char *pmd_config;               /* applied before EAL: see profile_apply.c */
 	int vlan_strip;

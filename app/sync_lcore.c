@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,6 +332,10 @@ serve_mailbox(void)
 	__atomic_store_n(&mailbox.state, MB_DONE, __ATOMIC_RELEASE);
 }
 
+/* Callers: the command line and the configuration store's thread, one at a
+ * time (mailbox_lock held from filling the slot to taking the answer). */
+static pthread_mutex_t mailbox_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int
 post_and_wait(char **output)
 {
@@ -350,10 +355,15 @@ int
 fcr_sync_lcore_apply(const struct fcr_config_line *lines, unsigned int n, const char *where,
 		 char **output)
 {
+	int rc;
+
+	pthread_mutex_lock(&mailbox_lock);
 	mailbox.lines = lines;
 	mailbox.nb_lines = n;
 	mailbox.where = where;
-	return post_and_wait(output);
+	rc = post_and_wait(output);
+	pthread_mutex_unlock(&mailbox_lock);
+	return rc;
 }
 
 void
@@ -361,17 +371,24 @@ fcr_sync_lcore_run(void (*job)(void *arg), void *arg)
 {
 	char *out = NULL;
 
+	pthread_mutex_lock(&mailbox_lock);
 	mailbox.job = job;
 	mailbox.job_arg = arg;
 	post_and_wait(&out);
+	pthread_mutex_unlock(&mailbox_lock);
 	free(out);
 }
 
 int
 fcr_sync_lcore_call(const struct fcr_cmd *c, char **output)
 {
+	int rc;
+
+	pthread_mutex_lock(&mailbox_lock);
 	mailbox.cmd = *c;
-	return post_and_wait(output);
+	rc = post_and_wait(output);
+	pthread_mutex_unlock(&mailbox_lock);
+	return rc;
 }
 
 void
