@@ -25,6 +25,9 @@
 #define BACKOFF_MIN_MS 100
 #define BACKOFF_MAX_MS 5000
 #define APPLY_WAIT_MS 10000   /* a write waits this long for its own watch */
+#define TXN_TIMEOUT_MS 3000   /* a member that takes longer: the next one */
+#define COMMIT_TRIES 3        /* rounds over the members */
+#define COMMIT_PAUSE_MS 500   /* between rounds: an election's time */
 
 struct buf {
 	char *p;
@@ -144,9 +147,10 @@ request(unsigned int ep, const char *path, const char *body, struct curl_slist *
 	return h;
 }
 
-/* One request and its whole reply, parsed. 0, or -1 and r->error. */
+/* One request and its whole reply, parsed, within ms. 0, or -1 and r->error. */
 static int
-call(unsigned int ep, const char *path, const char *body, struct fcr_etcd_reply *r)
+call_for(unsigned int ep, const char *path, const char *body, struct fcr_etcd_reply *r,
+	 long ms)
 {
 	struct curl_slist *hdrs = NULL;
 	struct buf b = { 0 };
@@ -159,7 +163,7 @@ call(unsigned int ep, const char *path, const char *body, struct fcr_etcd_reply 
 		snprintf(r->error, sizeof(r->error), "out of memory");
 		goto out;
 	}
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)REQUEST_TIMEOUT_MS);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, ms);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
 	cc = curl_easy_perform(h);
@@ -175,6 +179,20 @@ out:
 	curl_slist_free_all(hdrs);
 	free(b.p);
 	return rc;
+}
+
+static int
+call(unsigned int ep, const char *path, const char *body, struct fcr_etcd_reply *r)
+{
+	return call_for(ep, path, body, r, REQUEST_TIMEOUT_MS);
+}
+
+/* The store's answers that another try may not get: no leader yet. */
+static int
+transient(const char *error)
+{
+	return strstr(error, "timed out") != NULL || strstr(error, "leader") != NULL ||
+	       strstr(error, "too many requests") != NULL;
 }
 
 /* With a user: a token from the member, for every request after. */
@@ -670,20 +688,26 @@ commit(const struct fcr_etcd_op *ops, size_t n, int64_t *rev, FILE *out)
 	pthread_mutex_lock(&S.lock);
 	ep = S.endpoint;
 	pthread_mutex_unlock(&S.lock);
-	for (tried = 0; tried < S.url.nb_endpoints; tried++, ep = (ep + 1) % S.url.nb_endpoints) {
-		rc = call(ep, "/v3/kv/txn", body, &r);
-		if (rc == 0 || r.error[0] == '\0' || strstr(r.error, "etcdserver:") != NULL)
+	/* every member in turn, for a while: one may be down, or the cluster
+	 * electing a leader. Sending a transaction again is safe: if the first
+	 * went in, the second finds its keys moved and already so. */
+	for (tried = 0; tried < COMMIT_TRIES * S.url.nb_endpoints;
+	     tried++, ep = (ep + 1) % S.url.nb_endpoints) {
+		if (tried > 0 && tried % S.url.nb_endpoints == 0)
+			pause_ms(COMMIT_PAUSE_MS);
+		rc = call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);
+		if (rc == 0 || (strstr(r.error, "etcdserver:") != NULL && !transient(r.error)))
 			break; /* an answer, even a refusal */
-		fcr_etcd_reply_free(&r);
+		if (tried + 1 < COMMIT_TRIES * S.url.nb_endpoints)
+			fcr_etcd_reply_free(&r);
 	}
 	free(body);
 	if (rc < 0) {
 		fprintf(out, "error: the configuration store %s: %s; configuration commands are "
 			"refused until it answers (forwarding goes on with revision %" PRId64 ")\n",
-			tried == S.url.nb_endpoints ? "is unreachable" : "refused the change",
-			r.error, S.st.applied_revision);
-		if (tried < S.url.nb_endpoints)
-			fcr_etcd_reply_free(&r);
+			strstr(r.error, "etcdserver:") != NULL && !transient(r.error) ?
+			"refused the change" : "is unreachable", r.error, S.st.applied_revision);
+		fcr_etcd_reply_free(&r);
 		return -1;
 	}
 	*rev = r.revision;

@@ -128,6 +128,7 @@ fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t)
 	p.window_ms = c->window_ms;
 	p.tsc_hz = rte_get_tsc_hz();
 	p.send = send_udp;
+	p.config_elsewhere = c->config_elsewhere;
 	last_tick_ms = fcr_now_ms();
 	engine = fcr_sync_create(&p, t, last_tick_ms);
 	sodium_memzero(p.key, sizeof(p.key));

@@ -22,6 +22,7 @@ struct fcr_sync_conf {
 	const char *key_file;
 	uint32_t window_ms;
 	uint32_t mtu;
+	int config_elsewhere;   /* --config-store: replicate learned state only */
 };
 
 /* Socket, key and engine. 0, or -1 with a message in the log (fcr.sync). */

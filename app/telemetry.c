@@ -24,6 +24,7 @@
 #include "rates.h"
 #include "show.h"
 #include "sync_io.h"
+#include "store.h"
 #include "telemetry.h"
 
 static int
@@ -321,6 +322,36 @@ tel_sync(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* show config store's figures, by the same names (blanks as _). */
+static int
+tel_store(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct fcr_store_status s;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "enabled", fcr_store_enabled());
+	if (!fcr_store_enabled())
+		return 0;
+	fcr_store_get_status(&s);
+	rte_tel_data_add_dict_int(d, "connected", s.connected);
+	rte_tel_data_add_dict_string(d, "endpoint", s.endpoint);
+	rte_tel_data_add_dict_u64(d, "member_id", s.member_id);
+	rte_tel_data_add_dict_u64(d, "applied_revision", (uint64_t)s.applied_revision);
+	rte_tel_data_add_dict_u64(d, "store_revision", (uint64_t)s.store_revision);
+	rte_tel_data_add_dict_u64(d, "lag", (uint64_t)(s.store_revision - s.applied_revision));
+	rte_tel_data_add_dict_u64(d, "objects", s.objects);
+	rte_tel_data_add_dict_u64(d, "refused", s.refused);
+	rte_tel_data_add_dict_u64(d, "writes", s.writes);
+	rte_tel_data_add_dict_u64(d, "conflicts", s.conflicts);
+	rte_tel_data_add_dict_u64(d, "full_reads", s.full_reads);
+	rte_tel_data_add_dict_u64(d, "reconnects", s.reconnects);
+	rte_tel_data_add_dict_string(d, "last_error", s.last_error);
+	rte_tel_data_add_dict_u64(d, "last_error_age_s", s.last_error_age_s);
+	return 0;
+}
+
 int
 fcr_telemetry_register(void)
 {
@@ -346,6 +377,8 @@ fcr_telemetry_register(void)
 		"Worker lcores: frames, busy cycles, polls");
 	rc |= rte_telemetry_register_cmd("/fcr/mempool", tel_mempool,
 		"Mbuf pools: size, in use, free");
+	rc |= rte_telemetry_register_cmd("/fcr/store", tel_store,
+		"The configuration store: connected, member, applied and store revision, lag, refusals, last error");
 	rc |= rte_telemetry_register_cmd("/fcr/sync", tel_sync,
 		"Replication: ready or not, changes, updates, datagrams, drops");
 	return rc;

@@ -18,6 +18,7 @@
 #include <rte_eal.h>
 
 #include "fcr_change.h"
+#include "fcr_kind.h"
 #include "fcr_kind_binding.h"
 #include "fcr_kind_flow.h"
 #include "fcr_kind_redirect.h"
@@ -61,6 +62,7 @@ static uint64_t now;
 static uint8_t key[FCR_SYNC_KEY_LEN] = "fcredirect test key 32 bytes...";
 static struct pkt last_sent; /* for replay tests */
 static int64_t wall_shift_ms;  /* a node started with its clock this far off */
+static int store_mode;         /* nodes started with config_elsewhere */
 
 /* A peer of node n that is not one of the nodes: datagrams it sends are
  * sealed with the shared key, so they reach the record decoder; it echoes
@@ -177,6 +179,7 @@ node_start(int i, int nb_nodes)
 	nodes[i].t = fcr_tables_create(name, &tp);
 	assert_non_null(nodes[i].t);
 	assert_int_equal(fcr_tables_attach_log(nodes[i].t, 0), 0);
+	sp.config_elsewhere = store_mode;
 	if (wall_shift_ms != 0)
 		sp.wall_ms = (uint64_t)((int64_t)wall_now() + wall_shift_ms);
 	nodes[i].s = fcr_sync_create(&sp, nodes[i].t, now);
@@ -211,8 +214,9 @@ setup_nodes(void **state, int n)
 	return 0;
 }
 
-static int setup2(void **state) { return setup_nodes(state, 2); }
-static int setup3(void **state) { return setup_nodes(state, 3); }
+static int setup2(void **state) { store_mode = 0; return setup_nodes(state, 2); }
+static int setup2_store(void **state) { store_mode = 1; return setup_nodes(state, 2); }
+static int setup3(void **state) { store_mode = 0; return setup_nodes(state, 3); }
 
 static int
 teardown(void **state)
@@ -305,6 +309,35 @@ config_added_on_one_node_appears_on_the_other_within_two_windows(void **state)
 	config(b, 77);
 	run(100, 2);
 	assert_same_config(b, a);
+}
+
+/* With a configuration store, replication carries what the dataplane
+ * learns and nothing operators configure (every node has that from the
+ * store); a peer's configuration record is not taken. */
+static void
+with_a_store_only_learned_state_is_replicated(void **state)
+{
+	struct fcr_tables *a, *b;
+	struct fcr_rec r;
+	uint32_t n;
+
+	(void)state;
+	run(20, 2);
+	a = nodes[0].t;
+	b = nodes[1].t;
+	assert_int_equal(fcr_route_add(a->routes, FCR_VLAN_ANY, 0x010000, 8, 0, NULL), 0);
+	config(a, 1); /* static H, T, VT; learned VI; the redirect */
+	run(100, 2);
+	assert_int_equal(b->routes->nb_routes, 0);
+	assert_int_equal(b->redirects->count, 0);
+	assert_int_equal(b->bindings->nb_bound, 1);
+	n = fcr_binding_get(b->bindings, 10, VI(1), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal(b->bindings->entry[n].origin, FCR_BIND_LEARNED);
+	/* a route record from a peer that is not in store mode: not taken */
+	r = fcr_route_rec(FCR_VLAN_ANY, 0x020000, 8, 1, NULL, 1ull << 40);
+	assert_int_equal(fcr_rec_is_config(&r), 1);
+	assert_int_equal(fcr_rec_is_config(&(struct fcr_rec){ .type = FCR_REC_BINDING_DEL }), 0);
 }
 
 static void
@@ -1121,6 +1154,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wire_records_round_trip),
 		cmocka_unit_test_setup_teardown(config_added_on_one_node_appears_on_the_other_within_two_windows, setup2, teardown),
+		cmocka_unit_test_setup_teardown(with_a_store_only_learned_state_is_replicated, setup2_store, teardown),
 		cmocka_unit_test_setup_teardown(many_changes_to_one_flow_in_a_window_cost_one_record, setup2, teardown),
 		cmocka_unit_test_setup_teardown(changes_during_an_unfinished_flush_wait_for_the_next_window, setup2, teardown),
 		cmocka_unit_test_setup_teardown(the_refresh_sends_the_counters_of_flows_that_forwarded_since_only, setup2, teardown),

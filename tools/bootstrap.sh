@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential pkg-config meson ninja-build python3
-	  libdpdk-dev dpdk dpdk-dev libpcap-dev libcmocka-dev libsodium-dev tshark curl)
+	  libdpdk-dev dpdk dpdk-dev libpcap-dev libcmocka-dev libsodium-dev libjansson-dev
+	  libcurl4-openssl-dev tshark curl)
 # shellcheck disable=SC2206 # a list of package names
 packages+=(${FCR_EXTRA_PACKAGES:-})
 

@@ -132,6 +132,11 @@ extern const struct fcr_kind *const fcr_kinds[FCR_KIND_COUNT];
 /* The kind of a record type (live or deletion), or NULL. */
 const struct fcr_kind *fcr_kind_of_rec(uint8_t type);
 
+/* Whether r is what operators configure (a route, a redirect, a static
+ * binding, or the deletion of a route or redirect): with a configuration
+ * store, the store carries these, not replication. */
+int fcr_rec_is_config(const struct fcr_rec *r);
+
 static inline int
 fcr_rec_is_del(const struct fcr_kind *k, const struct fcr_rec *r)
 {

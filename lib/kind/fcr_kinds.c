@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "fcr_kind.h"
+#include "fcr_kind_binding.h"
 #include "fcr_tables.h"
 
 extern const struct fcr_kind fcr_kind_route, fcr_kind_binding, fcr_kind_redirect,
@@ -46,4 +47,18 @@ fcr_kind_apply_config(const struct fcr_kind *k, struct fcr_tables *t, const stru
 	*m.version = r->version;
 	*m.sflags = FCR_SF_KNOWN;
 	return FCR_APPLY_DONE;
+}
+
+int
+fcr_rec_is_config(const struct fcr_rec *r)
+{
+	const struct fcr_kind *k = fcr_kind_of_rec(r->type);
+
+	if (k == NULL || k->cmds == NULL)
+		return 0;
+	if (k != &fcr_kind_binding)
+		return 1;
+	/* a binding: a static one's update; its deletion may be a logout's */
+	return !fcr_rec_is_del(k, r) &&
+	       ((const struct fcr_binding_val *)r->val.b)->origin == FCR_BIND_STATIC;
 }

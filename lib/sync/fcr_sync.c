@@ -411,6 +411,8 @@ static int
 take(struct fcr_sync *s, const struct fcr_rec *r, uint64_t at, unsigned int *budget,
      uint64_t now_ms)
 {
+	if (s->p.config_elsewhere && fcr_rec_is_config(r))
+		return 0; /* the store's: every node has it from there */
 	if (!batch_add(s, r)) {
 		if (*budget <= 1)
 			return -1; /* the last slot is for the final partial batch */
@@ -626,6 +628,8 @@ bulk_next(struct fcr_sync *s, struct peer *pe, struct fcr_rec *r, uint64_t now_m
 				if (!s->dead[i].used)
 					continue;
 				del_rec(&s->dead[i].key, s->dead[i].version, r);
+				if (s->p.config_elsewhere && fcr_rec_is_config(r))
+					continue;
 				return 1;
 			}
 		} else {
@@ -634,6 +638,8 @@ bulk_next(struct fcr_sync *s, struct peer *pe, struct fcr_rec *r, uint64_t now_m
 				if (!k->slot(s->t, i, &m))
 					continue;
 				k->rec(s->t, i, &c, r);
+				if (s->p.config_elsewhere && fcr_rec_is_config(r))
+					continue;
 				return 1;
 			}
 		}
@@ -861,6 +867,10 @@ apply(struct fcr_sync *s, const struct fcr_rec *r, uint64_t now_ms)
 	if ((r->version >> 16) > now_ms + s->clock_offset + FCR_SYNC_MAX_AHEAD_MS) {
 		s->st.records_refused++;
 		s->st.records_ahead++;
+		return;
+	}
+	if (s->p.config_elsewhere && fcr_rec_is_config(r)) {
+		s->st.records_stale++; /* the store decides */
 		return;
 	}
 	see_version(s, r->version);

@@ -65,6 +65,10 @@ struct fcr_sync_params {
 	uint64_t tsc_hz;        /* units of the flow counters' timestamps */
 	fcr_sync_send_fn send;
 	void *send_ctx;
+	/* configuration comes from a store on every node (--config-store):
+	 * configuration records are neither sent nor taken (fcr_rec_is_config;
+	 * a peer's count as stale), only what the dataplane learns */
+	int config_elsewhere;
 };
 
 enum fcr_peer_state { FCR_PEER_UNKNOWN, FCR_PEER_UP, FCR_PEER_DOWN };

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+The configuration store against a real etcd cluster: three members on
+loopback started here, three fcredirect nodes (A, B, C), each given the
+members in another order (so they watch different members).
+
+  - a redirect and its bindings configured on A are active on B and C
+  - two nodes change one route at once: C writes while its member is
+    paused, so it has not seen B's change; B's wins, C's is refused naming
+    the value in the store, and C then shows B's
+  - C's watch falls behind a compaction (its member paused, then killed):
+    C reads the store whole again and has every change
+  - with that member dead, a change on B reaches A and C
+  - every member stopped: A and C keep their configuration, a command is
+    refused saying the store is unreachable; members back: a change made
+    then reaches every node
+  - a node restarted after a compaction has the whole configuration
+
+Every wait is on a state (a list line, a counter), with a deadline.
+
+    store_cluster.py <fcredirect>
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import sync_lib as sl
+
+FCR = sys.argv[1]
+ETCD = "/usr/bin/etcd"
+PREFIX = "/fcr%d/" % os.getpid()
+H, T, VI, VT = ("21:00:00:00:00:00:00:01", "50:00:00:00:00:00:00:01",
+                "2f:01:00:00:00:00:00:01", "2f:02:00:00:00:00:00:01")
+
+
+def free_tcp_ports(n):
+    socks, ports = [], []
+    for _ in range(n):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+        ports.append(s.getsockname()[1])
+    for s in socks:
+        s.close()
+    return ports
+
+
+class Cluster:
+    def __init__(self, t):
+        self.t = t
+        ports = free_tcp_ports(6)
+        self.client = ports[:3]
+        self.peer = ports[3:]
+        self.names = ["m1", "m2", "m3"]
+        self.initial = ",".join("%s=http://127.0.0.1:%d" % (n, p)
+                                for n, p in zip(self.names, self.peer))
+        self.p = [None] * 3
+
+    def start(self, i):
+        log = open(self.t.path("etcd-%s.log" % self.names[i]), "a")
+        self.p[i] = sl.spawn(
+            [ETCD, "--name", self.names[i], "--data-dir", self.t.path("etcd-" + self.names[i]),
+             "--listen-client-urls", "http://127.0.0.1:%d" % self.client[i],
+             "--advertise-client-urls", "http://127.0.0.1:%d" % self.client[i],
+             "--listen-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
+             "--initial-advertise-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
+             "--initial-cluster", self.initial, "--initial-cluster-state", "new",
+             "--initial-cluster-token", "fcr-%d" % os.getpid()],
+            stdout=log, stderr=log)
+
+    def stop(self, i, sig=signal.SIGKILL):
+        if self.p[i] is not None and self.p[i].poll() is None:
+            self.p[i].send_signal(sig)
+            if sig == signal.SIGKILL:
+                self.p[i].wait(10)
+                self.p[i] = None
+
+    def post(self, i, path, body, timeout=3):
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.client[i], path),
+                                     data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return json.loads(r.read().decode())
+
+    def healthy(self, i):
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d/health" % self.client[i],
+                                        timeout=2) as r:
+                return json.loads(r.read().decode()).get("health") == "true"
+        except Exception:
+            return False
+
+    def wait_healthy(self, members, timeout=60):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if all(self.healthy(i) for i in members):
+                return True
+            time.sleep(0.2)
+        return False
+
+    def revision(self, i):
+        return int(self.post(i, "/v3/kv/range", {"key": "AA=="})["header"]["revision"])
+
+    def compact(self, i):
+        rev = self.revision(i)
+        self.post(i, "/v3/kv/compaction", {"revision": rev, "physical": True}, timeout=10)
+        return rev
+
+    def member_id(self, i):
+        return self.post(i, "/v3/maintenance/status", {})["header"]["member_id"]
+
+    def leader(self, i):
+        return self.post(i, "/v3/maintenance/status", {})["leader"]
+
+    def not_leader(self, i, timeout=30):
+        """Move the leadership off member i (pausing a leader would make the
+        others elect a new one, and writes wait for that)."""
+        end = time.monotonic() + timeout
+        other = (i + 1) % 3
+        while time.monotonic() < end:
+            try:
+                lead = self.leader(other)
+                if lead != self.member_id(i):
+                    return True
+                self.post(i, "/v3/maintenance/transfer-leadership",
+                          {"targetID": self.member_id(other)}, timeout=10)
+            except Exception:
+                pass
+            time.sleep(0.2)
+        return False
+
+    def url(self, order):
+        return "etcd://" + ",".join("127.0.0.1:%d" % self.client[i] for i in order) + PREFIX
+
+
+def store_status(out):
+    """show config store -> {'connected': 'yes (...)', 'applied revision': '12', ...}"""
+    st = {}
+    for line in out.splitlines():
+        if line.startswith("  ") and ":" in line:
+            k, v = line.strip().split(":", 1)
+            st[k.strip()] = v.strip()
+    return st
+
+
+def num(st, key):
+    return int(st.get(key, "-1").split()[0].rstrip(","))
+
+
+def main():
+    t = sl.Test("store-cluster", FCR, budget_s=240)
+    if not os.access(ETCD, os.X_OK):
+        t.check(False, "etcd is installed (%s; Debian's etcd-server)" % ETCD)
+        t.finish()
+    c = Cluster(t)
+    t.section("a 3-member etcd cluster on loopback")
+    for i in range(3):
+        c.start(i)
+    t.check(c.wait_healthy([0, 1, 2]), "the three members are healthy")
+
+    def node(name, order):
+        return t.node(name, vdevs=["net_null0", "net_null1"],
+                      extra=["--config-store", c.url(order)])
+
+    a = node("a", [0, 1, 2]).start()
+    b = node("b", [1, 2, 0]).start()
+    cc = node("c", [2, 0, 1]).start()
+
+    def routes(n):
+        return sorted(l for l in n.query("route list").splitlines() if l.startswith("route "))
+
+    def same_on(nodes, cmd, pred, what, timeout=30):
+        bad = []
+        for n in nodes:
+            ok, _, out = n.poll(cmd, pred, timeout, interval=0.05)
+            if not ok:
+                bad.append("%s: %s" % (n.name, out))
+        return t.check(not bad, what, "\n".join(bad))
+
+    t.section("a redirect configured on A")
+    out = a.query("binding add vlan 10 wwpn %s fcid 0x010001\n"
+                  "binding add vlan 10 wwpn %s fcid 0x010002\n"
+                  "binding add vlan 10 wwpn %s fcid 0x010003\n"
+                  "binding add vlan 10 wwpn %s fcid 0x010004\n"
+                  "redirect add vlan 10 host %s target %s vi %s vt %s\n"
+                  "route add 0x010000/8 port 1 fpma" % (H, T, VI, VT, H, T, VI, VT))
+    t.check("error" not in out, "A's commands committed", out)
+    same_on([a, b, cc], "redirect list", lambda o: " active" in o,
+            "the redirect is active on A, B and C")
+    same_on([b, cc], "route list", lambda o: "0x010000/8 port 1 fpma" in o,
+            "A's route is on B and C")
+
+    t.section("two nodes change one route at once")
+    t.check(c.not_leader(2), "m3 is not the leader")
+    c.stop(2, signal.SIGSTOP)   # C's member: C's view stops where it is
+    out = b.query("route add 0x010000/8 port 0 mac 0e:fc:00:00:00:0b")
+    t.check("error" not in out, "B's change committed", out)
+    out = cc.query("route add 0x010000/8 port 0 mac 0e:fc:00:00:00:0c", timeout=40)
+    t.check("changed in the store since this node read it" in out and
+            "0e:fc:00:00:00:0b" in out and "nothing was written" in out,
+            "C's change is refused: the route moved since C read it, and the answer "
+            "says what the store holds", out)
+    c.stop(2, signal.SIGCONT)
+    same_on([a, b, cc], "route list", lambda o: "mac 0e:fc:00:00:00:0b" in o,
+            "B's change is on every node; C's is on none")
+    st = store_status(cc.query("show config store"))
+    t.check(num(st, "writes") == 0 and "conflicts 1" in st.get("writes", ""),
+            "C counts the conflict, and no write", st)
+
+    t.section("C's watch falls behind a compaction")
+    t.check(c.not_leader(2), "m3 is not the leader")
+    c.stop(2, signal.SIGSTOP)
+    for k in range(5):
+        a.cmd("route add 0x0%d0000/8 port 1 fpma" % (k + 2))
+    c.compact(0)
+    c.stop(2)                   # killed: C's watch moves to another member
+    same_on([cc], "route list", lambda o: "0x060000/8 port 1 fpma" in o,
+            "C has every change made while it was behind")
+    st = store_status(cc.query("show config store"))
+    t.check(st.get("full reads", "").startswith("2"),
+            "C read the store whole again (full reads 2)", st)
+    t.check(routes(cc) == routes(a), "C's routes are A's", "\n".join(routes(cc)))
+
+    t.section("one member dead")
+    out = b.query("route del 0x020000/8")
+    t.check("error" not in out, "B's deletion committed with a member dead", out)
+    same_on([a, cc], "route list", lambda o: "0x020000/8" not in o,
+            "the deletion reached A and C")
+
+    t.section("every member stopped")
+    before = routes(a)
+    c.stop(0)
+    c.stop(1)
+    same_on([a], "show config store", lambda o: "connected:         no" in o,
+            "A sees the store gone")
+    out = a.query("route add 0x090000/8 port 1 fpma", timeout=60)
+    t.check("configuration store is unreachable" in out and
+            "forwarding goes on" in out, "a command on A is refused, saying why", out)
+    t.check(routes(a) == before and routes(cc) == before,
+            "A and C keep the configuration they had", "\n".join(routes(a)))
+    for i in range(3):
+        c.start(i)
+    t.check(c.wait_healthy([0, 1, 2]), "the members are back")
+    ok, _, out = b.poll("route add 0x0a0000/8 port 1 fpma",
+                        lambda o: "error" not in o, 60, interval=0.5)
+    t.check(ok, "a change on B commits once the store answers", out)
+    same_on([a, cc], "route list", lambda o: "0x0a0000/8 port 1 fpma" in o,
+            "it reaches A and C", timeout=60)
+
+    t.section("a node restarted after a compaction")
+    cc.quit()
+    a.cmd("route add 0x0b0000/8 port 1 fpma")
+    c.compact(0)
+    cc.start()
+    same_on([cc], "route list", lambda o: "0x0b0000/8" in o, "C started again has it")
+    t.check(routes(cc) == routes(a), "C's routes are A's", "\n".join(routes(cc)))
+    same_on([cc], "redirect list", lambda o: " active" in o, "and the redirect, active")
+
+    for i in range(3):
+        c.stop(i)
+    t.finish()
+
+
+if __name__ == "__main__":
+    main()
