@@ -293,7 +293,8 @@ to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t
 
 		if (fcr_store_key_parse(S.url.prefix, ev[i].kv.key, &key) == 0) {
 			pthread_mutex_lock(&S.lock);
-			fcr_store_revs_set(&S.revs, &key, ev[i].del ? 0 : ev[i].kv.mod_rev);
+			fcr_store_revs_set(&S.revs, &key, ev[i].del ? 0 : ev[i].kv.mod_rev,
+					   fcr_store_value_hash(ev[i].kv.value));
 			S.st.objects = S.revs.count;
 			pthread_mutex_unlock(&S.lock);
 		}
@@ -738,11 +739,12 @@ fcr_store_write(const struct fcr_cmd *cmds, unsigned int n, FILE *out)
 	struct fcr_etcd_op *ops = calloc(n ? n : 1, sizeof(*ops));
 	char (*keys)[FCR_STORE_KEY_MAX] = calloc(n ? n : 1, sizeof(*keys));
 	char (*vals)[FCR_CMD_LINE_LEN] = calloc(n ? n : 1, sizeof(*vals));
+	uint64_t *held = calloc(n ? n : 1, sizeof(*held));
 	unsigned int i, j, m = 0;
 	int64_t rev = 0;
 	int rc = -1;
 
-	if (ops == NULL || keys == NULL || vals == NULL) {
+	if (ops == NULL || keys == NULL || vals == NULL || held == NULL) {
 		fprintf(out, "error: out of memory\n");
 		goto out;
 	}
@@ -757,7 +759,7 @@ fcr_store_write(const struct fcr_cmd *cmds, unsigned int n, FILE *out)
 		for (j = 0; j < m && strcmp(keys[j], keys[m]) != 0; j++)
 			;
 		ops[j].key = keys[j];
-		ops[j].expect_mod_rev = fcr_store_revs_get(&S.revs, &r.key);
+		ops[j].expect_mod_rev = fcr_store_revs_get(&S.revs, &r.key, &held[j]);
 		if (cmds[i].def->id == FCR_OP_ADD) {
 			fcr_cmd_format(&cmds[i], vals[j], sizeof(vals[j]));
 			ops[j].value = vals[j];
@@ -768,6 +770,20 @@ fcr_store_write(const struct fcr_cmd *cmds, unsigned int n, FILE *out)
 			m++;
 	}
 	pthread_mutex_unlock(&S.lock);
+	/* what the store already holds, as this node read it, is no write */
+	for (i = 0, j = 0; i < m; i++) {
+		int same = ops[i].value != NULL
+			? ops[i].expect_mod_rev != 0 && held[i] == fcr_store_value_hash(ops[i].value)
+			: ops[i].expect_mod_rev == 0;
+
+		if (!same)
+			ops[j++] = ops[i];
+	}
+	m = j;
+	if (m == 0) {
+		rc = 0;
+		goto out;
+	}
 	if (commit(ops, m, &rev, out) < 0)
 		goto out;
 	rc = 0;
@@ -790,6 +806,7 @@ out:
 	free(ops);
 	free(keys);
 	free(vals);
+	free(held);
 	return rc;
 }
 

@@ -148,12 +148,15 @@ revisions_of_keys(void **state)
 		i = (unsigned int)(x % N);
 		rev = (x >> 32) % 3 == 0 ? 0 : (int64_t)step + 1;
 		k.k1 = i;
-		assert_int_equal(fcr_store_revs_set(&m, &k, rev), 0);
+		assert_int_equal(fcr_store_revs_set(&m, &k, rev, (uint64_t)rev * 7), 0);
 		model[i] = rev;
 		if (step % 997 == 0)
 			for (i = 0; i < N; i++) {
 				k.k1 = i;
-				assert_int_equal(fcr_store_revs_get(&m, &k), model[i]);
+				uint64_t h;
+
+				assert_int_equal(fcr_store_revs_get(&m, &k, &h), model[i]);
+				assert_true(h == (uint64_t)model[i] * 7);
 			}
 	}
 	for (i = 0; i < N; i++)
@@ -161,8 +164,10 @@ revisions_of_keys(void **state)
 	assert_int_equal(m.count, live);
 	fcr_store_revs_clear(&m);
 	k.k1 = 1;
-	assert_int_equal(fcr_store_revs_get(&m, &k), 0);
+	assert_int_equal(fcr_store_revs_get(&m, &k, NULL), 0);
 	assert_int_equal(m.count, 0);
+	assert_true(fcr_store_value_hash("route add 0x010000/8 port 0 fpma") !=
+		    fcr_store_value_hash("route add 0x010000/8 port 1 fpma"));
 	fcr_store_revs_free(&m);
 }
 

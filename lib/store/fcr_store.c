@@ -229,8 +229,19 @@ revs_grow(struct fcr_store_revs *m)
 	return 0;
 }
 
+uint64_t
+fcr_store_value_hash(const char *value)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *value != '\0'; value++)
+		h = (h ^ (unsigned char)*value) * 0x100000001b3ull;
+	return h;
+}
+
 int
-fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t rev)
+fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t rev,
+		   uint64_t value_hash)
 {
 	size_t i, j, h;
 
@@ -260,13 +271,19 @@ fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t re
 		m->count++;
 	m->slot[i].key = *k;
 	m->slot[i].rev = rev;
+	m->slot[i].value = value_hash;
 	return 0;
 }
 
 int64_t
-fcr_store_revs_get(const struct fcr_store_revs *m, const struct fcr_key *k)
+fcr_store_revs_get(const struct fcr_store_revs *m, const struct fcr_key *k,
+		   uint64_t *value_hash)
 {
-	return m->cap ? m->slot[rev_slot(m, k)].rev : 0;
+	const struct fcr_store_rev *e = m->cap ? &m->slot[rev_slot(m, k)] : NULL;
+
+	if (value_hash != NULL)
+		*value_hash = e != NULL && e->rev != 0 ? e->value : 0;
+	return e != NULL ? e->rev : 0;
 }
 
 void

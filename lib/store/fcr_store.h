@@ -61,15 +61,20 @@ struct fcr_store_revs {
 	struct fcr_store_rev {
 		struct fcr_key key;
 		int64_t rev;        /* 0: a free slot */
+		uint64_t value;     /* fcr_store_value_hash of its value */
 	} *slot;
 	size_t cap;                 /* a power of 2 */
 	size_t count;
 };
 
 /* 0, or -1 when out of memory. rev 0 removes the key. */
-int fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t rev);
-/* The key's revision, 0 when absent. */
-int64_t fcr_store_revs_get(const struct fcr_store_revs *m, const struct fcr_key *k);
+int fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t rev,
+		       uint64_t value_hash);
+/* The key's revision, 0 when absent; *value_hash its value's (may be NULL). */
+int64_t fcr_store_revs_get(const struct fcr_store_revs *m, const struct fcr_key *k,
+			   uint64_t *value_hash);
+/* A value's hash (FNV-1a, 64 bits): a write of what the store holds is none. */
+uint64_t fcr_store_value_hash(const char *value);
 void fcr_store_revs_clear(struct fcr_store_revs *m);
 void fcr_store_revs_free(struct fcr_store_revs *m);
 
