@@ -697,6 +697,12 @@ commit(const struct fcr_etcd_op *ops, size_t n, int64_t *rev, FILE *out)
 		if (tried > 0 && tried % S.url.nb_endpoints == 0)
 			pause_ms(COMMIT_PAUSE_MS);
 		rc = call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);
+		if (rc < 0 && strstr(r.error, "invalid auth token") != NULL &&
+		    authenticate(ep) == 0) {
+			/* a token expires (etcd's --auth-token-ttl): a new one, once */
+			fcr_etcd_reply_free(&r);
+			rc = call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);
+		}
 		if (rc == 0 || (strstr(r.error, "etcdserver:") != NULL && !transient(r.error)))
 			break; /* an answer, even a refusal */
 		if (tried + 1 < COMMIT_TRIES * S.url.nb_endpoints)

@@ -16,6 +16,8 @@ members in another order (so they watch different members).
     refused saying the store is unreachable; members back: a change made
     then reaches every node
   - a node restarted after a compaction has the whole configuration
+  - authentication on: a node with the password reads and writes, one with
+    a wrong one says why and waits, one without cannot write
 
 Every wait is on a state (a list line, a counter), with a deadline.
 
@@ -268,6 +270,30 @@ def main():
     same_on([cc], "route list", lambda o: "0x0b0000/8" in o, "C started again has it")
     t.check(routes(cc) == routes(a), "C's routes are A's", "\n".join(routes(cc)))
     same_on([cc], "redirect list", lambda o: " active" in o, "and the redirect, active")
+
+    t.section("authentication on")
+    c.post(0, "/v3/auth/user/add", {"name": "root", "password": "s3cret"})
+    c.post(0, "/v3/auth/user/grant", {"user": "root", "role": "root"})
+    c.post(0, "/v3/auth/enable", {})
+    d = t.node("d", vdevs=["net_null0", "net_null1"],
+               extra=["--config-store", c.url([0, 1, 2]),
+                      "--config-store-user", "root:s3cret"]).start()
+    ok, _, out = d.poll("route list", lambda o: "0x0b0000/8" in o, 30, interval=0.2)
+    t.check(ok and routes(d) == routes(a), "a node with the user's password reads it all",
+            out)
+    out = d.query("route add 0x0c0000/8 port 1 fpma")
+    t.check("error" not in out and "0x0c0000/8" in d.query("route list"),
+            "and writes", out)
+    e = t.node("e", vdevs=["net_null0", "net_null1"],
+               extra=["--config-store", c.url([0, 1, 2]),
+                      "--config-store-user", "root:wrong"]).start()
+    found = e.logged("authentication failed", timeout=30)
+    t.check(found, "a wrong password: the node says why and does not start forwarding",
+            e.log_tail())
+    e.kill()
+    out = b.query("route add 0x0d0000/8 port 1 fpma")
+    t.check("error" in out and "0x0d0000/8" not in b.query("route list"),
+            "a node without the user's password cannot write", out)
 
     for i in range(3):
         c.stop(i)
