@@ -65,6 +65,24 @@ now_s(void)
 	return (uint64_t)ts.tv_sec;
 }
 
+static uint64_t
+wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static void
 set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -312,8 +330,10 @@ static void
 applied_at(int64_t rev)
 {
 	pthread_mutex_lock(&S.lock);
-	if (rev > S.st.applied_revision)
+	if (rev > S.st.applied_revision) {
 		S.st.applied_revision = rev;
+		S.st.applied_at_ms = wall_ms();
+	}
 	if (rev > S.st.store_revision)
 		S.st.store_revision = rev;
 	pthread_cond_broadcast(&S.applied);
@@ -328,6 +348,7 @@ read_whole(unsigned int ep)
 	struct fcr_etcd_event *ev;
 	struct fcr_rec *recs;
 	char *body = fcr_etcd_range_req(S.url.prefix, S.range_end, 0, 0);
+	uint64_t t0 = mono_ms(), t1;
 	unsigned int n;
 	size_t i;
 	int rc = call(ep, "/v3/kv/range", body, &r);
@@ -352,10 +373,12 @@ read_whole(unsigned int ep)
 	pthread_mutex_lock(&S.lock);
 	fcr_store_revs_clear(&S.revs);
 	pthread_mutex_unlock(&S.lock);
+	t1 = mono_ms();
 	n = to_recs(ev, r.nb_kvs, recs, r.revision);
 	apply_recs(recs, n, 1, r.revision);
-	FCR_LOG(NOTICE, store, "%s read whole at revision %" PRId64 ": %zu objects",
-		S.url.prefix, r.revision, r.nb_kvs);
+	FCR_LOG(NOTICE, store, "%s read whole at revision %" PRId64 ": %zu objects (read %"
+		PRIu64 " ms, applied %" PRIu64 " ms)", S.url.prefix, r.revision, r.nb_kvs,
+		t1 - t0, mono_ms() - t1);
 	pthread_mutex_lock(&S.lock);
 	S.st.full_reads++;
 	S.loaded = 1;
@@ -841,7 +864,8 @@ fcr_store_show(FILE *out)
 	fprintf(out, "config store: %s\n", S.conf.url);
 	fprintf(out, "  connected:         %s (%s, member %016" PRIx64 ")\n",
 		s.connected ? "yes" : "no", s.endpoint, s.member_id);
-	fprintf(out, "  applied revision:  %" PRId64 "\n", s.applied_revision);
+	fprintf(out, "  applied revision:  %" PRId64 " (at %" PRIu64 ".%03" PRIu64 ")\n",
+		s.applied_revision, s.applied_at_ms / 1000, s.applied_at_ms % 1000);
 	fprintf(out, "  store revision:    %" PRId64 " (lag %" PRId64 ")\n", s.store_revision,
 		s.store_revision - s.applied_revision);
 	fprintf(out, "  objects:           %" PRIu64 "\n", s.objects);

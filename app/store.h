@@ -31,6 +31,7 @@ struct fcr_store_status {
 	char endpoint[80];         /* the member it talks to (or last tried) */
 	uint64_t member_id;
 	int64_t applied_revision;  /* the store's revision the tables hold */
+	uint64_t applied_at_ms;    /* when it was applied (Unix time, ms) */
 	int64_t store_revision;    /* the newest revision heard of */
 	uint64_t objects;          /* keys under the prefix */
 	uint64_t refused;          /* records the tables refused (each logged) */

@@ -339,6 +339,7 @@ tel_store(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "endpoint", s.endpoint);
 	rte_tel_data_add_dict_u64(d, "member_id", s.member_id);
 	rte_tel_data_add_dict_u64(d, "applied_revision", (uint64_t)s.applied_revision);
+	rte_tel_data_add_dict_u64(d, "applied_at_ms", s.applied_at_ms);
 	rte_tel_data_add_dict_u64(d, "store_revision", (uint64_t)s.store_revision);
 	rte_tel_data_add_dict_u64(d, "lag", (uint64_t)(s.store_revision - s.applied_revision));
 	rte_tel_data_add_dict_u64(d, "objects", s.objects);

@@ -23,136 +23,17 @@ Every wait is on a state (a list line, a counter), with a deadline.
 
     store_cluster.py <fcredirect>
 """
-import json
 import os
 import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 
 import sync_lib as sl
+from etcd_lib import ETCD, Cluster, num, store_status
 
 FCR = sys.argv[1]
-ETCD = "/usr/bin/etcd"
 PREFIX = "/fcr%d/" % os.getpid()
 H, T, VI, VT = ("21:00:00:00:00:00:00:01", "50:00:00:00:00:00:00:01",
                 "2f:01:00:00:00:00:00:01", "2f:02:00:00:00:00:00:01")
-
-
-def free_tcp_ports(n):
-    socks, ports = [], []
-    for _ in range(n):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-        ports.append(s.getsockname()[1])
-    for s in socks:
-        s.close()
-    return ports
-
-
-class Cluster:
-    def __init__(self, t):
-        self.t = t
-        ports = free_tcp_ports(6)
-        self.client = ports[:3]
-        self.peer = ports[3:]
-        self.names = ["m1", "m2", "m3"]
-        self.initial = ",".join("%s=http://127.0.0.1:%d" % (n, p)
-                                for n, p in zip(self.names, self.peer))
-        self.p = [None] * 3
-
-    def start(self, i):
-        log = open(self.t.path("etcd-%s.log" % self.names[i]), "a")
-        self.p[i] = sl.spawn(
-            [ETCD, "--name", self.names[i], "--data-dir", self.t.path("etcd-" + self.names[i]),
-             "--listen-client-urls", "http://127.0.0.1:%d" % self.client[i],
-             "--advertise-client-urls", "http://127.0.0.1:%d" % self.client[i],
-             "--listen-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
-             "--initial-advertise-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
-             "--initial-cluster", self.initial, "--initial-cluster-state", "new",
-             "--initial-cluster-token", "fcr-%d" % os.getpid()],
-            stdout=log, stderr=log)
-
-    def stop(self, i, sig=signal.SIGKILL):
-        if self.p[i] is not None and self.p[i].poll() is None:
-            self.p[i].send_signal(sig)
-            if sig == signal.SIGKILL:
-                self.p[i].wait(10)
-                self.p[i] = None
-
-    def post(self, i, path, body, timeout=3):
-        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.client[i], path),
-                                     data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            return json.loads(r.read().decode())
-
-    def healthy(self, i):
-        try:
-            with urllib.request.urlopen("http://127.0.0.1:%d/health" % self.client[i],
-                                        timeout=2) as r:
-                return json.loads(r.read().decode()).get("health") == "true"
-        except Exception:
-            return False
-
-    def wait_healthy(self, members, timeout=60):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if all(self.healthy(i) for i in members):
-                return True
-            time.sleep(0.2)
-        return False
-
-    def revision(self, i):
-        return int(self.post(i, "/v3/kv/range", {"key": "AA=="})["header"]["revision"])
-
-    def compact(self, i):
-        rev = self.revision(i)
-        self.post(i, "/v3/kv/compaction", {"revision": rev, "physical": True}, timeout=10)
-        return rev
-
-    def member_id(self, i):
-        return self.post(i, "/v3/maintenance/status", {})["header"]["member_id"]
-
-    def leader(self, i):
-        return self.post(i, "/v3/maintenance/status", {})["leader"]
-
-    def not_leader(self, i, timeout=30):
-        """Move the leadership off member i (pausing a leader would make the
-        others elect a new one, and writes wait for that)."""
-        end = time.monotonic() + timeout
-        other = (i + 1) % 3
-        while time.monotonic() < end:
-            try:
-                lead = self.leader(other)
-                if lead != self.member_id(i):
-                    return True
-                self.post(i, "/v3/maintenance/transfer-leadership",
-                          {"targetID": self.member_id(other)}, timeout=10)
-            except Exception:
-                pass
-            time.sleep(0.2)
-        return False
-
-    def url(self, order):
-        return "etcd://" + ",".join("127.0.0.1:%d" % self.client[i] for i in order) + PREFIX
-
-
-def store_status(out):
-    """show config store -> {'connected': 'yes (...)', 'applied revision': '12', ...}"""
-    st = {}
-    for line in out.splitlines():
-        if line.startswith("  ") and ":" in line:
-            k, v = line.strip().split(":", 1)
-            st[k.strip()] = v.strip()
-    return st
-
-
-def num(st, key):
-    return int(st.get(key, "-1").split()[0].rstrip(","))
 
 
 def main():
@@ -160,7 +41,7 @@ def main():
     if not os.access(ETCD, os.X_OK):
         t.check(False, "etcd is installed (%s; Debian's etcd-server)" % ETCD)
         t.finish()
-    c = Cluster(t)
+    c = Cluster(t, PREFIX)
     t.section("a 3-member etcd cluster on loopback")
     for i in range(3):
         c.start(i)
