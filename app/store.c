@@ -28,6 +28,8 @@
 #define TXN_TIMEOUT_MS 3000   /* a member that takes longer: the next one */
 #define COMMIT_TRIES 3        /* rounds over the members */
 #define COMMIT_PAUSE_MS 500   /* between rounds: an election's time */
+#define APPLY_CHUNK 2048      /* records a sync lcore job sets */
+#define READ_PAGE 5000        /* keys a range request of a whole read asks for */
 
 struct buf {
 	char *p;
@@ -265,7 +267,10 @@ set_job_run(void *arg)
 		j->refused = j->n;
 		return;
 	}
-	j->refused = fcr_config_set_recs(fcr_fwd.tables, j->recs, j->n, j->replace, f);
+	if (j->replace && fcr_config_keep_only(fcr_fwd.tables, j->recs, j->n) < 0)
+		fprintf(f, "error: out of memory: objects the store no longer holds are kept\n");
+	else if (!j->replace)
+		j->refused = fcr_config_set_recs(fcr_fwd.tables, j->recs, j->n, 0, f);
 	fclose(f);
 }
 
@@ -285,17 +290,37 @@ refusal(int64_t rev, const char *why)
  * refused is logged and counted (the tables keep what they held for it).
  */
 static void
-apply_recs(const struct fcr_rec *recs, unsigned int n, int replace, int64_t rev)
+run_job(struct set_job *j, int64_t rev)
 {
-	struct set_job j = { .recs = recs, .n = n, .replace = replace };
 	char *line, *save = NULL;
 
-	fcr_sync_lcore_run(set_job_run, &j);
-	if (j.out == NULL)
+	fcr_sync_lcore_run(set_job_run, j);
+	if (j->out == NULL)
 		return;
-	for (line = strtok_r(j.out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
+	for (line = strtok_r(j->out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
 		refusal(rev, strncmp(line, "error: ", 7) == 0 ? line + 7 : line);
-	free(j.out);
+	free(j->out);
+}
+
+/* With replace, what the store no longer holds goes first. The records go
+ * APPLY_CHUNK at a time: between two, the sync lcore applies the workers'
+ * events and replicates (a whole read of 500,000 objects is seconds). */
+static void
+apply_recs(const struct fcr_rec *recs, unsigned int n, int replace, int64_t rev)
+{
+	unsigned int i;
+
+	if (replace) {
+		struct set_job keep = { .recs = recs, .n = n, .replace = 1 };
+
+		run_job(&keep, rev);
+	}
+	for (i = 0; i < n; i += APPLY_CHUNK) {
+		struct set_job j = { .recs = recs + i,
+				     .n = n - i < APPLY_CHUNK ? n - i : APPLY_CHUNK };
+
+		run_job(&j, rev);
+	}
 }
 
 /* Events (a whole read is PUT events) into records; keys' revisions noted. */
@@ -340,54 +365,118 @@ applied_at(int64_t rev)
 	pthread_mutex_unlock(&S.lock);
 }
 
-/* The store whole, at one revision: the tables then hold what it holds. */
+/* Keep the kvs of a page of a whole read (the key repeated from the page
+ * before left out): into the growing arrays ev. 0, or -1 out of memory. */
+static int
+page_keep(struct fcr_etcd_reply *r, const char *after, struct fcr_etcd_event **ev,
+	  size_t *n, size_t *cap)
+{
+	size_t i;
+
+	for (i = 0; i < r->nb_kvs; i++) {
+		if (after != NULL && strcmp(r->kvs[i].key, after) == 0)
+			continue;
+		if (*n == *cap) {
+			size_t c = *cap ? *cap * 2 : READ_PAGE;
+			struct fcr_etcd_event *v = realloc(*ev, c * sizeof(*v));
+
+			if (v == NULL)
+				return -1;
+			*ev = v;
+			*cap = c;
+		}
+		memset(&(*ev)[*n], 0, sizeof(**ev));
+		(*ev)[(*n)++].kv = r->kvs[i];
+		/* the strings are the event's now */
+		r->kvs[i].key = NULL;
+		r->kvs[i].value = NULL;
+	}
+	return 0;
+}
+
+static void
+events_free(struct fcr_etcd_event *ev, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(ev[i].kv.key);
+		free(ev[i].kv.value);
+	}
+	free(ev);
+}
+
+/* The store whole, at one revision, READ_PAGE keys a request (each page
+ * starts at the last key of the one before): the tables then hold what it
+ * holds. */
 static int
 read_whole(unsigned int ep)
 {
+	struct fcr_etcd_event *ev = NULL;
 	struct fcr_etcd_reply r;
-	struct fcr_etcd_event *ev;
 	struct fcr_rec *recs;
-	char *body = fcr_etcd_range_req(S.url.prefix, S.range_end, 0, 0);
-	uint64_t t0 = mono_ms(), t1;
+	size_t nb = 0, cap = 0;
+	int64_t rev = 0;
+	uint64_t member = 0, t0 = mono_ms(), t1;
+	char *after = NULL;
 	unsigned int n;
-	size_t i;
-	int rc = call(ep, "/v3/kv/range", body, &r);
+	int more = 1;
 
-	free(body);
-	if (rc < 0) {
-		set_error("read %s: %s", S.url.prefix, r.error);
+	while (more) {
+		char *body = fcr_etcd_range_req(after != NULL ? after : S.url.prefix, S.range_end,
+						rev, READ_PAGE);
+		int rc = call(ep, "/v3/kv/range", body, &r);
+
+		free(body);
+		if (rc == 0 && page_keep(&r, after, &ev, &nb, &cap) < 0) {
+			snprintf(r.error, sizeof(r.error), "out of memory");
+			rc = -1;
+		}
+		if (rc < 0) {
+			set_error("read %s: %s", S.url.prefix, r.error);
+			fcr_etcd_reply_free(&r);
+			events_free(ev, nb);
+			free(after);
+			return -1;
+		}
+		if (rev == 0) {
+			rev = r.revision; /* every later page at this revision */
+			member = r.member_id;
+		}
+		more = r.more && nb > 0;
+		free(after);
+		after = nb > 0 ? strdup(ev[nb - 1].kv.key) : NULL;
 		fcr_etcd_reply_free(&r);
-		return -1;
+		if (more && after == NULL) {
+			set_error("read %s: out of memory", S.url.prefix);
+			events_free(ev, nb);
+			return -1;
+		}
 	}
-	ev = calloc(r.nb_kvs ? r.nb_kvs : 1, sizeof(*ev));
-	recs = calloc(r.nb_kvs ? r.nb_kvs : 1, sizeof(*recs));
-	if (ev == NULL || recs == NULL) {
-		free(ev);
-		free(recs);
-		fcr_etcd_reply_free(&r);
+	free(after);
+	recs = calloc(nb ? nb : 1, sizeof(*recs));
+	if (recs == NULL) {
+		events_free(ev, nb);
 		set_error("read %s: out of memory", S.url.prefix);
 		return -1;
 	}
-	for (i = 0; i < r.nb_kvs; i++)
-		ev[i].kv = r.kvs[i];
 	pthread_mutex_lock(&S.lock);
 	fcr_store_revs_clear(&S.revs);
 	pthread_mutex_unlock(&S.lock);
 	t1 = mono_ms();
-	n = to_recs(ev, r.nb_kvs, recs, r.revision);
-	apply_recs(recs, n, 1, r.revision);
+	n = to_recs(ev, nb, recs, rev);
+	apply_recs(recs, n, 1, rev);
 	FCR_LOG(NOTICE, store, "%s read whole at revision %" PRId64 ": %zu objects (read %"
-		PRIu64 " ms, applied %" PRIu64 " ms)", S.url.prefix, r.revision, r.nb_kvs,
-		t1 - t0, mono_ms() - t1);
+		PRIu64 " ms, applied %" PRIu64 " ms)", S.url.prefix, rev, nb, t1 - t0,
+		mono_ms() - t1);
 	pthread_mutex_lock(&S.lock);
 	S.st.full_reads++;
 	S.loaded = 1;
-	S.st.member_id = r.member_id;
+	S.st.member_id = member;
 	pthread_mutex_unlock(&S.lock);
-	applied_at(r.revision);
-	free(ev);
+	applied_at(rev);
+	events_free(ev, nb);
 	free(recs);
-	fcr_etcd_reply_free(&r);
 	return 0;
 }
 

@@ -9,6 +9,7 @@ test does from outside (revisions, compaction, leadership, users); and
 Standard library only; processes go through sync_lib.spawn, so every
 member is killed at exit whatever happens.
 """
+import base64
 import json
 import os
 import signal
@@ -89,6 +90,13 @@ class Cluster:
                 return True
             time.sleep(0.2)
         return False
+
+    def txn_put(self, i, kvs):
+        """Put [(key, value), ...] in one transaction; its revision."""
+        b64 = lambda x: base64.b64encode(x.encode()).decode()  # noqa: E731
+        r = self.post(i, "/v3/kv/txn", {"success": [
+            {"request_put": {"key": b64(k), "value": b64(v)}} for k, v in kvs]}, timeout=30)
+        return int(r["header"]["revision"])
 
     def revision(self, i):
         return int(self.post(i, "/v3/kv/range", {"key": "AA=="})["header"]["revision"])

@@ -256,6 +256,22 @@ delete_others(struct fcr_tables *t, const struct fcr_key *keys, unsigned int n)
 	}
 }
 
+int
+fcr_config_keep_only(struct fcr_tables *t, const struct fcr_rec *recs, unsigned int n)
+{
+	struct fcr_key *keys = malloc((n ? n : 1) * sizeof(*keys));
+	unsigned int i;
+
+	if (keys == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		keys[i] = recs[i].key;
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	delete_others(t, keys, n);
+	free(keys);
+	return 0;
+}
+
 unsigned int
 fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *recs, unsigned int n,
 		    int replace, FILE *out)
@@ -264,18 +280,9 @@ fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *recs, unsigned i
 	unsigned int i, refused = 0;
 	int rc;
 
-	if (replace) {
-		struct fcr_key *keys = malloc((n ? n : 1) * sizeof(*keys));
-
-		if (keys == NULL) {
-			fprintf(out, "error: out of memory: the configuration was not replaced\n");
-			return n;
-		}
-		for (i = 0; i < n; i++)
-			keys[i] = recs[i].key;
-		qsort(keys, n, sizeof(*keys), key_cmp);
-		delete_others(t, keys, n);
-		free(keys);
+	if (replace && fcr_config_keep_only(t, recs, n) < 0) {
+		fprintf(out, "error: out of memory: the configuration was not replaced\n");
+		return n;
 	}
 	for (i = 0; i < n; i++) {
 		const struct fcr_kind *k = fcr_kinds[recs[i].key.kind];
