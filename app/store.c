@@ -29,7 +29,7 @@
 #define COMMIT_TRIES 3        /* rounds over the members */
 #define COMMIT_PAUSE_MS 500   /* between rounds: an election's time */
 #define APPLY_CHUNK 2048      /* records a sync lcore job sets */
-#define READ_PAGE 5000        /* keys a range request of a whole read asks for */
+#define READ_PAGE 20000       /* keys a range request of a whole read asks for */
 
 struct buf {
 	char *p;

@@ -195,7 +195,7 @@ def main():
     all3 = [v for name in lat3 for v in lat3[name]]
     rows = [
         ("fresh node: start to revision applied", "%.2f s" % load_s),
-        ("  of it, the read (one range request)", "%s ms" % (m.group(2) if m else "?")),
+        ("  of it, the read (range requests of 20,000 keys)", "%s ms" % (m.group(2) if m else "?")),
         ("  of it, the apply (sync lcore)", "%s ms" % (m.group(3) if m else "?")),
         ("peak memory (VmHWM), loaded", "%.0f MB" % (hwm / 1e6)),
         ("peak memory, same capacities, empty prefix", "%.0f MB" % (ref_hwm / 1e6)),

@@ -55,12 +55,14 @@ class Pipe:
             start = len(self.lines)
         send(text.rstrip("\n") + "\n" + m + "\n")
         end = time.monotonic() + timeout
+        seen = start  # lines before it hold no marker: each is looked at once
         with self.cv:
             while True:
-                for i in range(start, len(self.lines)):
+                for i in range(seen, len(self.lines)):
                     if "'%s'" % m in self.lines[i]:
                         out = self.lines[start:i]
                         return "\n".join(out) + ("\n" if out else "")
+                seen = len(self.lines)
                 if self.eof:
                     raise error("exited while answering %r" % text)
                 left = end - time.monotonic()

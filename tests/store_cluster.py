@@ -146,17 +146,21 @@ def main():
     t.section("a node restarted after a compaction")
     cc.quit()
     a.cmd("route add 0x0b0000/8 port 1 fpma")
-    # more keys than one page of a whole read (5,000), written from outside
-    for base in range(0, 6000, 120):
-        c.txn_put(0, [(PREFIX + "binding/20/%x/0" % (0x2200000000000000 | i),
+    # more keys than one page of a whole read (20,000), written from outside
+    for base in range(0, 20400, 120):
+        last = c.txn_put(0, [(PREFIX + "binding/20/%x/0" % (0x2200000000000000 | i),
                        "binding add vlan 20 wwpn 22:00:00:00:00:00:%02x:%02x fcid 0x%06x" %
                        (i >> 8, i & 0xFF, 0x200000 + i)) for i in range(base, base + 120)])
     c.compact(0)
     cc.start()
     same_on([cc], "route list", lambda o: "0x0b0000/8" in o, "C started again has it")
-    same_on([cc, a], "binding list", lambda o: "6004 bindings" in o,
-            "and the 6,000 bindings written from outside (two pages of a whole read), "
-            "as A has them from its watch")
+    same_on([cc, a], "show config store",
+            lambda o: num(store_status(o), "applied revision") >= last,
+            "C and A have applied the store up to the last of them")
+    counts = [n.query("binding list", timeout=120).rstrip().splitlines()[-1] for n in (cc, a)]
+    t.check(counts == ["20404 bindings"] * 2,
+            "and the 20,400 bindings written from outside (two pages of a whole read), "
+            "as A has them from its watch", counts)
     t.check(routes(cc) == routes(a), "C's routes are A's", "\n".join(routes(cc)))
     same_on([cc], "redirect list", lambda o: " active" in o, "and the redirect, active")
 
