@@ -249,26 +249,27 @@ port_restart(uint16_t port, FILE *out)
 }
 
 /* Each command holds the link watch and answers with the link it leaves. */
-int
-fcr_port_stop(uint16_t port, FILE *out)
+static int
+with_link_watch(int (*change)(uint16_t, FILE *), uint16_t port, FILE *out)
 {
 	int rc;
 
 	fcr_links_hold();
-	rc = port_stop(port, out);
+	rc = change(port, out);
 	fcr_links_release(port, rc == 0 ? out : NULL);
 	return rc;
 }
 
 int
+fcr_port_stop(uint16_t port, FILE *out)
+{
+	return with_link_watch(port_stop, port, out);
+}
+
+int
 fcr_port_start(uint16_t port, FILE *out)
 {
-	int rc;
-
-	fcr_links_hold();
-	rc = port_restart(port, out);
-	fcr_links_release(port, rc == 0 ? out : NULL);
-	return rc;
+	return with_link_watch(port_restart, port, out);
 }
 
 /* Stop, the driver's reset where it has one, then configured and started
@@ -299,12 +300,7 @@ port_reset(uint16_t port, FILE *out)
 int
 fcr_port_reset(uint16_t port, FILE *out)
 {
-	int rc;
-
-	fcr_links_hold();
-	rc = port_reset(port, out);
-	fcr_links_release(port, rc == 0 ? out : NULL);
-	return rc;
+	return with_link_watch(port_reset, port, out);
 }
 
 int

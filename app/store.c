@@ -59,21 +59,28 @@ static struct {
 } S = { .lock = PTHREAD_MUTEX_INITIALIZER, .applied = PTHREAD_COND_INITIALIZER };
 
 static uint64_t
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec;
-}
-
-static uint64_t
 wall_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* CLOCK_REALTIME ms from now, for pthread_cond_timedwait. */
+static struct timespec
+deadline(unsigned int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	return ts;
 }
 
 static uint64_t
@@ -97,7 +104,7 @@ set_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(S.st.last_error, sizeof(S.st.last_error), fmt, ap);
 	va_end(ap);
-	S.last_error_s = now_s();
+	S.last_error_s = mono_ms() / 1000;
 	pthread_mutex_unlock(&S.lock);
 }
 
@@ -714,21 +721,15 @@ fcr_store_start(const struct fcr_store_conf *c)
 int
 fcr_store_wait_loaded(volatile int *quit)
 {
-	uint64_t said = now_s();
+	uint64_t said = mono_ms() / 1000;
 
 	pthread_mutex_lock(&S.lock);
 	while (!S.loaded && !*quit && !S.quit) {
-		struct timespec ts;
+		struct timespec ts = deadline(200);
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 200 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
 		pthread_cond_timedwait(&S.applied, &S.lock, &ts);
-		if (!S.loaded && now_s() - said >= 5) {
-			said = now_s();
+		if (!S.loaded && mono_ms() / 1000 - said >= 5) {
+			said = mono_ms() / 1000;
 			FCR_LOG(WARNING, store, "not forwarding until the configuration store is "
 				"read: %s", S.st.last_error[0] ? S.st.last_error : "no answer yet");
 		}
@@ -740,16 +741,9 @@ fcr_store_wait_loaded(volatile int *quit)
 static int
 applied_by(int64_t rev, unsigned int ms)
 {
-	struct timespec ts;
+	struct timespec ts = deadline(ms);
 	int ok;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (long)(ms % 1000) * 1000000;
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
 	pthread_mutex_lock(&S.lock);
 	while (S.st.applied_revision < rev &&
 	       pthread_cond_timedwait(&S.applied, &S.lock, &ts) != ETIMEDOUT)
@@ -935,7 +929,7 @@ fcr_store_get_status(struct fcr_store_status *s)
 	*s = S.st;
 	snprintf(s->endpoint, sizeof(s->endpoint), "%s:%u", S.url.host[S.endpoint],
 		 S.url.port[S.endpoint]);
-	s->last_error_age_s = s->last_error[0] ? now_s() - S.last_error_s : 0;
+	s->last_error_age_s = s->last_error[0] ? mono_ms() / 1000 - S.last_error_s : 0;
 	pthread_mutex_unlock(&S.lock);
 }
 

@@ -22,18 +22,6 @@ import sync_lib as sl
 ETCD = "/usr/bin/etcd"
 
 
-def free_tcp_ports(n):
-    socks, ports = [], []
-    for _ in range(n):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-        ports.append(s.getsockname()[1])
-    for s in socks:
-        s.close()
-    return ports
-
-
 class Cluster:
     """Three members; t (a sync_lib.Test) gives the folder for their data
     and logs; prefix: the store prefix of url()."""
@@ -41,7 +29,7 @@ class Cluster:
     def __init__(self, t, prefix):
         self.prefix = prefix
         self.t = t
-        ports = free_tcp_ports(6)
+        ports = sl.free_ports(6, socket.SOCK_STREAM)
         self.client = ports[:3]
         self.peer = ports[3:]
         self.names = ["m1", "m2", "m3"]

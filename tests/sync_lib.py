@@ -107,9 +107,14 @@ for _s in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM, signal.SIGHUP):
 
 def free_udp_ports(n):
     """n distinct free UDP ports on 127.0.0.1 (bound to 0 and released)."""
+    return free_ports(n, socket.SOCK_DGRAM)
+
+
+def free_ports(n, kind):
+    """n distinct free ports of socket type kind on 127.0.0.1."""
     socks, ports = [], []
     for _ in range(n):
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s = socket.socket(socket.AF_INET, kind)
         s.bind(("127.0.0.1", 0))
         socks.append(s)
         ports.append(s.getsockname()[1])
