@@ -139,6 +139,9 @@ struct fcr_fwd {
 	const char *file_prefix;  /* EAL's, for dpdk-dumpcap */
 	volatile int forwarding;  /* workers poll only while set */
 	volatile int quit;
+	/* a redirect of the configuration store these tables refused: the
+	 * workers drop every frame (store_refused), never steer it plain */
+	volatile int store_refused;
 };
 
 /* Does another enabled lcore run on one of lc's CPUs (--lcores '1@1,2@1')? */

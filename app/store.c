@@ -260,6 +260,7 @@ struct set_job {
 	unsigned int n;
 	int replace;
 	unsigned int refused;
+	uint8_t bad[APPLY_CHUNK]; /* bad[i]: recs[i] refused */
 	char *out;
 };
 
@@ -269,6 +270,7 @@ set_job_run(void *arg)
 	struct set_job *j = arg;
 	size_t len = 0;
 	FILE *f = open_memstream(&j->out, &len);
+	unsigned int i;
 
 	if (f == NULL) {
 		j->refused = j->n;
@@ -277,8 +279,14 @@ set_job_run(void *arg)
 	if (j->replace && fcr_config_keep_only(fcr_fwd.tables, j->recs, j->n) < 0)
 		fprintf(f, "error: out of memory: objects the store no longer holds are kept\n");
 	else if (!j->replace)
-		j->refused = fcr_config_set_recs(fcr_fwd.tables, j->recs, j->n, 0, f);
+		j->refused = fcr_config_set_recs(fcr_fwd.tables, j->recs, j->n, 0, f, j->bad);
 	fclose(f);
+	/* fail closed at once, before the workers' next burst: the pair of a
+	 * redirect refused here must not pass plain (hold_update decides
+	 * when it may forward again) */
+	for (i = 0; i < j->n && j->refused; i++)
+		if (j->bad[i] && j->recs[i].key.kind == FCR_KIND_REDIRECT)
+			__atomic_store_n(&fcr_fwd.store_refused, 1, __ATOMIC_RELEASE);
 }
 
 static void
@@ -300,13 +308,50 @@ static void
 run_job(struct set_job *j, int64_t rev)
 {
 	char *line, *save = NULL;
+	unsigned int i;
 
 	fcr_sync_lcore_run(set_job_run, j);
+	pthread_mutex_lock(&S.lock);
+	for (i = 0; i < j->n && j->refused; i++)
+		if (j->bad[i])
+			fcr_store_revs_refuse(&S.revs, &j->recs[i].key);
+	pthread_mutex_unlock(&S.lock);
 	if (j->out == NULL)
 		return;
 	for (line = strtok_r(j->out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
 		refusal(rev, strncmp(line, "error: ", 7) == 0 ? line + 7 : line);
 	free(j->out);
+}
+
+/*
+ * Fail closed: while a redirect the store holds is refused here (the
+ * tables full, or a value that is no redirect), this node cannot steer
+ * that pair, so its workers drop every frame rather than pass it plain.
+ * Forwarding comes back when each such key has a value the tables take,
+ * or is deleted.
+ */
+static void
+hold_update(void)
+{
+	size_t n;
+	int was;
+
+	char why[FCR_CMD_MSG_LEN];
+
+	pthread_mutex_lock(&S.lock);
+	n = S.revs.refused_redirects;
+	was = S.st.refused_redirects > 0;
+	S.st.refused_redirects = n;
+	snprintf(why, sizeof(why), "%s", S.refused_why);
+	pthread_mutex_unlock(&S.lock);
+	__atomic_store_n(&fcr_fwd.store_refused, n > 0, __ATOMIC_RELEASE);
+	if (n > 0 && !was)
+		FCR_LOG(ERR, store, "not forwarding: %zu redirect(s) of the store refused here "
+			"(last: %s); every frame is dropped as store_refused until each applies "
+			"or is deleted", n, why);
+	else if (n == 0 && was)
+		FCR_LOG(NOTICE, store, "forwarding again: every redirect of the store is "
+			"applied here");
 }
 
 /* With replace, what the store no longer holds goes first. The records go
@@ -328,6 +373,7 @@ apply_recs(const struct fcr_rec *recs, unsigned int n, int replace, int64_t rev)
 
 		run_job(&j, rev);
 	}
+	hold_update();
 }
 
 /* Events (a whole read is PUT events) into records; keys' revisions noted. */
@@ -351,6 +397,12 @@ to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t
 		if (fcr_store_event_rec(fcr_commands, fcr_nb_commands, S.url.prefix,
 					&ev[i], &recs[k], why) < 0) {
 			refusal(ev[i].del ? rev : ev[i].kv.mod_rev, why);
+			/* a redirect's key with a value that is none: that pair is
+			 * redirected by the fabric, and not here */
+			pthread_mutex_lock(&S.lock);
+			if (!ev[i].del && fcr_store_key_parse(S.url.prefix, ev[i].kv.key, &key) == 0)
+				fcr_store_revs_refuse(&S.revs, &key);
+			pthread_mutex_unlock(&S.lock);
 			continue;
 		}
 		k++;
@@ -911,6 +963,10 @@ fcr_store_write(const struct fcr_cmd *cmds, unsigned int n, FILE *out)
 	if (S.refused_rev == rev) {
 		fprintf(out, "error: committed to the store at revision %" PRId64 ", but this "
 			"node refused it: %s\n", rev, S.refused_why);
+		if (S.st.refused_redirects > 0)
+			fprintf(out, "error: this node forwards nothing while it refuses a "
+				"redirect of the store (%" PRIu64 " now): 'show config store'\n",
+				S.st.refused_redirects);
 		rc = -1;
 	}
 	pthread_mutex_unlock(&S.lock);
@@ -937,6 +993,7 @@ void
 fcr_store_show(FILE *out)
 {
 	struct fcr_store_status s;
+	char why[FCR_CMD_MSG_LEN];
 
 	if (!S.on) {
 		fprintf(out, "config store: none (configuration is this node's own; "
@@ -944,6 +1001,9 @@ fcr_store_show(FILE *out)
 		return;
 	}
 	fcr_store_get_status(&s);
+	pthread_mutex_lock(&S.lock);
+	snprintf(why, sizeof(why), "%s", S.refused_why);
+	pthread_mutex_unlock(&S.lock);
 	fprintf(out, "config store: %s\n", S.conf.url);
 	fprintf(out, "  connected:         %s (%s, member %016" PRIx64 ")\n",
 		s.connected ? "yes" : "no", s.endpoint, s.member_id);
@@ -953,6 +1013,12 @@ fcr_store_show(FILE *out)
 		s.store_revision - s.applied_revision);
 	fprintf(out, "  objects:           %" PRIu64 "\n", s.objects);
 	fprintf(out, "  refused here:      %" PRIu64 "\n", s.refused);
+	if (s.refused_redirects > 0)
+		fprintf(out, "  forwarding:        no: %" PRIu64 " redirect(s) of the store "
+			"refused here, every frame dropped as store_refused (last: %s)\n",
+			s.refused_redirects, why);
+	else
+		fprintf(out, "  forwarding:        yes (every redirect of the store applied)\n");
 	fprintf(out, "  writes:            %" PRIu64 " (conflicts %" PRIu64 ")\n", s.writes,
 		s.conflicts);
 	fprintf(out, "  full reads:        %" PRIu64 ", reconnects %" PRIu64 "\n", s.full_reads,

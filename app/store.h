@@ -35,6 +35,8 @@ struct fcr_store_status {
 	int64_t store_revision;    /* the newest revision heard of */
 	uint64_t objects;          /* keys under the prefix */
 	uint64_t refused;          /* records the tables refused (each logged) */
+	uint64_t refused_redirects; /* redirect keys refused now: while any,
+				     * the node forwards nothing (fail closed) */
 	uint64_t full_reads;       /* the store read whole: at start, after compaction */
 	uint64_t reconnects;
 	uint64_t writes;           /* transactions committed from this node */

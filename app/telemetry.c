@@ -344,6 +344,8 @@ tel_store(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "lag", (uint64_t)(s.store_revision - s.applied_revision));
 	rte_tel_data_add_dict_u64(d, "objects", s.objects);
 	rte_tel_data_add_dict_u64(d, "refused", s.refused);
+	rte_tel_data_add_dict_u64(d, "refused_redirects", s.refused_redirects);
+	rte_tel_data_add_dict_int(d, "forwarding", s.refused_redirects == 0);
 	rte_tel_data_add_dict_u64(d, "writes", s.writes);
 	rte_tel_data_add_dict_u64(d, "conflicts", s.conflicts);
 	rte_tel_data_add_dict_u64(d, "full_reads", s.full_reads);

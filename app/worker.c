@@ -123,6 +123,11 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 	uint64_t now = rte_rdtsc();
 	unsigned int nev, sent, j;
 
+	if (unlikely(__atomic_load_n(&fcr_fwd.store_refused, __ATOMIC_ACQUIRE))) {
+		w->st.pl.drop[FCR_R_STORE_REFUSED] += n;
+		rte_pktmbuf_free_bulk(pkts, n);
+		return;
+	}
 	nev = fcr_pipeline_burst(&w->pipeline, in_port, pkts, n, out, &w->st.pl,
 				 ev, now);
 	/* number the logins; a held frame waits for its own number */

@@ -16,6 +16,9 @@ members in another order (so they watch different members).
     refused saying the store is unreachable; members back: a change made
     then reaches every node
   - a node restarted after a compaction has the whole configuration
+  - a node whose tables cannot hold the store's redirects (--max-redirects
+    1, two in the store) forwards nothing, every frame counted
+    store_refused, and forwards again once the second is deleted
   - authentication on: a node with the password reads and writes, one with
     a wrong one says why and waits, one without cannot write
 
@@ -25,8 +28,10 @@ Every wait is on a state (a list line, a counter), with a deadline.
 """
 import os
 import signal
+import struct
 import sys
 
+import fcoe_frames as ff
 import sync_lib as sl
 from etcd_lib import ETCD, Cluster, num, store_status
 
@@ -34,6 +39,15 @@ FCR = sys.argv[1]
 PREFIX = "/fcr%d/" % os.getpid()
 H, T, VI, VT = ("21:00:00:00:00:00:00:01", "50:00:00:00:00:00:00:01",
                 "2f:01:00:00:00:00:00:01", "2f:02:00:00:00:00:00:01")
+H2, T2, VI2, VT2 = ("21:00:00:00:00:00:00:02", "50:00:00:00:00:00:00:02",
+                    "2f:01:00:00:00:00:00:02", "2f:02:00:00:00:00:00:02")
+
+
+def write_pcap(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for fr in frames:
+            f.write(struct.pack("<IIII", 0, 0, len(fr), len(fr)) + fr)
 
 
 def main():
@@ -163,6 +177,42 @@ def main():
             "as A has them from its watch", counts)
     t.check(routes(cc) == routes(a), "C's routes are A's", "\n".join(routes(cc)))
     same_on([cc], "redirect list", lambda o: " active" in o, "and the redirect, active")
+
+    t.section("a node whose tables refuse a redirect of the store")
+    out = a.query("redirect add vlan 10 host %s target %s vi %s vt %s" % (H2, T2, VI2, VT2))
+    t.check("error" not in out, "A adds a second redirect", out)
+    # F holds one redirect (--max-redirects 1); port 0, a fabric port,
+    # replays one FCP frame to a routed domain without end
+    frames = t.path("plain.pcap")
+    write_pcap(frames, [ff.fcoe(ff.fpma(0x030005), ff.mac("0e:fc:00:ff:ff:fe"), ff.FCP_DATA,
+                                0x030005, 0x0b0001, ff.TYPE_FCP, 1, bytes(64))])
+    f = t.node("f", vdevs=["net_pcap0,rx_pcap=%s,infinite_rx=1,tx_pcap=/dev/null" % frames,
+                           "net_null1"],
+               extra=["--config-store", c.url([0, 1, 2]), "--max-redirects", "1"]).start()
+    f.cmd("start")
+    ok, _, out = f.poll("show config store", lambda o: "forwarding:        no" in o, 30,
+                        interval=0.1)
+    t.check(ok and "redirect: table full" in out,
+            "F refuses one of the two redirects and says it forwards nothing", out)
+    ok, _, out = f.poll("show fwd stats",
+                        lambda o: sl.fwd_stats(o).get("store_refused", 0) >= 1000, 30,
+                        interval=0.1)
+    st = sl.fwd_stats(out)
+    t.check(ok and st.get("tx") == 0,
+            "every frame F receives is dropped as store_refused (%d), none sent (tx %s)" %
+            (st.get("store_refused", 0), st.get("tx")), out)
+    t.check(f.logged("not forwarding: 1 redirect(s) of the store refused here", timeout=10),
+            "F logs why it does not forward", f.log_tail())
+    out = a.query("redirect del vlan 10 host %s target %s" % (H2, T2))
+    t.check("error" not in out, "A deletes the second redirect", out)
+    ok, _, out = f.poll("show config store", lambda o: "forwarding:        yes" in o, 30,
+                        interval=0.1)
+    t.check(ok, "F holds every redirect of the store now, and says so", out)
+    ok, _, out = f.poll("show fwd stats", lambda o: sl.fwd_stats(o).get("tx", 0) >= 1000,
+                        30, interval=0.1)
+    t.check(ok, "and forwards again (tx %s)" % sl.fwd_stats(out).get("tx"), out)
+    t.check(f.logged("forwarding again", timeout=10), "F logs that it forwards again", f.log_tail())
+    f.kill()
 
     t.section("authentication on")
     c.post(0, "/v3/auth/user/add", {"name": "root", "password": "s3cret"})

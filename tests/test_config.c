@@ -299,6 +299,7 @@ the_stores_records_replace_the_configuration(void **state)
 {
 	struct fcr_tables *t = mk(16);
 	struct fcr_rec recs[4];
+	uint8_t refused[4];
 	char out[1024];
 	FILE *f;
 
@@ -313,9 +314,11 @@ the_stores_records_replace_the_configuration(void **state)
 	recs[2] = rec_of("binding add vlan 10 wwpn " VT " fcid 0x01000a");
 	recs[3] = rec_of("route add 0x040000/8 port 7 fpma");                  /* no port 7 */
 	f = fmemopen(out, sizeof(out), "w");
-	assert_int_equal(fcr_config_set_recs(t, recs, 4, 1, f), 1);
+	assert_int_equal(fcr_config_set_recs(t, recs, 4, 1, f, refused), 1);
 	fclose(f);
 	assert_non_null(strstr(out, "error: route: "));
+	/* the store's thread learns which: a refused redirect holds forwarding */
+	assert_memory_equal(refused, ((uint8_t[]){ 0, 0, 0, 1 }), 4);
 	assert_string_equal(saved(t),
 			    "route add 0x020000/8 port 0 mac 0e:fc:00:00:00:02\n"
 			    "route add 0x030000/8 port 1 fpma\n"
@@ -325,7 +328,7 @@ the_stores_records_replace_the_configuration(void **state)
 	recs[0] = rec_of("route del 0x030000/8");
 	recs[1] = rec_of("route add 0x010000/8 port 1 fpma");
 	f = fmemopen(out, sizeof(out), "w");
-	assert_int_equal(fcr_config_set_recs(t, recs, 2, 0, f), 0);
+	assert_int_equal(fcr_config_set_recs(t, recs, 2, 0, f, NULL), 0);
 	fclose(f);
 	assert_string_equal(run(t, "route list", 0),
 			    "route vlan any 0x020000/8 port 0 mac 0e:fc:00:00:00:02\n"

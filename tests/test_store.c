@@ -171,6 +171,52 @@ revisions_of_keys(void **state)
 	fcr_store_revs_free(&m);
 }
 
+/* Refused redirect keys counted through new values, deletions (which move
+ * other slots up), growth and a clear, against a plain array. */
+static void
+refused_redirect_keys(void **state)
+{
+	enum { N = 4000 };
+	static uint8_t live[N], bad[N];
+	struct fcr_store_revs m = { 0 };
+	uint64_t x = 2463534242ull;
+	struct fcr_key k = { 0 };
+	unsigned int i, step;
+	size_t want;
+
+	(void)state;
+	for (step = 0; step < 100000; step++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		i = (unsigned int)(x % N);
+		/* even keys redirects, odd ones routes (never counted) */
+		k.kind = i % 2 ? FCR_KIND_ROUTE : FCR_KIND_REDIRECT;
+		k.k1 = i;
+		switch ((x >> 32) % 4) {
+		case 0: /* deleted */
+			fcr_store_revs_set(&m, &k, 0, 0);
+			live[i] = bad[i] = 0;
+			break;
+		case 1: /* a new value: not refused until said */
+			assert_int_equal(fcr_store_revs_set(&m, &k, (int64_t)step + 1, step), 0);
+			live[i] = 1;
+			bad[i] = 0;
+			break;
+		default: /* refused (twice counts once; absent: nothing) */
+			fcr_store_revs_refuse(&m, &k);
+			bad[i] = live[i];
+			break;
+		}
+		if (step % 499 == 0) {
+			for (want = 0, i = 0; i < N; i += 2)
+				want += bad[i];
+			assert_int_equal(m.refused_redirects, want);
+		}
+	}
+	fcr_store_revs_clear(&m);
+	assert_int_equal(m.refused_redirects, 0);
+	fcr_store_revs_free(&m);
+}
+
 int
 main(void)
 {
@@ -179,6 +225,7 @@ main(void)
 		cmocka_unit_test(keys_and_back),
 		cmocka_unit_test(events),
 		cmocka_unit_test(revisions_of_keys),
+		cmocka_unit_test(refused_redirect_keys),
 	};
 
 	load_defs();

@@ -674,6 +674,16 @@ a_flood_of_flows_cannot_take_a_redirects_room(void **state)
 	assert_non_null(t);
 	assert_int_equal(flood(t->flows), 0);
 	fcr_tables_free(t);
+
+	/* room for one redirect (--max-redirects 1): the second is refused */
+	p.max_redirects = 1;
+	p.max_flows = 64;
+	t = fcr_tables_create("one", &p);
+	assert_non_null(t);
+	assert_true(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT) >= 0);
+	assert_int_equal(fcr_redirect_add(t->redirects, VLAN, H + 1, T + 1, VI + 1, VT + 1),
+			 -ENOSPC);
+	fcr_tables_free(t);
 }
 
 static void

@@ -274,12 +274,14 @@ fcr_config_keep_only(struct fcr_tables *t, const struct fcr_rec *recs, unsigned 
 
 unsigned int
 fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *recs, unsigned int n,
-		    int replace, FILE *out)
+		    int replace, FILE *out, uint8_t *refused)
 {
 	char msg[FCR_CMD_MSG_LEN];
-	unsigned int i, refused = 0;
+	unsigned int i, nb_refused = 0;
 	int rc;
 
+	if (refused != NULL)
+		memset(refused, replace, n);
 	if (replace && fcr_config_keep_only(t, recs, n) < 0) {
 		fprintf(out, "error: out of memory: the configuration was not replaced\n");
 		return n;
@@ -287,18 +289,22 @@ fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *recs, unsigned i
 	for (i = 0; i < n; i++) {
 		const struct fcr_kind *k = fcr_kinds[recs[i].key.kind];
 
+		rc = 0;
 		if (fcr_rec_is_del(k, &recs[i])) {
 			k->set(t, &recs[i]); /* gone either way */
-			continue;
+		} else {
+			msg[0] = '\0';
+			rc = k->check(t, &recs[i], msg);
+			if (rc == 0)
+				rc = k->set(t, &recs[i]);
+			if (rc < 0) {
+				nb_refused++;
+				fprintf(out, "error: %s: %s\n", k->name,
+					msg[0] ? msg : err_text(rc));
+			}
 		}
-		msg[0] = '\0';
-		rc = k->check(t, &recs[i], msg);
-		if (rc == 0)
-			rc = k->set(t, &recs[i]);
-		if (rc < 0) {
-			refused++;
-			fprintf(out, "error: %s: %s\n", k->name, msg[0] ? msg : err_text(rc));
-		}
+		if (refused != NULL)
+			refused[i] = rc < 0;
 	}
-	return refused;
+	return nb_refused;
 }

@@ -45,10 +45,11 @@ struct fcr_rec;
  * command would be (deletions: the object's gone, if it was there). With
  * replace, every object of configuration that is not among them is
  * deleted first: the tables then hold what the store holds. Returns how
- * many records were refused; each refusal is an "error: ..." line on out.
+ * many records were refused; each refusal is an "error: ..." line on out
+ * and, when refused is not NULL, refused[i] = 1 (else 0).
  */
 unsigned int fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *recs,
-				 unsigned int n, int replace, FILE *out);
+				 unsigned int n, int replace, FILE *out, uint8_t *refused);
 /* The first half of a replace: every object of configuration not among
  * recs deleted (the store's thread then sets recs a part at a time, so the
  * sync lcore serves the workers between). 0, or -1 when out of memory. */

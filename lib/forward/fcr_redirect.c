@@ -49,7 +49,7 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	char hname[RTE_HASH_NAMESIZE];
 	struct rte_hash_parameters hp = {
 		.name = hname,
-		.entries = capacity,
+		.entries = capacity < 8 ? 8 : capacity, /* rte_hash takes no fewer */
 		.key_len = sizeof(struct redirect_key),
 		.hash_func = rte_hash_crc,
 		.socket_id = socket,

@@ -42,7 +42,8 @@
 	X(LOGIN_HELD_FULL, "login_held_full", "fabric login frame: no room to hold it, or its event was lost") \
 	X(NO_MBUF, "no_mbuf", "no mbuf for a copy of a fabric port's FIP frame to one more edge port") \
 	X(DISTRIBUTOR_FULL, "distributor_full", "the distributor's ring to the frame's worker full (--distributor)") \
-	X(TX_FULL, "tx_full", "egress queue full")
+	X(TX_FULL, "tx_full", "egress queue full") \
+	X(STORE_REFUSED, "store_refused", "any frame, while this node's tables refuse a redirect the configuration store holds (--config-store): it cannot steer that pair")
 
 enum fcr_reason {
 #define FCR_REASON_ENUM(id, name, text) FCR_R_##id,

@@ -224,6 +224,7 @@ revs_grow(struct fcr_store_revs *m)
 		if (m->slot[i].rev != 0)
 			bigger.slot[rev_slot(&bigger, &m->slot[i].key)] = m->slot[i];
 	bigger.count = m->count;
+	bigger.refused_redirects = m->refused_redirects;
 	free(m->slot);
 	*m = bigger;
 	return 0;
@@ -239,6 +240,26 @@ fcr_store_value_hash(const char *value)
 	return h;
 }
 
+static void
+unrefuse(struct fcr_store_revs *m, struct fcr_store_rev *e)
+{
+	if (e->rev != 0 && e->refused && e->key.kind == FCR_KIND_REDIRECT)
+		m->refused_redirects--;
+	e->refused = 0;
+}
+
+void
+fcr_store_revs_refuse(struct fcr_store_revs *m, const struct fcr_key *k)
+{
+	struct fcr_store_rev *e = m->cap ? &m->slot[rev_slot(m, k)] : NULL;
+
+	if (e == NULL || e->rev == 0 || e->refused)
+		return;
+	e->refused = 1;
+	if (k->kind == FCR_KIND_REDIRECT)
+		m->refused_redirects++;
+}
+
 int
 fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t rev,
 		   uint64_t value_hash)
@@ -252,6 +273,7 @@ fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t re
 		if (m->slot[i].rev == 0)
 			return 0;
 		/* linear probing: move up what the hole would cut off */
+		unrefuse(m, &m->slot[i]);
 		m->slot[i].rev = 0;
 		m->count--;
 		for (j = (i + 1) & (m->cap - 1); m->slot[j].rev != 0; j = (j + 1) & (m->cap - 1)) {
@@ -269,6 +291,7 @@ fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t re
 	i = rev_slot(m, k);
 	if (m->slot[i].rev == 0)
 		m->count++;
+	unrefuse(m, &m->slot[i]); /* a free slot's flag may be a moved key's */
 	m->slot[i].key = *k;
 	m->slot[i].rev = rev;
 	m->slot[i].value = value_hash;
@@ -292,6 +315,7 @@ fcr_store_revs_clear(struct fcr_store_revs *m)
 	if (m->cap)
 		memset(m->slot, 0, m->cap * sizeof(*m->slot));
 	m->count = 0;
+	m->refused_redirects = 0;
 }
 
 void

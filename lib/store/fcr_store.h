@@ -62,14 +62,21 @@ struct fcr_store_revs {
 		struct fcr_key key;
 		int64_t rev;        /* 0: a free slot */
 		uint64_t value;     /* fcr_store_value_hash of its value */
+		uint8_t refused;    /* this node's tables refused its value */
 	} *slot;
 	size_t cap;                 /* a power of 2 */
 	size_t count;
+	/* redirect keys whose value was refused: while any, the node cannot
+	 * steer a pair the fabric redirects, so it forwards nothing */
+	size_t refused_redirects;
 };
 
-/* 0, or -1 when out of memory. rev 0 removes the key. */
+/* 0, or -1 when out of memory. rev 0 removes the key. A new value is not
+ * refused until fcr_store_revs_refuse says so. */
 int fcr_store_revs_set(struct fcr_store_revs *m, const struct fcr_key *k, int64_t rev,
 		       uint64_t value_hash);
+/* The key's present value was refused here (a key not held: nothing). */
+void fcr_store_revs_refuse(struct fcr_store_revs *m, const struct fcr_key *k);
 /* The key's revision, 0 when absent; *value_hash its value's (may be NULL). */
 int64_t fcr_store_revs_get(const struct fcr_store_revs *m, const struct fcr_key *k,
 			   uint64_t *value_hash);
