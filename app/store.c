@@ -136,9 +136,25 @@ on_progress(void *arg, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
 	return S.quit; /* non-zero ends the transfer */
 }
 
-/* An easy handle for POST path to member ep with body; *hdrs to free. */
+/* libcurl's own words for a failed transfer: its error buffer says which
+ * TLS alert or certificate check, where curl_easy_strerror says only
+ * "Failed sending data"; a TLS member asked in plain http answers nothing. */
+static const char *
+curl_why(CURLcode cc, const char *errbuf, char *out, size_t len)
+{
+	int tls = S.conf.cacert != NULL || S.conf.cert != NULL;
+
+	snprintf(out, len, "%s%s", errbuf[0] ? errbuf : curl_easy_strerror(cc),
+		 !tls && cc == CURLE_GOT_NOTHING ?
+		 " (a member serving TLS? give --config-store-cacert)" : "");
+	return out;
+}
+
+/* An easy handle for POST path to member ep with body; *hdrs to free;
+ * errbuf (CURL_ERROR_SIZE) gets the reason of a failure. */
 static CURL *
-request(unsigned int ep, const char *path, const char *body, struct curl_slist **hdrs)
+request(unsigned int ep, const char *path, const char *body, struct curl_slist **hdrs,
+	char *errbuf)
 {
 	char url[256], auth[300];
 	int tls = S.conf.cacert != NULL || S.conf.cert != NULL;
@@ -150,6 +166,10 @@ request(unsigned int ep, const char *path, const char *body, struct curl_slist *
 		 S.url.port[ep], path);
 	curl_easy_setopt(h, CURLOPT_URL, url);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	errbuf[0] = '\0';
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	/* the JSON gateway's long-lived watch is a chunked HTTP/1.1 reply */
+	curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
@@ -181,7 +201,8 @@ call_for(unsigned int ep, const char *path, const char *body, struct fcr_etcd_re
 {
 	struct curl_slist *hdrs = NULL;
 	struct buf b = { 0 };
-	CURL *h = request(ep, path, body, &hdrs);
+	char errbuf[CURL_ERROR_SIZE], why[CURL_ERROR_SIZE + 64];
+	CURL *h = request(ep, path, body, &hdrs, errbuf);
 	CURLcode cc;
 	int rc = -1;
 
@@ -195,8 +216,8 @@ call_for(unsigned int ep, const char *path, const char *body, struct fcr_etcd_re
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
 	cc = curl_easy_perform(h);
 	if (cc != CURLE_OK) {
-		snprintf(r->error, sizeof(r->error), "%s:%u: %s", S.url.host[ep], S.url.port[ep],
-			 curl_easy_strerror(cc));
+		snprintf(r->error, sizeof(r->error), "%.60s:%u: %.120s", S.url.host[ep],
+			 S.url.port[ep], curl_why(cc, errbuf, why, sizeof(why)));
 		goto out;
 	}
 	rc = fcr_etcd_parse(b.p != NULL ? b.p : "", b.len, r);
@@ -639,6 +660,7 @@ watch(unsigned int ep)
 {
 	struct curl_slist *hdrs = NULL;
 	struct watch w = { 0 };
+	char errbuf[CURL_ERROR_SIZE], why[CURL_ERROR_SIZE + 64];
 	char *body;
 	CURL *h;
 	CURLcode cc;
@@ -646,7 +668,7 @@ watch(unsigned int ep)
 	pthread_mutex_lock(&S.lock);
 	body = fcr_etcd_watch_req(S.url.prefix, S.range_end, S.st.applied_revision + 1);
 	pthread_mutex_unlock(&S.lock);
-	h = request(ep, "/v3/watch", body, &hdrs);
+	h = request(ep, "/v3/watch", body, &hdrs, errbuf);
 	if (h == NULL || body == NULL) {
 		free(body);
 		return -1;
@@ -656,7 +678,8 @@ watch(unsigned int ep)
 	cc = curl_easy_perform(h);
 	if (!w.compacted && !w.failed && !S.quit)
 		set_error("%s:%u: %s", S.url.host[ep], S.url.port[ep],
-			  cc == CURLE_OK ? "the watch stream ended" : curl_easy_strerror(cc));
+			  cc == CURLE_OK ? "the watch stream ended" :
+			  curl_why(cc, errbuf, why, sizeof(why)));
 	curl_easy_cleanup(h);
 	curl_slist_free_all(hdrs);
 	free(body);

@@ -14,6 +14,8 @@ import json
 import os
 import signal
 import socket
+import ssl
+import subprocess
 import time
 import urllib.request
 
@@ -26,28 +28,39 @@ class Cluster:
     """Three members; t (a sync_lib.Test) gives the folder for their data
     and logs; prefix: the store prefix of url()."""
 
-    def __init__(self, t, prefix):
+    def __init__(self, t, prefix, n=3, tls=None):
         self.prefix = prefix
         self.t = t
-        ports = sl.free_ports(6, socket.SOCK_STREAM)
-        self.client = ports[:3]
-        self.peer = ports[3:]
-        self.names = ["m1", "m2", "m3"]
+        ports = sl.free_ports(2 * n, socket.SOCK_STREAM)
+        self.client = ports[:n]
+        self.peer = ports[n:]
+        self.names = ["m%d" % (i + 1) for i in range(n)]
         self.initial = ",".join("%s=http://127.0.0.1:%d" % (n, p)
                                 for n, p in zip(self.names, self.peer))
-        self.p = [None] * 3
+        self.p = [None] * n
+        # tls: a Pki; the members then serve clients over https only and
+        # take a client only with a certificate of its CA
+        self.tls = tls
+        self.scheme = "https" if tls else "http"
+        self.ctx = None
+        if tls:
+            self.ctx = ssl.create_default_context(cafile=tls.ca)
+            self.ctx.load_cert_chain(tls.client_cert, tls.client_key)
 
     def start(self, i):
         log = open(self.t.path("etcd-%s.log" % self.names[i]), "a")
-        self.p[i] = sl.spawn(
-            [ETCD, "--name", self.names[i], "--data-dir", self.t.path("etcd-" + self.names[i]),
-             "--listen-client-urls", "http://127.0.0.1:%d" % self.client[i],
-             "--advertise-client-urls", "http://127.0.0.1:%d" % self.client[i],
-             "--listen-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
-             "--initial-advertise-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
-             "--initial-cluster", self.initial, "--initial-cluster-state", "new",
-             "--initial-cluster-token", "fcr-%d" % os.getpid()],
-            stdout=log, stderr=log)
+        client = "%s://127.0.0.1:%d" % (self.scheme, self.client[i])
+        args = [ETCD, "--name", self.names[i],
+                "--data-dir", self.t.path("etcd-" + self.names[i]),
+                "--listen-client-urls", client, "--advertise-client-urls", client,
+                "--listen-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
+                "--initial-advertise-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
+                "--initial-cluster", self.initial, "--initial-cluster-state", "new",
+                "--initial-cluster-token", "fcr-%d" % os.getpid()]
+        if self.tls:
+            args += ["--cert-file", self.tls.server_cert, "--key-file", self.tls.server_key,
+                     "--trusted-ca-file", self.tls.ca, "--client-cert-auth"]
+        self.p[i] = sl.spawn(args, stdout=log, stderr=log)
 
     def stop(self, i, sig=signal.SIGKILL):
         if self.p[i] is not None and self.p[i].poll() is None:
@@ -57,16 +70,16 @@ class Cluster:
                 self.p[i] = None
 
     def post(self, i, path, body, timeout=3):
-        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.client[i], path),
+        req = urllib.request.Request("%s://127.0.0.1:%d%s" % (self.scheme, self.client[i], path),
                                      data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=timeout) as r:
+        with urllib.request.urlopen(req, timeout=timeout, context=self.ctx) as r:
             return json.loads(r.read().decode())
 
     def healthy(self, i):
         try:
-            with urllib.request.urlopen("http://127.0.0.1:%d/health" % self.client[i],
-                                        timeout=2) as r:
+            with urllib.request.urlopen("%s://127.0.0.1:%d/health" % (
+                    self.scheme, self.client[i]), timeout=2, context=self.ctx) as r:
                 return json.loads(r.read().decode()).get("health") == "true"
         except Exception:
             return False
@@ -104,7 +117,7 @@ class Cluster:
         """Move the leadership off member i (pausing a leader would make the
         others elect a new one, and writes wait for that)."""
         end = time.monotonic() + timeout
-        other = (i + 1) % 3
+        other = (i + 1) % len(self.p)
         while time.monotonic() < end:
             try:
                 lead = self.leader(other)
@@ -119,6 +132,51 @@ class Cluster:
 
     def url(self, order):
         return "etcd://" + ",".join("127.0.0.1:%d" % self.client[i] for i in order) + self.prefix
+
+
+class Pki:
+    """Certificates made with openssl in folder d: a CA, the members'
+    server certificate (for IP 127.0.0.1), a node's client certificate, and
+    a second CA with a client certificate of its own (one the members do
+    not trust). EC P-256 keys: quick to make."""
+
+    def __init__(self, d):
+        def path(n):
+            return os.path.join(d, n)
+
+        def key_csr(name, cn):
+            subprocess.run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt",
+                            "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                            path(name + ".key"), "-out", path(name + ".csr"), "-subj",
+                            "/CN=" + cn], check=True, capture_output=True)
+
+        def ca(name):
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                            "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                            path(name + ".key"), "-out", path(name + ".pem"), "-days", "2",
+                            "-subj", "/CN=" + name], check=True, capture_output=True)
+
+        def sign(name, by, ext):
+            with open(path(name + ".ext"), "w") as f:
+                f.write(ext + "\n")
+            subprocess.run(["openssl", "x509", "-req", "-in", path(name + ".csr"), "-CA",
+                            path(by + ".pem"), "-CAkey", path(by + ".key"),
+                            "-CAcreateserial", "-out", path(name + ".pem"), "-days", "2",
+                            "-extfile", path(name + ".ext")], check=True,
+                           capture_output=True)
+
+        ca("fcr-ca")
+        ca("other-ca")
+        key_csr("server", "127.0.0.1")
+        sign("server", "fcr-ca", "subjectAltName=IP:127.0.0.1\n"
+             "extendedKeyUsage=serverAuth,clientAuth")
+        for name, by in (("client", "fcr-ca"), ("stranger", "other-ca")):
+            key_csr(name, name)
+            sign(name, by, "extendedKeyUsage=clientAuth")
+        self.ca, self.other_ca = path("fcr-ca.pem"), path("other-ca.pem")
+        self.server_cert, self.server_key = path("server.pem"), path("server.key")
+        self.client_cert, self.client_key = path("client.pem"), path("client.key")
+        self.stranger_cert, self.stranger_key = path("stranger.pem"), path("stranger.key")
 
 
 def store_status(out):

@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${FCR_BUILD:-build}
 # pktgen-memif draws fcoe-pktgen's latency histogram (perf/plot-latency);
-# store-cluster runs a 3-member etcd cluster (etcd-server)
-export FCR_EXTRA_PACKAGES="python3-matplotlib etcd-server ${FCR_EXTRA_PACKAGES:-}"
+# store-cluster runs a 3-member etcd cluster (etcd-server); store-tls makes
+# its certificates with openssl
+export FCR_EXTRA_PACKAGES="python3-matplotlib etcd-server openssl ${FCR_EXTRA_PACKAGES:-}"
 ./tools/bootstrap.sh
 
 rc=0
