@@ -397,9 +397,11 @@ apply_recs(const struct fcr_rec *recs, unsigned int n, int replace, int64_t rev)
 	hold_update();
 }
 
-/* Events (a whole read is PUT events) into records; keys' revisions noted. */
+/* Events (a whole read is PUT events) into records; keys' revisions noted
+ * in map (the store's, or the one a whole read fills). */
 static unsigned int
-to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t rev)
+to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t rev,
+	struct fcr_store_revs *map)
 {
 	char why[FCR_CMD_MSG_LEN];
 	unsigned int k = 0;
@@ -407,12 +409,14 @@ to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t
 
 	for (i = 0; i < n; i++) {
 		struct fcr_key key;
+		int ours = fcr_store_key_parse(S.url.prefix, ev[i].kv.key, &key) == 0;
 
-		if (fcr_store_key_parse(S.url.prefix, ev[i].kv.key, &key) == 0) {
+		if (ours) {
 			pthread_mutex_lock(&S.lock);
-			fcr_store_revs_set(&S.revs, &key, ev[i].del ? 0 : ev[i].kv.mod_rev,
+			fcr_store_revs_set(map, &key, ev[i].del ? 0 : ev[i].kv.mod_rev,
 					   fcr_store_value_hash(ev[i].kv.value));
-			S.st.objects = S.revs.count;
+			if (map == &S.revs)
+				S.st.objects = S.revs.count;
 			pthread_mutex_unlock(&S.lock);
 		}
 		if (fcr_store_event_rec(fcr_commands, fcr_nb_commands, S.url.prefix,
@@ -421,8 +425,8 @@ to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t
 			/* a redirect's key with a value that is none: that pair is
 			 * redirected by the fabric, and not here */
 			pthread_mutex_lock(&S.lock);
-			if (!ev[i].del && fcr_store_key_parse(S.url.prefix, ev[i].kv.key, &key) == 0)
-				fcr_store_revs_refuse(&S.revs, &key);
+			if (ours && !ev[i].del)
+				fcr_store_revs_refuse(map, &key);
 			pthread_mutex_unlock(&S.lock);
 			continue;
 		}
@@ -445,61 +449,57 @@ applied_at(int64_t rev)
 	pthread_mutex_unlock(&S.lock);
 }
 
-/* Keep the kvs of a page of a whole read (the key repeated from the page
- * before left out): into the growing arrays ev. 0, or -1 out of memory. */
+/* A page of a whole read (the key repeated from the page before left out)
+ * into records at the end of *recs, growing it, its keys' revisions into
+ * map; the page's JSON and strings go with r. 0, or -1 out of memory. */
 static int
-page_keep(struct fcr_etcd_reply *r, const char *after, struct fcr_etcd_event **ev,
-	  size_t *n, size_t *cap)
+page_to_recs(struct fcr_etcd_reply *r, const char *after, int64_t rev,
+	     struct fcr_store_revs *map, struct fcr_rec **recs, size_t *n, size_t *cap)
 {
-	size_t i;
+	struct fcr_etcd_event *ev = calloc(r->nb_kvs ? r->nb_kvs : 1, sizeof(*ev));
+	size_t i, k = 0;
 
-	for (i = 0; i < r->nb_kvs; i++) {
-		if (after != NULL && strcmp(r->kvs[i].key, after) == 0)
-			continue;
-		if (*n == *cap) {
-			size_t c = *cap ? *cap * 2 : READ_PAGE;
-			struct fcr_etcd_event *v = realloc(*ev, c * sizeof(*v));
+	if (ev == NULL)
+		return -1;
+	for (i = 0; i < r->nb_kvs; i++)
+		if (after == NULL || strcmp(r->kvs[i].key, after) != 0)
+			ev[k++].kv = r->kvs[i]; /* borrowed: r keeps the strings */
+	if (*n + k > *cap) {
+		size_t c = *cap ? *cap : READ_PAGE;
+		struct fcr_rec *v;
 
-			if (v == NULL)
-				return -1;
-			*ev = v;
-			*cap = c;
+		while (c < *n + k)
+			c *= 2;
+		v = realloc(*recs, c * sizeof(*v));
+		if (v == NULL) {
+			free(ev);
+			return -1;
 		}
-		memset(&(*ev)[*n], 0, sizeof(**ev));
-		(*ev)[(*n)++].kv = r->kvs[i];
-		/* the strings are the event's now */
-		r->kvs[i].key = NULL;
-		r->kvs[i].value = NULL;
+		*recs = v;
+		*cap = c;
 	}
+	*n += to_recs(ev, k, *recs + *n, rev, map);
+	free(ev);
 	return 0;
 }
 
-static void
-events_free(struct fcr_etcd_event *ev, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(ev[i].kv.key);
-		free(ev[i].kv.value);
-	}
-	free(ev);
-}
-
-/* The store whole, at one revision, READ_PAGE keys a request (each page
+/*
+ * The store whole, at one revision, READ_PAGE keys a request (each page
  * starts at the last key of the one before): the tables then hold what it
- * holds. */
+ * holds. Each page becomes records as it comes (its JSON freed), into a
+ * revisions map of its own that replaces the store's once the read is
+ * whole: a write meanwhile still compares with what this node applied.
+ */
 static int
 read_whole(unsigned int ep)
 {
-	struct fcr_etcd_event *ev = NULL;
+	struct fcr_store_revs fresh = { 0 }, old;
 	struct fcr_etcd_reply r;
-	struct fcr_rec *recs;
-	size_t nb = 0, cap = 0;
+	struct fcr_rec *recs = NULL;
+	size_t n = 0, cap = 0;
 	int64_t rev = 0;
 	uint64_t member = 0, t0 = mono_ms(), t1;
 	char *after = NULL;
-	unsigned int n;
 	int more = 1;
 
 	while (more) {
@@ -508,46 +508,44 @@ read_whole(unsigned int ep)
 		int rc = call(ep, "/v3/kv/range", body, &r);
 
 		free(body);
-		if (rc == 0 && page_keep(&r, after, &ev, &nb, &cap) < 0) {
+		if (rc == 0 && rev == 0) {
+			rev = r.revision; /* every later page at this revision */
+			member = r.member_id;
+		}
+		if (rc == 0 && page_to_recs(&r, after, rev, &fresh, &recs, &n, &cap) < 0) {
 			snprintf(r.error, sizeof(r.error), "out of memory");
 			rc = -1;
 		}
 		if (rc < 0) {
 			set_error("read %s: %s", S.url.prefix, r.error);
 			fcr_etcd_reply_free(&r);
-			events_free(ev, nb);
+			fcr_store_revs_free(&fresh);
+			free(recs);
 			free(after);
 			return -1;
 		}
-		if (rev == 0) {
-			rev = r.revision; /* every later page at this revision */
-			member = r.member_id;
-		}
-		more = r.more && nb > 0;
+		more = r.more && r.nb_kvs > 0;
 		free(after);
-		after = nb > 0 ? strdup(ev[nb - 1].kv.key) : NULL;
+		after = r.nb_kvs > 0 ? strdup(r.kvs[r.nb_kvs - 1].key) : NULL;
 		fcr_etcd_reply_free(&r);
 		if (more && after == NULL) {
 			set_error("read %s: out of memory", S.url.prefix);
-			events_free(ev, nb);
+			fcr_store_revs_free(&fresh);
+			free(recs);
 			return -1;
 		}
 	}
 	free(after);
-	recs = calloc(nb ? nb : 1, sizeof(*recs));
-	if (recs == NULL) {
-		events_free(ev, nb);
-		set_error("read %s: out of memory", S.url.prefix);
-		return -1;
-	}
 	pthread_mutex_lock(&S.lock);
-	fcr_store_revs_clear(&S.revs);
+	old = S.revs;
+	S.revs = fresh;
+	S.st.objects = S.revs.count;
 	pthread_mutex_unlock(&S.lock);
+	fcr_store_revs_free(&old);
 	t1 = mono_ms();
-	n = to_recs(ev, nb, recs, rev);
-	apply_recs(recs, n, 1, rev);
+	apply_recs(recs, (unsigned int)n, 1, rev);
 	FCR_LOG(NOTICE, store, "%s read whole at revision %" PRId64 ": %zu objects (read %"
-		PRIu64 " ms, applied %" PRIu64 " ms)", S.url.prefix, rev, nb, t1 - t0,
+		PRIu64 " ms, applied %" PRIu64 " ms)", S.url.prefix, rev, fresh.count, t1 - t0,
 		mono_ms() - t1);
 	pthread_mutex_lock(&S.lock);
 	S.st.full_reads++;
@@ -555,7 +553,6 @@ read_whole(unsigned int ep)
 	S.st.member_id = member;
 	pthread_mutex_unlock(&S.lock);
 	applied_at(rev);
-	events_free(ev, nb);
 	free(recs);
 	return 0;
 }
@@ -608,7 +605,7 @@ watch_message(struct fcr_etcd_reply *r)
 	if (r->revision > S.st.store_revision)
 		S.st.store_revision = r->revision;
 	pthread_mutex_unlock(&S.lock);
-	n = to_recs(r->events, r->nb_events, recs, rev);
+	n = to_recs(r->events, r->nb_events, recs, rev, &S.revs);
 	apply_recs(recs, n, 0, rev);
 	free(recs);
 	/* events of one revision come in one message: all of it is applied */

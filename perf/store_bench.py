@@ -12,14 +12,21 @@ and the gateway's, not a disk's fsync).
      revision R (the node's own split: the read, the apply), and its peak
      memory (VmHWM) against a node with the same capacities on an empty
      prefix, started in the same run.
+     The reference, in the same run: a node without a store given the same
+     objects as a start-up file (--cmdline-file, applied as one step like
+     `load config`), from its start to its first answer.
   3. Commit-to-active latency: K redirects (default 200) added one at a
      time by a transaction the benchmark sends itself; for each, the time
      from sending it to each watching node having applied its revision
      (the node notes the wall clock when it did; same machine, same clock),
      with 1 node watching, then with 3. Every redirect is checked active on
-     every node at the end (`redirects_active`).
+     every node at the end (`redirects_active`). The reference: the same
+     transaction's own round trip (sent to etcd's reply), so the ratio is
+     what the watch and the apply add to the commit.
 
-Prints the tables; writes perf/results-store.json.
+Prints the tables; writes perf/results-store.json (its "figures" in
+perf/run's form: bench, name, value, unit, reference, reference_value,
+ratio). --out names another file.
 """
 
 import argparse
@@ -84,11 +91,18 @@ def pct(v, p):
     return v[min(len(v) - 1, int(round(p / 100.0 * (len(v) - 1))))]
 
 
+def fig(name, value, unit, reference, reference_value):
+    return {"bench": "store", "name": name, "value": value, "unit": unit,
+            "reference": reference, "reference_value": reference_value,
+            "ratio": value / reference_value if reference_value else None, "spread": None}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(TOP, "build"))
     ap.add_argument("--redirects", type=int, default=100000)
     ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--out", default=os.path.join(TOP, "perf", "results-store.json"))
     a = ap.parse_args()
     fcr = os.path.join(a.build, "app", "fcredirect")
     n, k = a.redirects, a.samples
@@ -110,16 +124,20 @@ def main():
     t.section("writing %d redirects and %d bindings to the store" % (n, 4 * (n + k)))
     t0 = time.monotonic()
     batch, rev = [], 0
+    startup = open(t.path("startup.cmds"), "w")
     for i in range(n + k):
         for j, w in enumerate(members(i)):
             batch.append(binding_kv(prefix, w, 0x010000 + 4 * i + j))
         if i < n:
             batch.append(redirect_kv(prefix, i))
+        for _, line in batch[-5 if i < n else -4:]:
+            startup.write(line + "\n")
         if len(batch) >= 120:
             rev = txn(c, batch)
             batch = []
     if batch:
         rev = txn(c, batch)
+    startup.close()
     objects = 4 * (n + k) + n
     t.info("%d objects written in %.1f s, revision %d" % (objects, time.monotonic() - t0, rev))
 
@@ -133,6 +151,20 @@ def main():
                              lambda o: int(store_status(o).get("applied revision", "0 ")
                                            .split()[0]) >= at_least, timeout, interval=0.05)
         return ok, store_status(out)
+
+    def active(nd):
+        out = nd.query("show fwd stats", 600)
+        mm = re.search(r"redirects_active\s+(\d+) of (\d+)", out)
+        return int(mm.group(1)) if mm else -1
+
+    t.section("the reference: the same objects from a start-up file, no store")
+    s0 = time.monotonic()
+    f1 = t.node("file", vdevs=["net_null0", "net_null1"],
+                extra=["--cmdline-file", t.path("startup.cmds")] + cap).start()
+    nb = active(f1)  # answered once the file is applied
+    file_s = time.monotonic() - s0
+    t.check(nb == n, "the start-up file's node: %d redirects active" % n, nb)
+    f1.quit()
 
     t.section("a fresh node loads them")
     ref = node("empty", "/bench-empty%d/" % os.getpid()).start()
@@ -152,12 +184,16 @@ def main():
     t.check(mm and int(mm.group(1)) == n, "A: %d redirects active" % n,
             mm.group(0) if mm else stats[-400:])
 
+    commit_ms = {1: [], 3: []}  # the transactions' round trips, by nodes watching
+
     def latency(nodes):
         lat = {nd.name: [] for nd in nodes}
+        commits = commit_ms[len(nodes)]
         for i in range(n, n + k):
             key, val = redirect_kv(prefix, i)
             t_send = time.time()
             r = txn(c, [(key, val)])
+            commits.append((time.time() - t_send) * 1000.0)
             for nd in nodes:
                 ok, st = applied(nd, r, 30)
                 if not ok:
@@ -193,6 +229,7 @@ def main():
                 mm.group(0) if mm else "")
 
     all3 = [v for name in lat3 for v in lat3[name]]
+    last3 = [max(x) for x in zip(*lat3.values())]
     rows = [
         ("fresh node: start to revision applied", "%.2f s" % load_s),
         ("  of it, the read (range requests of 20,000 keys)", "%s ms" % (m.group(2) if m else "?")),
@@ -205,16 +242,32 @@ def main():
         ("commit-to-active, 3 nodes watching, p50 / p99 (every node)", "%.1f / %.1f ms" %
          (pct(all3, 50), pct(all3, 99))),
         ("  the last node of each commit, p50 / p99", "%.1f / %.1f ms" % (
-            pct([max(x) for x in zip(*lat3.values())], 50),
-            pct([max(x) for x in zip(*lat3.values())], 99))),
+            pct(last3, 50), pct(last3, 99))),
+        ("reference: the same objects from a start-up file, start to answer", "%.2f s" % file_s),
+        ("reference: the transaction's own round trip, 1 / 3 nodes watching, p50 / p99",
+         "%.1f / %.1f, %.1f / %.1f ms" % (pct(commit_ms[1], 50), pct(commit_ms[1], 99),
+                                          pct(commit_ms[3], 50), pct(commit_ms[3], 99))),
     ]
+    what = "%d redirects + %d bindings" % (n, 4 * (n + k))
+    figures = [
+        fig("%s: fresh node, start to revision applied" % what, load_s, "s",
+            "the same objects from a start-up file, no store", file_s),
+        fig("%s: peak memory (VmHWM) loaded" % what, hwm / 1e6, "MB",
+            "same capacities, empty prefix", ref_hwm / 1e6)]
+    for p in (50, 99):
+        for label, v, w in (("1 node watching", lat1["a"], 1),
+                            ("3 nodes watching, every node", all3, 3),
+                            ("3 nodes watching, the last of each commit", last3, 3)):
+            figures.append(fig("commit-to-active p%d, %s" % (p, label), pct(v, p), "ms",
+                               "the transaction's round trip", pct(commit_ms[w], p)))
     print("\n%d redirects, %d bindings (%d objects), %d samples, 3 etcd members\n" %
           (n, 4 * (n + k), objects, k))
     print("| figure | value |\n|---|---:|")
     for name, v in rows:
         print("| %s | %s |" % (name, v))
-    with open(os.path.join(TOP, "perf", "results-store.json"), "w") as f:
-        json.dump({"redirects": n, "objects": objects, "samples": k, "load_s": load_s,
+    with open(a.out, "w") as f:
+        json.dump({"figures": figures, "redirects": n, "objects": objects, "samples": k,
+                   "load_s": load_s, "file_load_s": file_s, "commit_ms": commit_ms,
                    "read_ms": int(m.group(2)) if m else None,
                    "apply_ms": int(m.group(3)) if m else None,
                    "vmhwm_loaded": hwm, "vmhwm_empty": ref_hwm,

@@ -10,7 +10,8 @@ members in another order (so they watch different members).
     paused, so it has not seen B's change; B's wins, C's is refused naming
     the value in the store, and C then shows B's
   - C's watch falls behind a compaction (its member paused, then killed):
-    C reads the store whole again and has every change
+    C reads the store whole again and has every change, without the route
+    deleted meanwhile
   - with that member dead, a change on B reaches A and C
   - every member stopped: A and C keep their configuration, a command is
     refused saying the store is unreachable; members back: a change made
@@ -118,10 +119,13 @@ def main():
             "C counts the conflict, and no write", st)
 
     t.section("C's watch falls behind a compaction")
+    a.cmd("route add 0x070000/8 port 1 fpma")
+    same_on([cc], "route list", lambda o: "0x070000/8 port 1 fpma" in o, "C has 0x070000/8")
     t.check(c.not_leader(2), "m3 is not the leader")
     c.stop(2, signal.SIGSTOP)
     for k in range(5):
         a.cmd("route add 0x0%d0000/8 port 1 fpma" % (k + 2))
+    a.cmd("route del 0x070000/8")   # gone from the store while C is behind
     c.compact(0)
     c.stop(2)                   # killed: C's watch moves to another member
     same_on([cc], "route list", lambda o: "0x060000/8 port 1 fpma" in o,
@@ -129,7 +133,8 @@ def main():
     st = store_status(cc.query("show config store"))
     t.check(st.get("full reads", "").startswith("2"),
             "C read the store whole again (full reads 2)", st)
-    t.check(routes(cc) == routes(a), "C's routes are A's", "\n".join(routes(cc)))
+    t.check(routes(cc) == routes(a) and not any("0x070000/8" in r for r in routes(cc)),
+            "C's routes are A's: the one deleted meanwhile is gone", "\n".join(routes(cc)))
 
     t.section("one member dead")
     out = b.query("route del 0x020000/8")
