@@ -139,13 +139,17 @@ on_progress(void *arg, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
 /* libcurl's own words for a failed transfer: its error buffer says which
  * TLS alert or certificate check, where curl_easy_strerror says only
  * "Failed sending data"; a TLS member asked in plain http answers nothing. */
+static int
+tls_on(void)
+{
+	return S.conf.cacert != NULL || S.conf.cert != NULL;
+}
+
 static const char *
 curl_why(CURLcode cc, const char *errbuf, char *out, size_t len)
 {
-	int tls = S.conf.cacert != NULL || S.conf.cert != NULL;
-
 	snprintf(out, len, "%s%s", errbuf[0] ? errbuf : curl_easy_strerror(cc),
-		 !tls && cc == CURLE_GOT_NOTHING ?
+		 !tls_on() && cc == CURLE_GOT_NOTHING ?
 		 " (a member serving TLS? give --config-store-cacert)" : "");
 	return out;
 }
@@ -157,12 +161,11 @@ request(unsigned int ep, const char *path, const char *body, struct curl_slist *
 	char *errbuf)
 {
 	char url[256], auth[300];
-	int tls = S.conf.cacert != NULL || S.conf.cert != NULL;
 	CURL *h = curl_easy_init();
 
 	if (h == NULL)
 		return NULL;
-	snprintf(url, sizeof(url), "%s://%s:%u%s", tls ? "https" : "http", S.url.host[ep],
+	snprintf(url, sizeof(url), "%s://%s:%u%s", tls_on() ? "https" : "http", S.url.host[ep],
 		 S.url.port[ep], path);
 	curl_easy_setopt(h, CURLOPT_URL, url);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
@@ -354,10 +357,9 @@ run_job(struct set_job *j, int64_t rev)
 static void
 hold_update(void)
 {
+	char why[FCR_CMD_MSG_LEN];
 	size_t n;
 	int was;
-
-	char why[FCR_CMD_MSG_LEN];
 
 	pthread_mutex_lock(&S.lock);
 	n = S.revs.refused_redirects;

@@ -30,7 +30,6 @@ ratio). --out names another file.
 """
 
 import argparse
-import base64
 import json
 import os
 import re
@@ -42,13 +41,9 @@ import urllib.request
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "tests"))
 import sync_lib as sl  # noqa: E402
-from etcd_lib import Cluster, store_status  # noqa: E402
+from etcd_lib import Cluster, b64, store_status  # noqa: E402
 
 VLAN = 10
-
-
-def b64(s):
-    return base64.b64encode(s.encode()).decode()
 
 
 def wwpn_text(w):
@@ -70,12 +65,6 @@ def redirect_kv(prefix, i):
     return (prefix + "redirect/%d/%x/%x" % (VLAN, h, t),
             "redirect add vlan %d host %s target %s vi %s vt %s" %
             (VLAN, wwpn_text(h), wwpn_text(t), wwpn_text(vi), wwpn_text(vt)))
-
-
-def txn(c, kvs):
-    body = {"success": [{"request_put": {"key": b64(k), "value": b64(v)}} for k, v in kvs]}
-    r = c.post(0, "/v3/kv/txn", body, timeout=30)
-    return int(r["header"]["revision"])
 
 
 def vm(pid, field):
@@ -133,10 +122,10 @@ def main():
         for _, line in batch[-5 if i < n else -4:]:
             startup.write(line + "\n")
         if len(batch) >= 120:
-            rev = txn(c, batch)
+            rev = c.txn_put(0, batch)
             batch = []
     if batch:
-        rev = txn(c, batch)
+        rev = c.txn_put(0, batch)
     startup.close()
     objects = 4 * (n + k) + n
     t.info("%d objects written in %.1f s, revision %d" % (objects, time.monotonic() - t0, rev))
@@ -192,7 +181,7 @@ def main():
         for i in range(n, n + k):
             key, val = redirect_kv(prefix, i)
             t_send = time.time()
-            r = txn(c, [(key, val)])
+            r = c.txn_put(0, [(key, val)])
             commits.append((time.time() - t_send) * 1000.0)
             for nd in nodes:
                 ok, st = applied(nd, r, 30)

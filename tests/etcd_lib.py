@@ -24,6 +24,11 @@ import sync_lib as sl
 ETCD = "/usr/bin/etcd"
 
 
+def b64(text):
+    """etcd's JSON gateway takes keys and values in base64."""
+    return base64.b64encode(text.encode()).decode()
+
+
 class Cluster:
     """Three members; t (a sync_lib.Test) gives the folder for their data
     and logs; prefix: the store prefix of url()."""
@@ -94,7 +99,6 @@ class Cluster:
 
     def txn_put(self, i, kvs):
         """Put [(key, value), ...] in one transaction; its revision."""
-        b64 = lambda x: base64.b64encode(x.encode()).decode()  # noqa: E731
         r = self.post(i, "/v3/kv/txn", {"success": [
             {"request_put": {"key": b64(k), "value": b64(v)}} for k, v in kvs]}, timeout=30)
         return int(r["header"]["revision"])

@@ -24,16 +24,12 @@ import os
 import sys
 
 import sync_lib as sl
-from etcd_lib import ETCD, Cluster, Pki, store_status
+from etcd_lib import ETCD, Cluster, Pki, b64, store_status
 
 FCR = sys.argv[1]
 PREFIX = "/fcrtls%d/" % os.getpid()
 H, T, VI, VT = ("21:00:00:00:00:00:00:01", "50:00:00:00:00:00:00:01",
                 "2f:01:00:00:00:00:00:01", "2f:02:00:00:00:00:00:01")
-
-
-def b64(x):
-    return base64.b64encode(x.encode()).decode()
 
 
 def main():
