@@ -1,95 +1,191 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
-#include "fcr_kind.h"
+#include "log.h"
+#include "sync_lcore.h"
 
-#define ROW(id, syntax, help, group, flags) { id, syntax, help, group, flags, NULL }
-
-static const struct fcr_cmd_def own[] = {
-	ROW(CMD_HELP, "help", "list the commands", "Control", FCR_CMD_LOCAL),
-	ROW(CMD_START, "start", "start forwarding", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_STOP, "stop", "stop forwarding and print the forward statistics (they then add up: rx == tx + dropped)", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_SET_FWD, "set fwd <word>", "testpmd's forwarding modes: fcredirect has one (FC-Redirect rules, then routes)", NULL, FCR_CMD_LOCAL),
-	ROW(CMD_QUIT, "quit", "stop, print the forward statistics, close the ports, exit", NULL, FCR_CMD_LOCAL),
-	ROW(CMD_SLEEP, "sleep <ms>", "wait (for command files and scripts)", NULL, FCR_CMD_LOCAL),
-	ROW(CMD_WAIT_IDLE, "wait idle <ms>", "wait until no frame has arrived for <ms> ms (at most 60 s)", NULL, FCR_CMD_LOCAL),
-	ROW(CMD_WAIT_RX, "wait rx <n> <ms>", "wait until the ports have received <n> frames in all since start (an error after <ms> ms)", NULL, FCR_CMD_LOCAL),
-	ROW(CMD_SET_LOG_LEVEL, "set log level <word> <word>", "log type (or pattern, e.g. fcr.*) and level: emerg alert crit err warning notice info debug", NULL, FCR_CMD_CHANGES),
-	ROW(CMD_SHOW_LOG, "show log levels", "every log type (fcr.main, fcr.port, fcr.tables, fcr.sync, fcr.cli and DPDK's) with its level", NULL, 0),
-
-	ROW(CMD_SHOW_FWD, "show fwd stats", "frames by port, by redirect leg, drops by reason, per worker", "Display", 0),
-	ROW(CMD_SHOW_FWD, "show fwd stats all", "the same (testpmd's form)", NULL, 0),
-	ROW(CMD_SHOW_FWD_RATES, "show fwd rates", "frames/s and bits/s per port and per leg, drops/s by reason, since the last show fwd rates (timestamped)", NULL, 0),
-	ROW(CMD_CLEAR_FWD, "clear fwd stats", "start show fwd stats from zero (telemetry keeps counting since start)", NULL, FCR_CMD_CHANGES),
-	ROW(CMD_SHOW_PORT_STATS_ALL, "show port stats all", "the ports' own counters, with rates since the last show", NULL, 0),
-	ROW(CMD_SHOW_PORT_STATS, "show port stats <port>", "one port's counters and rates", NULL, 0),
-	ROW(CMD_CLEAR_PORT_STATS, "clear port stats all", "zero the ports' own counters", NULL, FCR_CMD_CHANGES),
-	ROW(CMD_SHOW_PORT_INFO_ALL, "show port info all", "driver, MAC, link, MTU, queues, offloads", NULL, 0),
-	ROW(CMD_SHOW_PORT_INFO, "show port info <port>", "one port's information", NULL, 0),
-	ROW(CMD_SHOW_PORT_XSTATS, "show port xstats <port>", "the driver's extended counters (non-zero)", NULL, 0),
-	ROW(CMD_SHOW_PORT_SUMMARY, "show port summary all", "one line a port: name, driver, MAC, started or stopped, link", NULL, 0),
-	ROW(CMD_SHOW_REDIRECT_PATHS, "show redirect paths", "each redirect as a path: host -> VT -> service node -> VI -> target, by WWPN and FCID, and the frames of each of its legs", NULL, 0),
-	ROW(CMD_SHOW_FLOWS, "show flows", "flow entries: key, leg, rewrite, frames, bytes, rate (first 1000)", NULL, 0),
-	ROW(CMD_SHOW_FLOWS_VLAN, "show flows vlan <vlan>", "flow entries of one VLAN", NULL, 0),
-	ROW(CMD_SHOW_FLOWS_TOP, "show flows top <n>", "the n busiest flows", NULL, 0),
-	ROW(CMD_SHOW_FLOWS_VLAN_TOP, "show flows vlan <vlan> top <n>", "the n busiest flows of one VLAN", NULL, 0),
-	ROW(CMD_SHOW_LCORES, "show lcores", "each lcore's role, busy share and cycles per frame", NULL, 0),
-	ROW(CMD_SHOW_MEMPOOL, "show mempool", "each mbuf pool: its size, mbufs in use (ports' queues, rings, workers) and free", NULL, 0),
-	ROW(CMD_SHOW_FCF, "show fcf", "the FCF advertising on each VLAN's fabric ports: its MAC, switch name and FC-MAP", NULL, 0),
-	ROW(CMD_SHOW_CONFIG, "show config", "options, ports, the lcore map, profile and sync settings in effect", NULL, 0),
-	ROW(CMD_SHOW_CONFIG_STORE, "show config store", "the configuration store: member, applied revision, lag, last error", NULL, 0),
-	ROW(CMD_SHOW_CONFIG_FWD, "show config fwd", "the forwarding set-up: which lcore polls which queue, sends on which", NULL, 0),
-
-	ROW(CMD_PORT_STOP, "port stop <port>", "stop a port (forwarding stopped first, as testpmd asks)", "Ports", FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_PORT_STOP_ALL, "port stop all", "stop every port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_PORT_START, "port start <port>", "start a stopped port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_PORT_START_ALL, "port start all", "start every stopped port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_PORT_RESET, "port reset <port>", "stop, reset (where the driver can) and set up a port again as at start", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_PORT_RESET_ALL, "port reset all", "the same for every port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_SET_PROMISC, "set promisc <port> <word>", "on or off: a port takes frames for any MAC (on by default: FPMA MACs are many)", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-	ROW(CMD_SET_PROMISC_ALL, "set promisc all <word>", "on or off for every port", NULL, FCR_CMD_LOCAL | FCR_CMD_CHANGES),
-
-	ROW(CMD_KINDS, "", "", "Configuration", 0),
-	ROW(CMD_SAVE_CONFIG, "save config <word>", "write routes, static bindings and redirects as a command file", NULL, 0),
-	ROW(CMD_LOAD_CONFIG, "load config <word>", "apply a command file of routes, bindings, redirects: all or nothing", NULL, FCR_CMD_LOCAL),
-
-	ROW(CMD_SHOW_SYNC, "show sync stats", "replication: readiness, changes, updates, datagrams, losses, peers", "Replication", 0),
-	ROW(CMD_SET_SYNC_WINDOW, "set sync window <ms>", "coalescing window: changes inside it go out once, as of its end", NULL, FCR_CMD_CHANGES),
-	ROW(CMD_SYNC_PEER_ADD, "sync peer add <addr>", "replicate with another fcredirect at IPv4:port", NULL, FCR_CMD_CHANGES),
-};
+/* What the files registered, in the order they did. */
+#define FCR_MAX_REGISTRATIONS 32
+static struct {
+	const struct fcr_cmd_def *rows;
+	size_t n;
+	fcr_cmd_fn *run;
+	enum fcr_cmd_thread thread;
+} reg[FCR_MAX_REGISTRATIONS];
+static unsigned int nb_reg;
+static int reg_overflow;
 
 const struct fcr_cmd_def *fcr_commands;
 size_t fcr_nb_commands;
+static int quit_requested;
+
+void
+fcr_commands_register(const struct fcr_cmd_def *rows, size_t n, fcr_cmd_fn *run,
+		      enum fcr_cmd_thread thread)
+{
+	if (nb_reg == FCR_MAX_REGISTRATIONS) {
+		reg_overflow = 1; /* said by fcr_commands_init(): no log yet */
+		return;
+	}
+	reg[nb_reg].rows = rows;
+	reg[nb_reg].n = n;
+	reg[nb_reg].run = run;
+	reg[nb_reg].thread = thread;
+	nb_reg++;
+}
 
 int
 fcr_commands_init(void)
 {
-	size_t n = 0, i, total = sizeof(own) / sizeof(own[0]);
 	struct fcr_cmd_def *t;
-	int k, first = 1;
-	unsigned int c;
+	size_t total = 0, n = 0, i;
+	unsigned int r;
+	int s;
 
-	for (k = 0; k < FCR_KIND_COUNT; k++)
-		total += fcr_kinds[k]->nb_cmds;
-	t = calloc(total, sizeof(*t));
+	if (reg_overflow) {
+		FCR_LOG(ERR, main, "more than %d files register commands", FCR_MAX_REGISTRATIONS);
+		return -1;
+	}
+	for (r = 0; r < nb_reg; r++)
+		total += reg[r].n;
+	t = calloc(total ? total : 1, sizeof(*t));
 	if (t == NULL)
 		return -1;
-	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-		if (own[i].id != CMD_KINDS) {
-			t[n++] = own[i];
-			continue;
-		}
-		for (k = 0; k < FCR_KIND_COUNT; k++)
-			for (c = 0; c < fcr_kinds[k]->nb_cmds; c++) {
-				t[n] = fcr_kinds[k]->cmds[c];
-				if (first)
-					t[n].group = own[i].group;
-				first = 0;
+	for (s = 0; s < FCR_SEC_COUNT; s++)
+		for (r = 0; r < nb_reg; r++)
+			for (i = 0; i < reg[r].n; i++) {
+				if (reg[r].rows[i].section != (enum fcr_cmd_section)s)
+					continue;
+				t[n] = reg[r].rows[i];
+				if (t[n].run == NULL) {
+					t[n].run = reg[r].run;
+					t[n].thread = reg[r].thread;
+				}
+				if (t[n].run == NULL) {
+					FCR_LOG(ERR, main, "command '%s' has no handler", t[n].syntax);
+					free(t);
+					return -1;
+				}
 				n++;
 			}
+	if (n != total) {
+		FCR_LOG(ERR, main, "a command row names no section of help");
+		free(t);
+		return -1;
 	}
 	fcr_commands = t;
 	fcr_nb_commands = n;
 	return 0;
+}
+
+void
+fcr_commands_quit(void)
+{
+	quit_requested = 1;
+}
+
+int
+fcr_commands_quitting(void)
+{
+	return quit_requested;
+}
+
+static int
+help(const struct fcr_cmd *c, FILE *out)
+{
+	int section = -1;
+	size_t i;
+
+	(void)c;
+	for (i = 0; i < fcr_nb_commands; i++) {
+		if ((int)fcr_commands[i].section != section) {
+			section = (int)fcr_commands[i].section;
+			fprintf(out, "%s%s:\n", i ? "\n" : "",
+				fcr_cmd_section_name(fcr_commands[i].section));
+		}
+		fprintf(out, "  %-72s %s\n", fcr_commands[i].syntax, fcr_commands[i].help);
+	}
+	return 0;
+}
+
+static const struct fcr_cmd_def rows[] = {
+	{ .syntax = "help", .help = "list the commands", .run = help },
+};
+FCR_COMMANDS(rows)
+
+/* The line as given, less a comment, for the audit trail (fcr.cli at
+ * info). */
+static void
+audit(const char *text)
+{
+	size_t n = strcspn(text, "#\r\n");
+
+	while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+		n--;
+	while (n > 0 && (*text == ' ' || *text == '\t')) {
+		text++;
+		n--;
+	}
+	FCR_LOG(INFO, cli, "%.*s", (int)n, text);
+}
+
+static int
+run_on_thread(const struct fcr_cmd *c, FILE *out)
+{
+	if (c->def->thread == FCR_CMD_ON_TABLES)
+		return fcr_sync_lcore_cmd(c->def->run, c, out);
+	return c->def->run(c, out);
+}
+
+int
+fcr_command_run(const struct fcr_cmd *c, const char *text, const char *where)
+{
+	char *said = NULL;
+	size_t len = 0;
+	FILE *out;
+	int r;
+
+	if (where == NULL) {
+		r = run_on_thread(c, stdout);
+	} else {
+		/* a command of a file: its error names the file and line */
+		out = open_memstream(&said, &len);
+		if (out == NULL) {
+			printf("error: %s: out of memory\n", where);
+			fflush(stdout);
+			return -1;
+		}
+		r = run_on_thread(c, out);
+		fclose(out);
+		if (r < 0 && strncmp(said, "error: ", 7) == 0)
+			printf("error: %s: %s", where, said + 7);
+		else
+			fputs(said, stdout);
+		free(said);
+	}
+	if (r == 0 && (c->def->flags & FCR_CMD_CHANGES))
+		audit(text);
+	fflush(stdout);
+	return r;
+}
+
+int
+fcr_command_line(const char *text, const char *where)
+{
+	char msg[FCR_CMD_MSG_LEN];
+	struct fcr_cmd c;
+	int r;
+
+	r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, text, &c, msg);
+	if (r < 0) {
+		printf("error: %s%s%s\n", where ? where : "", where ? ": " : "", msg);
+		fflush(stdout);
+		return -1;
+	}
+	if (r == 0)
+		return 0;
+	return fcr_command_run(&c, text, where);
 }

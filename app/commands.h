@@ -1,36 +1,53 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The command table: the program's own commands and every kind's (routes,
- * bindings, redirects: lib/kind/), shared by the command line (which runs
- * the local ones), the terminal's completion and `help`, and the sync
- * lcore (which runs the rest). */
+/*
+ * The command table and the one way to run a command. Each file that runs
+ * commands registers its own rows beside their handlers (FCR_COMMANDS);
+ * each row says which thread runs it. The table feeds the command line,
+ * command files, `help` and the terminal's completion. A command is parsed
+ * once, where it is typed or read, and reaches its handler as a typed
+ * command, never as text.
+ */
 #ifndef FCR_APP_COMMANDS_H
 #define FCR_APP_COMMANDS_H
 
 #include <stddef.h>
 
+#include <rte_common.h>
+
 #include "fcr_cmd.h"
 
-enum fcr_cmd_id {
-	/* run by the command line itself */
-	CMD_HELP = 100, CMD_QUIT, CMD_START, CMD_STOP, CMD_SLEEP, CMD_WAIT_IDLE, CMD_WAIT_RX,
-	CMD_LOAD_CONFIG, CMD_PORT_STOP, CMD_PORT_STOP_ALL, CMD_PORT_START, CMD_PORT_START_ALL,
-	CMD_PORT_RESET, CMD_PORT_RESET_ALL, CMD_SET_PROMISC, CMD_SET_PROMISC_ALL, CMD_SET_FWD, CMD_SHOW_CONFIG_STORE,
-	/* run by the sync lcore */
-	CMD_SHOW_FWD, CMD_CLEAR_FWD, CMD_SHOW_PORT_STATS_ALL, CMD_SHOW_PORT_STATS,
-	CMD_CLEAR_PORT_STATS, CMD_SHOW_PORT_INFO_ALL, CMD_SHOW_PORT_INFO,
-	CMD_SHOW_PORT_XSTATS, CMD_SHOW_FLOWS, CMD_SHOW_FLOWS_VLAN,
-	CMD_SHOW_FLOWS_TOP, CMD_SHOW_FLOWS_VLAN_TOP, CMD_SHOW_LCORES,
-	CMD_SHOW_CONFIG, CMD_SHOW_FCF, CMD_SHOW_MEMPOOL, CMD_SET_LOG_LEVEL, CMD_SHOW_LOG, CMD_SAVE_CONFIG,
-	CMD_SHOW_SYNC, CMD_SET_SYNC_WINDOW, CMD_SYNC_PEER_ADD, CMD_SHOW_PORT_SUMMARY,
-	CMD_SHOW_CONFIG_FWD, CMD_SHOW_FWD_RATES, CMD_SHOW_REDIRECT_PATHS,
-	CMD_KINDS, /* in the table: where the kinds' commands go */
-};
+/* Add rows to the table (before fcr_commands_init()). A row without a
+ * handler is given run and thread (the kinds' rows: one handler for all). */
+void fcr_commands_register(const struct fcr_cmd_def *rows, size_t n, fcr_cmd_fn *run,
+			   enum fcr_cmd_thread thread);
 
-/* Built by fcr_commands_init() from the program's rows and the kinds'. */
+/* A file's rows, registered when the program loads. */
+#define FCR_COMMANDS(rows) \
+	RTE_INIT(fcr_register_##rows) \
+	{ \
+		fcr_commands_register(rows, RTE_DIM(rows), NULL, FCR_CMD_ON_CLI); \
+	}
+
+/* Built by fcr_commands_init() from the rows registered: by help's
+ * section, and in a section in the order registered. */
 extern const struct fcr_cmd_def *fcr_commands;
 extern size_t fcr_nb_commands;
 
-/* 0, or -1 when out of memory. */
+/* 0, or -1 when out of memory or a row has no handler. */
 int fcr_commands_init(void);
+
+/*
+ * Run a parsed command on its thread and print what it says (text: the
+ * line as typed, for the audit trail; where: the file and line it came
+ * from, or NULL, said before its error). From the command line's thread.
+ * 0 or -1.
+ */
+int fcr_command_run(const struct fcr_cmd *c, const char *text, const char *where);
+/* Parse and run one line (a blank line or a comment: 0). 0 or -1. */
+int fcr_command_line(const char *text, const char *where);
+
+/* `quit` was given: the command line stops reading. */
+void fcr_commands_quit(void);
+int fcr_commands_quitting(void);
 
 #endif /* FCR_APP_COMMANDS_H */

@@ -3,8 +3,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "commands.h"
 #include "log.h"
 
 /* Defaults: notices and worse; `set log level fcr.* info` adds the
@@ -100,3 +102,46 @@ fcr_log_init(void)
 		rte_openlog_stream(f);
 	}
 }
+
+static int
+set_log_level(const struct fcr_cmd *c, FILE *out)
+{
+	static const char *const names[] = {
+		NULL, "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+	};
+	const char *type = fcr_cmd_word(c, 0), *level = fcr_cmd_word(c, 1);
+	char *end;
+	long lv = strtol(level, &end, 10);
+	unsigned int i;
+
+	if (*end != '\0' || lv < RTE_LOG_EMERG || lv > RTE_LOG_DEBUG) {
+		lv = 0;
+		for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(level, names[i]) == 0)
+				lv = (long)i;
+	}
+	if (lv == 0) {
+		fprintf(out, "error: set log level: '%s' is not a level (emerg alert crit err "
+			"warning notice info debug, or 1-8)\n", level);
+		return -1;
+	}
+	if (rte_log_set_level_pattern(type, (uint32_t)lv) != 0) {
+		fprintf(out, "error: set log level: cannot set '%s'\n", type);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+show_log_levels(const struct fcr_cmd *c, FILE *out)
+{
+	(void)c;
+	rte_log_dump(out);
+	return 0;
+}
+
+static const struct fcr_cmd_def rows[] = {
+	{ .syntax = "set log level <word> <word>", .help = "log type (or pattern, e.g. fcr.*) and level: emerg alert crit err warning notice info debug", .run = set_log_level, .thread = FCR_CMD_ON_TABLES, .flags = FCR_CMD_CHANGES },
+	{ .syntax = "show log levels", .help = "every log type (fcr.main, fcr.port, fcr.tables, fcr.sync, fcr.cli and DPDK's) with its level", .run = show_log_levels, .thread = FCR_CMD_ON_TABLES },
+};
+FCR_COMMANDS(rows)

@@ -7,6 +7,8 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "commands.h"
+#include "fwd.h"
 #include "log.h"
 #include "notes_log.h"
 #include "ports.h"
@@ -326,3 +328,97 @@ fcr_ports_close(void)
 		rte_eth_dev_close(port);
 	}
 }
+
+/*
+ * The port commands. port stop|start|reset <port>|all: as testpmd, only
+ * with forwarding stopped (a worker must never poll a stopped port); `all`
+ * is the form without a <port>.
+ */
+/* The ports [*first, *last) a command names: its <port> (its first
+ * argument) when one_port, else all. 0, or -1 and why. */
+static int
+port_range(const struct fcr_cmd *c, int one_port, FILE *out, uint16_t *first, uint16_t *last)
+{
+	*first = 0;
+	*last = fcr_fwd.nb_ports;
+	if (!one_port)
+		return 0;
+	if (c->arg[0].u32 >= fcr_fwd.nb_ports) {
+		fprintf(out, "error: port %u does not exist (%u ports)\n", c->arg[0].u32,
+			fcr_fwd.nb_ports);
+		return -1;
+	}
+	*first = (uint16_t)c->arg[0].u32;
+	*last = *first + 1;
+	return 0;
+}
+
+static int
+each_port(const struct fcr_cmd *c, FILE *out, int (*change)(uint16_t port, FILE *out))
+{
+	uint16_t p, first, last;
+	int rc = 0;
+
+	if (port_range(c, c->nb_args == 1, out, &first, &last) < 0)
+		return -1;
+	if (__atomic_load_n(&fcr_fwd.forwarding, __ATOMIC_ACQUIRE)) {
+		fprintf(out, "error: %s: stop forwarding first (stop)\n", c->def->syntax);
+		return -1;
+	}
+	for (p = first; p < last && rc == 0; p++)
+		rc = change(p, out);
+	return rc;
+}
+
+static int
+port_stop_cmd(const struct fcr_cmd *c, FILE *out)
+{
+	return each_port(c, out, fcr_port_stop);
+}
+
+static int
+port_start_cmd(const struct fcr_cmd *c, FILE *out)
+{
+	return each_port(c, out, fcr_port_start);
+}
+
+static int
+port_reset_cmd(const struct fcr_cmd *c, FILE *out)
+{
+	return each_port(c, out, fcr_port_reset);
+}
+
+/* set promisc <port>|all on|off: also while forwarding */
+static int
+set_promisc(const struct fcr_cmd *c, FILE *out)
+{
+	const char *onoff = fcr_cmd_word(c, c->nb_args - 1);
+	uint16_t p, first, last;
+	int rc = 0;
+
+	if (port_range(c, c->nb_args == 2, out, &first, &last) < 0)
+		return -1;
+	if (strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0) {
+		fprintf(out, "error: set promisc: on or off, not '%s'\n", onoff);
+		return -1;
+	}
+	for (p = first; p < last && rc == 0; p++)
+		rc = fcr_port_promisc(p, strcmp(onoff, "on") == 0, out);
+	return rc;
+}
+
+#define PORT(syntax_, help_, run_) \
+	{ .syntax = (syntax_), .help = (help_), .run = (run_), .section = FCR_SEC_PORTS, \
+	  .flags = FCR_CMD_CHANGES }
+
+static const struct fcr_cmd_def rows[] = {
+	PORT("port stop <port>", "stop a port (forwarding stopped first, as testpmd asks)", port_stop_cmd),
+	PORT("port stop all", "stop every port", port_stop_cmd),
+	PORT("port start <port>", "start a stopped port", port_start_cmd),
+	PORT("port start all", "start every stopped port", port_start_cmd),
+	PORT("port reset <port>", "stop, reset (where the driver can) and set up a port again as at start", port_reset_cmd),
+	PORT("port reset all", "the same for every port", port_reset_cmd),
+	PORT("set promisc <port> <word>", "on or off: a port takes frames for any MAC (on by default: FPMA MACs are many)", set_promisc),
+	PORT("set promisc all <word>", "on or off for every port", set_promisc),
+};
+FCR_COMMANDS(rows)

@@ -118,3 +118,11 @@ fcr_show_fwd_rates(FILE *out)
 		}
 	fprintf(out, "%s\n", n ? "" : " none");
 }
+
+int
+fcr_show_fwd_rates_cmd(const struct fcr_cmd *c, FILE *out)
+{
+	(void)c;
+	fcr_show_fwd_rates(out);
+	return 0;
+}

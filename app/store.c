@@ -946,7 +946,7 @@ fcr_store_write(const struct fcr_cmd *cmds, unsigned int n, FILE *out)
 			;
 		ops[j].key = keys[j];
 		ops[j].expect_mod_rev = fcr_store_revs_get(&S.revs, &r.key, &held[j]);
-		if (cmds[i].def->id == FCR_OP_ADD) {
+		if (cmds[i].def->op == FCR_OP_ADD) {
 			fcr_cmd_format(&cmds[i], vals[j], sizeof(vals[j]));
 			ops[j].value = vals[j];
 		} else {
@@ -1064,3 +1064,16 @@ fcr_store_stop(void)
 	curl_global_cleanup();
 	S.on = 0;
 }
+
+static int
+show_config_store(const struct fcr_cmd *c, FILE *out)
+{
+	(void)c;
+	fcr_store_show(out);
+	return 0;
+}
+
+static const struct fcr_cmd_def rows[] = {
+	{ .syntax = "show config store", .help = "the configuration store: member, applied revision, lag, last error", .run = show_config_store, .section = FCR_SEC_DISPLAY },
+};
+FCR_COMMANDS(rows)

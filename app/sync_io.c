@@ -15,6 +15,7 @@
 
 #include <rte_cycles.h>
 
+#include "commands.h"
 #include "fcr_change.h"
 #include "fcr_sync.h"
 #include "fcr_tables.h"
@@ -377,3 +378,45 @@ fcr_show_sync_stats(FILE *out)
 	}
 	fprintf(out, "-----------------------------------------------------------------\n");
 }
+
+static int
+show_sync_stats(const struct fcr_cmd *c, FILE *out)
+{
+	(void)c;
+	fcr_show_sync_stats(out);
+	return 0;
+}
+
+static int
+set_sync_window(const struct fcr_cmd *c, FILE *out)
+{
+	if (engine == NULL || c->arg[0].u32 == 0 || c->arg[0].u32 > 60000) {
+		fprintf(out, "error: set sync window: %s\n", engine != NULL ?
+			"the window is 1 to 60000 ms" : "sync is off");
+		return -1;
+	}
+	fcr_sync_io_set_window(c->arg[0].u32);
+	return 0;
+}
+
+static int
+sync_peer_add(const struct fcr_cmd *c, FILE *out)
+{
+	if (fcr_sync_io_peer_add(c->arg[0].addr.ip, c->arg[0].addr.port) < 0) {
+		fprintf(out, "error: sync peer add: %s\n", engine != NULL ?
+			"already a peer, or 16 peers already" : "sync is off");
+		return -1;
+	}
+	return 0;
+}
+
+#define SYNC(syntax_, help_, run_, flags_) \
+	{ .syntax = (syntax_), .help = (help_), .run = (run_), .thread = FCR_CMD_ON_TABLES, \
+	  .section = FCR_SEC_REPLICATION, .flags = (flags_) }
+
+static const struct fcr_cmd_def rows[] = {
+	SYNC("show sync stats", "replication: readiness, changes, updates, datagrams, losses, peers", show_sync_stats, 0),
+	SYNC("set sync window <ms>", "coalescing window: changes inside it go out once, as of its end", set_sync_window, FCR_CMD_CHANGES),
+	SYNC("sync peer add <addr>", "replicate with another fcredirect at IPv4:port", sync_peer_add, FCR_CMD_CHANGES),
+};
+FCR_COMMANDS(rows)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,18 +10,11 @@
 #include <rte_pause.h>
 #include <rte_ring_elem.h>
 
-#include <rte_log.h>
-
-#include "commands.h"
 #include "fcr_config.h"
-#include "fcr_text.h"
 #include "fcr_tables.h"
 #include "fwd.h"
 #include "log.h"
 #include "options.h"
-#include "ports.h"
-#include "rates.h"
-#include "show.h"
 #include "sync_io.h"
 #include "notes_log.h"
 #include "sync_lcore.h"
@@ -35,6 +27,8 @@ struct fcr_login_latency fcr_login_latency;
 enum { MB_EMPTY, MB_POSTED, MB_DONE };
 static struct {
 	struct fcr_cmd cmd;
+	fcr_cmd_fn *cmd_fn;                    /* a command's handler, or NULL */
+	int has_cmd;                           /* cmd is its argument (else NULL) */
 	const struct fcr_config_line *lines; /* a configuration to apply whole, or NULL */
 	void (*job)(void *arg);               /* a read of the tables, or NULL */
 	void *job_arg;
@@ -130,177 +124,6 @@ drain_sent(void)
 	}
 }
 
-static int
-set_log_level(const char *type, const char *level, FILE *out)
-{
-	static const char *const names[] = {
-		NULL, "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
-	};
-	char *end;
-	long lv = strtol(level, &end, 10);
-	unsigned int i;
-
-	if (*end != '\0' || lv < RTE_LOG_EMERG || lv > RTE_LOG_DEBUG) {
-		lv = 0;
-		for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strcmp(level, names[i]) == 0)
-				lv = (long)i;
-	}
-	if (lv == 0) {
-		fprintf(out, "error: set log level: '%s' is not a level (emerg alert crit err "
-			"warning notice info debug, or 1-8)\n", level);
-		return -1;
-	}
-	if (rte_log_set_level_pattern(type, (uint32_t)lv) != 0) {
-		fprintf(out, "error: set log level: cannot set '%s'\n", type);
-		return -1;
-	}
-	return 0;
-}
-
-/* A command file that `load config` (or --cmdline-file) restores: routes,
- * static bindings and redirects; learned bindings come back by themselves. */
-static int
-save_config(const char *file, FILE *out)
-{
-	char path[PATH_MAX], why[PATH_MAX + 100];
-	FILE *f;
-	int fd;
-
-	if (fcr_options_config_path(fcr_fwd.opt, file, 0, path, why, sizeof(why)) < 0) {
-		fprintf(out, "error: save config: %s\n", why);
-		return -1;
-	}
-	/* not through a link: one left dangling in the folder could point out */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (f == NULL) {
-		fprintf(out, "error: save config: cannot write %s: %s\n", file,
-			errno == ELOOP ? "a symbolic link" : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	fprintf(f, "# fcredirect configuration: routes, static bindings, redirects\n");
-	fcr_config_save(fcr_fwd.tables, f);
-	if (fclose(f) != 0) {
-		fprintf(out, "error: save config: writing %s: %s\n", file, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static int
-execute(const struct fcr_cmd *c, FILE *out)
-{
-	const union fcr_cmd_arg *a = c->arg;
-	uint32_t n;
-
-	if (c->def->kind != NULL)
-		return fcr_config_run(fcr_fwd.tables, c, out);
-	switch (c->def->id) {
-	case CMD_SHOW_FWD:
-		fcr_show_fwd_stats(out);
-		break;
-	case CMD_SHOW_REDIRECT_PATHS:
-		fcr_show_redirect_paths(out);
-		break;
-	case CMD_SHOW_FWD_RATES:
-		fcr_show_fwd_rates(out);
-		break;
-	case CMD_CLEAR_FWD:
-		fcr_clear_fwd_stats();
-		break;
-	case CMD_SHOW_PORT_STATS_ALL:
-		fcr_show_port_stats(out, -1);
-		break;
-	case CMD_SHOW_PORT_STATS:
-	case CMD_SHOW_PORT_INFO:
-	case CMD_SHOW_PORT_XSTATS:
-		if (a[0].u32 >= fcr_fwd.nb_ports) {
-			fprintf(out, "error: port %u does not exist (%u ports)\n", a[0].u32,
-				fcr_fwd.nb_ports);
-			return -1;
-		}
-		if (c->def->id == CMD_SHOW_PORT_STATS)
-			fcr_show_port_stats(out, (int)a[0].u32);
-		else if (c->def->id == CMD_SHOW_PORT_INFO)
-			fcr_show_port_info(out, (int)a[0].u32);
-		else
-			fcr_show_port_xstats(out, (uint16_t)a[0].u32);
-		break;
-	case CMD_CLEAR_PORT_STATS:
-		fcr_clear_port_stats();
-		break;
-	case CMD_SHOW_PORT_INFO_ALL:
-		fcr_show_port_info(out, -1);
-		break;
-	case CMD_SHOW_FLOWS:
-		fcr_show_flows(out, -1, 0);
-		break;
-	case CMD_SHOW_FLOWS_VLAN:
-		fcr_show_flows(out, (int)a[0].u32, 0);
-		break;
-	case CMD_SHOW_FLOWS_TOP:
-	case CMD_SHOW_FLOWS_VLAN_TOP:
-		n = c->def->id == CMD_SHOW_FLOWS_TOP ? a[0].u32 : a[1].u32;
-		if (n == 0 || n > 100000) {
-			fprintf(out, "error: top: 1 to 100000 flows\n");
-			return -1;
-		}
-		fcr_show_flows(out, c->def->id == CMD_SHOW_FLOWS_TOP ? -1 : (int)a[0].u32, n);
-		break;
-	case CMD_SHOW_LCORES:
-		fcr_show_lcores(out);
-		break;
-	case CMD_SHOW_CONFIG:
-		fcr_show_config(out);
-		break;
-	case CMD_SHOW_CONFIG_FWD:
-		fcr_show_config_fwd(out);
-		break;
-	case CMD_SHOW_PORT_SUMMARY:
-		fprintf(out, "Number of available ports: %u\n", fcr_fwd.nb_ports);
-		fcr_ports_print(out);
-		break;
-	case CMD_SHOW_FCF:
-		fcr_show_fcf(out);
-		break;
-	case CMD_SHOW_MEMPOOL:
-		fcr_show_mempool(out);
-		break;
-	case CMD_SET_LOG_LEVEL:
-		return set_log_level(fcr_cmd_word(c, 0), fcr_cmd_word(c, 1), out);
-	case CMD_SHOW_LOG:
-		rte_log_dump(out);
-		break;
-	case CMD_SAVE_CONFIG:
-		return save_config(fcr_cmd_word(c, 0), out);
-	case CMD_SHOW_SYNC:
-		fcr_show_sync_stats(out);
-		break;
-	case CMD_SET_SYNC_WINDOW:
-		if (!fcr_sync_io_enabled() || a[0].u32 == 0 || a[0].u32 > 60000) {
-			fprintf(out, "error: set sync window: %s\n", fcr_sync_io_enabled() ?
-				"the window is 1 to 60000 ms" : "sync is off");
-			return -1;
-		}
-		fcr_sync_io_set_window(a[0].u32);
-		break;
-	case CMD_SYNC_PEER_ADD:
-		if (fcr_sync_io_peer_add(a[0].addr.ip, a[0].addr.port) < 0) {
-			fprintf(out, "error: sync peer add: %s\n", fcr_sync_io_enabled() ?
-				"already a peer, or 16 peers already" : "sync is off");
-			return -1;
-		}
-		break;
-	default:
-		fprintf(out, "error: '%s' is not a table command\n", c->def->syntax);
-		return -1;
-	}
-	return 0;
-}
-
 static void
 serve_mailbox(void)
 {
@@ -325,7 +148,7 @@ serve_mailbox(void)
 			FCR_LOG(INFO, cli, "%s: %u configuration lines applied", mailbox.where,
 				mailbox.nb_lines);
 	} else {
-		mailbox.rc = execute(&mailbox.cmd, out);
+		mailbox.rc = mailbox.cmd_fn(mailbox.has_cmd ? &mailbox.cmd : NULL, out);
 	}
 	if (out != NULL)
 		fclose(out);
@@ -347,6 +170,7 @@ post_and_wait(char **output)
 	mailbox.out = NULL;
 	mailbox.lines = NULL;
 	mailbox.job = NULL;
+	mailbox.cmd_fn = NULL;
 	__atomic_store_n(&mailbox.state, MB_EMPTY, __ATOMIC_RELEASE);
 	return mailbox.rc;
 }
@@ -380,14 +204,22 @@ fcr_sync_lcore_run(void (*job)(void *arg), void *arg)
 }
 
 int
-fcr_sync_lcore_call(const struct fcr_cmd *c, char **output)
+fcr_sync_lcore_cmd(fcr_cmd_fn *fn, const struct fcr_cmd *c, FILE *out)
 {
+	char *said = NULL;
 	int rc;
 
 	pthread_mutex_lock(&mailbox_lock);
-	mailbox.cmd = *c;
-	rc = post_and_wait(output);
+	mailbox.cmd_fn = fn;
+	mailbox.has_cmd = c != NULL;
+	if (c != NULL)
+		mailbox.cmd = *c;
+	rc = post_and_wait(&said);
 	pthread_mutex_unlock(&mailbox_lock);
+	if (said != NULL) {
+		fputs(said, out);
+		free(said);
+	}
 	return rc;
 }
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The sync lcore: it applies what workers report through their
- * rings (first frames, logins) and runs the table commands the command line
- * hands it, so no other thread ever changes a table. It runs on its own
- * lcore when one is given, otherwise on the main lcore.
+ * The sync lcore: it applies what workers report through their rings
+ * (first frames, logins) and runs the commands whose rows say they run on
+ * it (FCR_CMD_ON_TABLES), so no other thread ever changes a table. It runs
+ * on its own lcore when one is given, otherwise on the main lcore.
  */
 #ifndef FCR_APP_SYNC_LCORE_H
 #define FCR_APP_SYNC_LCORE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fcr_cmd.h"
 #include "fcr_config.h"
@@ -26,11 +27,11 @@ int fcr_sync_lcore_main(void *arg);
 void fcr_sync_lcore_exit(void);
 
 /*
- * Run one parsed command in the sync lcore and wait for it. Returns 0 or -1
- * (the message is in the output); *output is malloc'd text to print (or
- * NULL).
+ * Run a command's handler on the sync lcore (c: its argument, or NULL for
+ * one that takes none) and wait for it; what it says is written to out.
+ * 0 or -1.
  */
-int fcr_sync_lcore_call(const struct fcr_cmd *c, char **output);
+int fcr_sync_lcore_cmd(fcr_cmd_fn *fn, const struct fcr_cmd *c, FILE *out);
 
 /* Run job(arg) on the sync lcore's lcore (a read of the tables that must not
  * race their changes) and wait for it. */

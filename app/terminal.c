@@ -3,7 +3,7 @@
  * The prompt on a terminal: DPDK's cmdline library, with tab completion and
  * '?' help, its instructions made from the command table. Every word of a
  * syntax is a token that knows its type: a literal word, or a placeholder
- * the grammar (lib/control/fcr_cmd.c) parses as the word is matched. So a
+ * the grammar (fcr_cmd.c) parses as the word is matched. So a
  * line is parsed once, into the typed command the callback runs, and a
  * placeholder matches only what its type accepts ("all" is not a <port>:
  * `show port stats all` is not ambiguous). Completion offers what a type
@@ -19,7 +19,6 @@
 #include <cmdline_rdline.h>
 #include <cmdline_socket.h>
 
-#include "cli.h"
 #include "commands.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
@@ -235,8 +234,8 @@ on_rest(void *res, struct cmdline *cl, void *data)
 {
 	(void)res;
 	(void)data;
-	fcr_cli_line(rest_line);
-	if (fcr_cli_quitting())
+	fcr_command_line(rest_line, NULL);
+	if (fcr_commands_quitting())
 		cmdline_quit(cl);
 }
 
@@ -277,8 +276,8 @@ on_line(void *res, struct cmdline *cl, void *data)
 			w++;
 		i++;
 	}
-	fcr_cli_run(&c, text, NULL);
-	if (fcr_cli_quitting())
+	fcr_command_run(&c, text, NULL);
+	if (fcr_commands_quitting())
 		cmdline_quit(cl);
 }
 
@@ -367,7 +366,7 @@ instructions(void)
 }
 
 void
-fcr_terminal_loop(void)
+fcr_terminal_loop(volatile int *signalled)
 {
 	cmdline_parse_ctx_t *ctx = instructions();
 	struct cmdline *cl;
@@ -377,7 +376,7 @@ fcr_terminal_loop(void)
 		free_instructions(ctx);
 		return;
 	}
-	while (!fcr_cli_quitting() && !fcr_cli_signal) {
+	while (!fcr_commands_quitting() && !*signalled) {
 		int st = cmdline_poll(cl);
 
 		if (st < 0 || st == RDLINE_EXITED)

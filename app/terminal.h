@@ -3,7 +3,7 @@
 #ifndef FCR_APP_TERMINAL_H
 #define FCR_APP_TERMINAL_H
 
-/* Until quit, end of input or a signal. */
-void fcr_terminal_loop(void);
+/* Until quit, end of input or *signalled. */
+void fcr_terminal_loop(volatile int *signalled);
 
 #endif /* FCR_APP_TERMINAL_H */

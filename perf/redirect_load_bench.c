@@ -47,9 +47,9 @@
 #include <rte_rcu_qsbr.h>
 
 #include "bench_util.h"
-#include "commands.h"
 #include "fcr_cmd.h"
 #include "fcr_config.h"
+#include "fcr_kind.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 
@@ -65,9 +65,10 @@ static const uint32_t loads[] = { 25000, 250000 };
 #define MAX_BINDINGS (1u << 20)
 #define MAX_ROUTES 4096u
 
-/* The program's own command table (app/commands.c, built into this
- * benchmark), so a line is matched exactly as the program matches it. */
-#define NB_CMDS fcr_nb_commands
+/* The kinds' command rows: what a configuration file's lines match (the
+ * program's own rows fail at their first word). */
+static struct fcr_cmd_def defs[64];
+static size_t nb_defs;
 
 enum mode { M_API, M_CMD, NMODES };
 static const char *const mode_names[NMODES] = { "api", "commands" };
@@ -202,7 +203,7 @@ load(struct fcr_tables *t, enum mode mode, uint32_t nredir, struct lines *l,
 		} else {
 			for (; i < end; i++)
 				for (r = 0; r < 5; r++, line++)
-					fail += fcr_cmd_parse(fcr_commands, NB_CMDS,
+					fail += fcr_cmd_parse(defs, nb_defs,
 						l->buf + l->off[line], &c, msg) != 1 ||
 						fcr_config_run(t, &c, stderr) < 0;
 		}
@@ -288,7 +289,8 @@ main(int argc, char **argv)
 		usage(stderr, argv[0]);
 		return 2;
 	}
-	if (bench_eal_init("redirect-load-bench", 1024, "0") < 0 || fcr_commands_init() < 0)
+	nb_defs = fcr_kind_cmds(defs, RTE_DIM(defs));
+	if (bench_eal_init("redirect-load-bench", 1024, "0") < 0 || nb_defs > RTE_DIM(defs))
 		return 2;
 	hz = (double)rte_get_tsc_hz();
 	load0 = bench_loadavg();

@@ -31,18 +31,6 @@
 static struct fcr_cmd_def defs[64];
 static size_t nb_defs;
 
-/* Every kind's commands, as the program's table holds them. */
-static void
-load_defs(void)
-{
-	unsigned int c;
-	int k;
-
-	nb_defs = 0;
-	for (k = 0; k < FCR_KIND_COUNT; k++)
-		for (c = 0; c < fcr_kinds[k]->nb_cmds; c++)
-			defs[nb_defs++] = fcr_kinds[k]->cmds[c];
-}
 
 static struct fcr_tables *
 mk(uint32_t max_routes)
@@ -397,7 +385,7 @@ static int
 eal_up(void **state)
 {
 	(void)state;
-	load_defs();
+	nb_defs = fcr_kind_cmds(defs, RTE_DIM(defs));
 	return tu_eal_init("test_config", "256", "0");
 }
 

@@ -19,16 +19,6 @@
 static struct fcr_cmd_def defs[64];
 static size_t nb_defs;
 
-static void
-load_defs(void)
-{
-	unsigned int c;
-	int k;
-
-	for (k = 0; k < FCR_KIND_COUNT; k++)
-		for (c = 0; c < fcr_kinds[k]->nb_cmds; c++)
-			defs[nb_defs++] = fcr_kinds[k]->cmds[c];
-}
 
 static void
 urls(void **state)
@@ -228,6 +218,6 @@ main(void)
 		cmocka_unit_test(refused_redirect_keys),
 	};
 
-	load_defs();
+	nb_defs = fcr_kind_cmds(defs, RTE_DIM(defs));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

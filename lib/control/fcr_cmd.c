@@ -419,3 +419,17 @@ fcr_cmd_format(const struct fcr_cmd *c, char *buf, size_t cap)
 	}
 	return 0;
 }
+
+const char *
+fcr_cmd_section_name(enum fcr_cmd_section s)
+{
+	static const char *const names[FCR_SEC_COUNT] = {
+		[FCR_SEC_CONTROL] = "Control",
+		[FCR_SEC_DISPLAY] = "Display",
+		[FCR_SEC_PORTS] = "Ports",
+		[FCR_SEC_CONFIG] = "Configuration",
+		[FCR_SEC_REPLICATION] = "Replication",
+	};
+
+	return (unsigned int)s < FCR_SEC_COUNT ? names[s] : "Other";
+}

@@ -5,8 +5,9 @@
  * is matched against the table; the result is a typed command (which
  * definition, its arguments) that holds no pointer into the line, so it
  * can be handed to another thread, or a message saying what is wrong. Pure:
- * the program binds definitions to handlers, and the same table feeds
- * `help` and the terminal's completion.
+ * a row names its handler and the thread it runs on; the program gathers
+ * the rows (app/commands.c) into the one table that the command line,
+ * `help` and the terminal's completion use.
  *
  * Placeholders and what they accept:
  *   <fcid>    0x010203 or 01.02.03          <prefix> <fcid>/<bits>, bits 1..24
@@ -20,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define FCR_CMD_MAX_ARGS 8
 #define FCR_CMD_MAX_TOKENS 24
@@ -28,19 +30,46 @@
 #define FCR_CMD_LINE_LEN 1024
 
 struct fcr_kind;
+struct fcr_cmd;
 
 /* Flags of a command */
-#define FCR_CMD_LOCAL 0x01   /* runs on the command-line thread, not the sync lcore */
 #define FCR_CMD_CONFIG 0x02  /* may be a line of a configuration file */
 #define FCR_CMD_CHANGES 0x04 /* changes something: the audit trail records it */
 
+/* The thread a command runs on. */
+enum fcr_cmd_thread {
+	FCR_CMD_ON_CLI,    /* the command line's own: waits, ports, files, the store */
+	FCR_CMD_ON_TABLES, /* the lcore that owns the tables: it reads or changes them */
+};
+
+/* `help`'s sections, in its order. */
+enum fcr_cmd_section {
+	FCR_SEC_CONTROL,
+	FCR_SEC_DISPLAY,
+	FCR_SEC_PORTS,
+	FCR_SEC_CONFIG,
+	FCR_SEC_REPLICATION,
+	FCR_SEC_COUNT
+};
+
+const char *fcr_cmd_section_name(enum fcr_cmd_section s);
+
+/* What runs a command: 0, or -1 with the reason written to out. */
+typedef int fcr_cmd_fn(const struct fcr_cmd *c, FILE *out);
+
+/* One command: its row, beside its handler in the file that owns it. */
 struct fcr_cmd_def {
-	int id;             /* the program's; for a kind's command, FCR_OP_* */
 	const char *syntax;
 	const char *help;
-	const char *group;  /* heading in `help`; NULL: the previous one's */
+	fcr_cmd_fn *run;
+	enum fcr_cmd_thread thread;
+	enum fcr_cmd_section section;
 	unsigned int flags;
-	const struct fcr_kind *kind; /* a kind's command (lib/kind/), or NULL */
+	/* a kind's command (lib/kind/): the kind, what it does (FCR_OP_*)
+	 * and, among rows of one op, which form (the kind's own bits) */
+	const struct fcr_kind *kind;
+	uint8_t op;
+	uint8_t form;
 };
 
 union fcr_cmd_arg {

@@ -26,7 +26,7 @@ fcr_config_check(const struct fcr_tables *t, const struct fcr_cmd *c,
 	const struct fcr_kind *k = c->def->kind;
 	struct fcr_rec r;
 
-	if (k == NULL || c->def->id == FCR_OP_LIST)
+	if (k == NULL || c->def->op == FCR_OP_LIST)
 		return 0;
 	k->cmd_rec(c, &r);
 	return k->check(t, &r, msg);
@@ -141,7 +141,7 @@ change(struct fcr_tables *t, const struct fcr_cmd *c, FILE *out)
 int
 fcr_config_run(struct fcr_tables *t, const struct fcr_cmd *c, FILE *out)
 {
-	if (c->def->id == FCR_OP_LIST) {
+	if (c->def->op == FCR_OP_LIST) {
 		fcr_config_list(t, c->def->kind, out);
 		return 0;
 	}

@@ -47,8 +47,14 @@ enum fcr_apply_result {
 	FCR_APPLY_REFUSED,  /* a table is full */
 };
 
-/* What a kind's command does (fcr_cmd_def.id of its commands). */
+/* What a kind's command does (fcr_cmd_def.op of its commands). */
 enum fcr_op { FCR_OP_ADD, FCR_OP_DEL, FCR_OP_LIST };
+
+/* A row of kind self's commands, in its file. The program gives the rows
+ * their handler (app/config_cmds.c): the same for every kind. */
+#define FCR_KIND_ROW(self, op_, form_, syntax_, help_, flags_) \
+	{ .syntax = (syntax_), .help = (help_), .section = FCR_SEC_CONFIG, \
+	  .flags = (flags_), .kind = &(self), .op = (op_), .form = (form_) }
 
 /* One field of an object as users read it: in its `list` line, in the
  * `add` line `save config` writes, in telemetry. */
@@ -128,6 +134,10 @@ struct fcr_kind {
 };
 
 extern const struct fcr_kind *const fcr_kinds[FCR_KIND_COUNT];
+
+/* Every kind's command rows, in the kinds' order, into defs (at most
+ * cap; their handlers the program's): how many there are. */
+size_t fcr_kind_cmds(struct fcr_cmd_def *defs, size_t cap);
 
 /* The kind of a record type (live or deletion), or NULL. */
 const struct fcr_kind *fcr_kind_of_rec(uint8_t type);

@@ -17,9 +17,9 @@
 extern const struct fcr_kind fcr_kind_binding;
 
 static const struct fcr_cmd_def cmds[] = {
-	{ FCR_OP_ADD, "binding add vlan <vlan> wwpn <wwpn> fcid <fcid>", "bind a port name to an FCID (static)", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_binding },
-	{ FCR_OP_DEL, "binding del vlan <vlan> wwpn <wwpn>", "remove a binding", NULL, FCR_CMD_CHANGES, &fcr_kind_binding },
-	{ FCR_OP_LIST, "binding list", "list bound port names (static or learned)", NULL, 0, &fcr_kind_binding },
+	FCR_KIND_ROW(fcr_kind_binding, FCR_OP_ADD, 0, "binding add vlan <vlan> wwpn <wwpn> fcid <fcid>", "bind a port name to an FCID (static)", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_binding, FCR_OP_DEL, 0, "binding del vlan <vlan> wwpn <wwpn>", "remove a binding", FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_binding, FCR_OP_LIST, 0, "binding list", "list bound port names (static or learned)", 0),
 };
 
 static size_t
@@ -140,7 +140,7 @@ cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
 	const union fcr_cmd_arg *a = c->arg;
 
 	*r = fcr_binding_rec((uint16_t)a[0].u32, a[1].wwpn, a[2].fcid, FCR_BIND_STATIC, 0);
-	if (c->def->id == FCR_OP_DEL)
+	if (c->def->op == FCR_OP_DEL)
 		r->type = FCR_REC_BINDING_DEL;
 }
 

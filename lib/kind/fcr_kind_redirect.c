@@ -17,9 +17,9 @@
 extern const struct fcr_kind fcr_kind_redirect;
 
 static const struct fcr_cmd_def cmds[] = {
-	{ FCR_OP_ADD, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", "steer host<->target through the service node's VI/VT", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_redirect },
-	{ FCR_OP_DEL, "redirect del vlan <vlan> host <wwpn> target <wwpn>", "remove a redirect (its flows fall back to plain forwarding)", NULL, FCR_CMD_CHANGES, &fcr_kind_redirect },
-	{ FCR_OP_LIST, "redirect list", "list redirects: active, or which port they wait for", NULL, 0, &fcr_kind_redirect },
+	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_ADD, 0, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", "steer host<->target through the service node's VI/VT", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_DEL, 0, "redirect del vlan <vlan> host <wwpn> target <wwpn>", "remove a redirect (its flows fall back to plain forwarding)", FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_LIST, 0, "redirect list", "list redirects: active, or which port they wait for", 0),
 };
 
 static size_t
@@ -134,7 +134,7 @@ cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
 	const union fcr_cmd_arg *a = c->arg;
 
 	*r = fcr_redirect_rec((uint16_t)a[0].u32, a[1].wwpn, a[2].wwpn, a[3].wwpn, a[4].wwpn, 0);
-	if (c->def->id == FCR_OP_DEL) {
+	if (c->def->op == FCR_OP_DEL) {
 		r->type = FCR_REC_REDIRECT_DEL;
 		fcr_redirect_val(r)->vi = fcr_redirect_val(r)->vt = 0;
 	}

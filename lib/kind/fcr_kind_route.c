@@ -18,14 +18,18 @@
 
 extern const struct fcr_kind fcr_kind_route;
 
+/* The forms of its commands (fcr_cmd_def.form): */
+#define ROUTE_VLAN 0x01 /* of one VLAN: its <vlan> first */
+#define ROUTE_MAC 0x02  /* to a next-hop MAC, not to the VN_Ports (fpma) */
+
 static const struct fcr_cmd_def cmds[] = {
-	{ FCR_OP_ADD, "route add <prefix> port <port> mac <mac>", "route an FCID prefix to a next-hop MAC, in every VLAN", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_route },
-	{ FCR_OP_ADD, "route add <prefix> port <port> fpma", "route an FCID prefix to its VN_Ports (MAC = FC-MAP || D_ID), in every VLAN", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_route },
-	{ FCR_OP_ADD, "route add vlan <vlan> <prefix> port <port> mac <mac>", "route an FCID prefix in one VLAN (before the routes for every VLAN)", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_route },
-	{ FCR_OP_ADD, "route add vlan <vlan> <prefix> port <port> fpma", "route an FCID prefix in one VLAN to its VN_Ports", NULL, FCR_CMD_CONFIG | FCR_CMD_CHANGES, &fcr_kind_route },
-	{ FCR_OP_DEL, "route del <prefix>", "remove a route for every VLAN", NULL, FCR_CMD_CHANGES, &fcr_kind_route },
-	{ FCR_OP_DEL, "route del vlan <vlan> <prefix>", "remove a route of one VLAN", NULL, FCR_CMD_CHANGES, &fcr_kind_route },
-	{ FCR_OP_LIST, "route list", "list the routes", NULL, 0, &fcr_kind_route },
+	FCR_KIND_ROW(fcr_kind_route, FCR_OP_ADD, ROUTE_MAC, "route add <prefix> port <port> mac <mac>", "route an FCID prefix to a next-hop MAC, in every VLAN", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_route, FCR_OP_ADD, 0, "route add <prefix> port <port> fpma", "route an FCID prefix to its VN_Ports (MAC = FC-MAP || D_ID), in every VLAN", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_route, FCR_OP_ADD, ROUTE_VLAN | ROUTE_MAC, "route add vlan <vlan> <prefix> port <port> mac <mac>", "route an FCID prefix in one VLAN (before the routes for every VLAN)", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_route, FCR_OP_ADD, ROUTE_VLAN, "route add vlan <vlan> <prefix> port <port> fpma", "route an FCID prefix in one VLAN to its VN_Ports", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_route, FCR_OP_DEL, 0, "route del <prefix>", "remove a route for every VLAN", FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_route, FCR_OP_DEL, ROUTE_VLAN, "route del vlan <vlan> <prefix>", "remove a route of one VLAN", FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_route, FCR_OP_LIST, 0, "route list", "list the routes", 0),
 };
 
 static int
@@ -145,14 +149,14 @@ set(struct fcr_tables *t, const struct fcr_rec *r)
 static void
 cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
 {
-	int in_vlan = strstr(c->def->syntax, " vlan ") != NULL;
+	int in_vlan = (c->def->form & ROUTE_VLAN) != 0;
 	const union fcr_cmd_arg *a = c->arg + in_vlan;
 
 	*r = fcr_route_rec(in_vlan ? (uint16_t)c->arg[0].u32 : FCR_VLAN_ANY,
 			   a[0].prefix.fcid & (0xFFFFFFu << (24 - a[0].prefix.bits) & 0xFFFFFF),
 			   a[0].prefix.bits, (uint16_t)a[1].u32,
-			   c->nb_args - in_vlan == 3 ? a[2].mac : NULL, 0);
-	if (c->def->id == FCR_OP_DEL)
+			   (c->def->form & ROUTE_MAC) ? a[2].mac : NULL, 0);
+	if (c->def->op == FCR_OP_DEL)
 		r->type = FCR_REC_ROUTE_DEL;
 }
 

@@ -14,6 +14,20 @@ const struct fcr_kind *const fcr_kinds[FCR_KIND_COUNT] = {
 	[FCR_KIND_FLOW] = &fcr_kind_flow,
 };
 
+size_t
+fcr_kind_cmds(struct fcr_cmd_def *defs, size_t cap)
+{
+	size_t n = 0;
+	unsigned int c;
+	int k;
+
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		for (c = 0; c < fcr_kinds[k]->nb_cmds; c++, n++)
+			if (n < cap)
+				defs[n] = fcr_kinds[k]->cmds[c];
+	return n;
+}
+
 const struct fcr_kind *
 fcr_kind_of_rec(uint8_t type)
 {

@@ -187,7 +187,7 @@ fcr_store_event_rec(const struct fcr_cmd_def *defs, size_t nb_defs, const char *
 			 msg[0] ? msg : "an empty value");
 		return -1;
 	}
-	if (c.def->kind != kind || c.def->id != FCR_OP_ADD) {
+	if (c.def->kind != kind || c.def->op != FCR_OP_ADD) {
 		snprintf(why, FCR_CMD_MSG_LEN, "key '%.80s': its value is not a %s add line",
 			 e->kv.key, kind->name);
 		return -1;

@@ -284,12 +284,7 @@ fuzz_config_files(void **state)
 static int
 config_init(void)
 {
-	unsigned int c;
-	int k;
-
-	for (k = 0; k < FCR_KIND_COUNT; k++)
-		for (c = 0; c < fcr_kinds[k]->nb_cmds && nb_defs < RTE_DIM(defs); c++)
-			defs[nb_defs++] = fcr_kinds[k]->cmds[c];
+	nb_defs = fcr_kind_cmds(defs, RTE_DIM(defs));
 	devnull = fopen("/dev/null", "w");
 	cz_t = fcr_tables_create("fzcf", &cz_tp);
 	return cz_t != NULL && devnull != NULL ? 0 : -1;

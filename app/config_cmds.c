@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Configuration: the kinds' commands (route, binding, redirect: their rows
+ * are in lib/kind/, their one handler here), save config and load config,
+ * and command files, read whole and checked before anything of them runs.
+ */
+#define _GNU_SOURCE /* getline */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "config_cmds.h"
+#include "fcr_config.h"
+#include "fcr_kind.h"
+#include "fwd.h"
+#include "log.h"
+#include "options.h"
+#include "store.h"
+#include "sync_lcore.h"
+
+/* A parse error of a file's line without the file's words: the grammar
+ * quotes the words it could not take, and a file may hold what is not
+ * for the screen; shown as '...' ('help' stays). */
+static void
+redact(const char *msg, char *out, size_t cap)
+{
+	size_t o = 0;
+
+	while (*msg != '\0' && o + 6 < cap) {
+		const char *end = *msg == '\'' ? strchr(msg + 1, '\'') : NULL;
+
+		if (end == NULL) {
+			out[o++] = *msg++;
+			continue;
+		}
+		if (end - msg == 5 && strncmp(msg, "'help'", 6) == 0) {
+			memcpy(out + o, msg, 6);
+			o += 6;
+		} else {
+			memcpy(out + o, "'...'", 5);
+			o += 5;
+		}
+		msg = end + 1;
+	}
+	out[o] = '\0';
+}
+
+void
+fcr_cmd_file_free(struct fcr_cmd_file *cf)
+{
+	unsigned int i;
+
+	for (i = 0; i < cf->n; i++)
+		free(cf->texts[i]);
+	free(cf->lines);
+	free(cf->texts);
+	memset(cf, 0, sizeof(*cf));
+}
+
+static int
+cmd_file_add(struct fcr_cmd_file *cf, const struct fcr_cmd *c, unsigned int lineno,
+	     const char *text)
+{
+	if (cf->n == cf->cap) {
+		unsigned int cap = cf->cap ? cf->cap * 2 : 64;
+		struct fcr_config_line *l = realloc(cf->lines, cap * sizeof(*l));
+		char **t;
+
+		if (l == NULL)
+			return -1;
+		cf->lines = l;
+		t = realloc(cf->texts, cap * sizeof(*t));
+		if (t == NULL)
+			return -1;
+		cf->texts = t;
+		cf->cap = cap;
+	}
+	cf->texts[cf->n] = strdup(text);
+	if (cf->texts[cf->n] == NULL)
+		return -1;
+	cf->lines[cf->n].cmd = *c;
+	cf->lines[cf->n].lineno = lineno;
+	cf->n++;
+	return 0;
+}
+
+/* (config_cmds.h) */
+int
+fcr_cmd_file_read(FILE *f, const char *name, int config_only, struct fcr_cmd_file *cf,
+		  FILE *out)
+{
+	char msg[FCR_CMD_MSG_LEN], shown[FCR_CMD_MSG_LEN], why[128];
+	unsigned int lineno = 0, bad = 0;
+	size_t cap = 0;
+	char *line = NULL;
+	ssize_t len;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		struct fcr_cmd c;
+		int r;
+
+		lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			len--;
+		if (fcr_cmd_line_check(line, (size_t)len, why, sizeof(why)) < 0) {
+			fprintf(out, "error: %s:%u: %s\n", name, lineno, why);
+			bad++;
+			continue;
+		}
+		line[len] = '\0'; /* a CR left before it is a blank to the grammar */
+		r = fcr_cmd_parse(fcr_commands, fcr_nb_commands, line, &c, msg);
+		if (r < 0) {
+			redact(msg, shown, sizeof(shown));
+			fprintf(out, "error: %s:%u: %s\n", name, lineno, shown);
+			bad++;
+		} else if (r > 0 && config_only && !(c.def->flags & FCR_CMD_CONFIG)) {
+			fprintf(out, "error: %s:%u: '%s' is not configuration (route add, binding add, "
+			       "redirect add)\n", name, lineno, c.def->syntax);
+			bad++;
+		} else if (r > 0 && c.def->kind != NULL &&
+			   fcr_config_check(fcr_fwd.tables, &c, msg) < 0) {
+			fprintf(out, "error: %s:%u: %s\n", name, lineno, msg);
+			bad++;
+		} else if (r > 0 && cmd_file_add(cf, &c, lineno, line) < 0) {
+			fprintf(out, "error: %s: out of memory\n", name);
+			bad++;
+			break;
+		}
+	}
+	free(line);
+	if (ferror(f)) {
+		fprintf(out, "error: %s: read error\n", name);
+		bad++;
+	}
+	if (bad != 0)
+		fprintf(out, "error: %s: %u bad line%s: nothing of the file was applied\n", name, bad,
+		       bad == 1 ? "" : "s");
+	return bad ? -1 : 0;
+}
+
+/* With a configuration store: the lines as one transaction there. */
+static int
+store_write_lines(const struct fcr_config_line *lines, unsigned int n, const char *name,
+		  FILE *out)
+{
+	struct fcr_cmd *cmds = malloc((n ? n : 1) * sizeof(*cmds));
+	unsigned int i;
+	int rc;
+
+	if (cmds == NULL) {
+		fprintf(out, "error: %s: out of memory\n", name);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		cmds[i] = lines[i].cmd;
+	rc = fcr_store_write(cmds, n, out);
+	if (rc < 0)
+		fprintf(out, "error: %s: nothing of the file was applied\n", name);
+	free(cmds);
+	return rc;
+}
+
+/* Configuration lines [from, to) of a file, as one step on the sync lcore
+ * (with a store: one transaction in it). */
+int
+fcr_cmd_file_apply(const struct fcr_cmd_file *cf, unsigned int from, unsigned int to,
+		   const char *name, FILE *out)
+{
+	char *said = NULL;
+	int rc;
+
+	if (fcr_store_enabled())
+		return store_write_lines(cf->lines + from, to - from, name, out);
+	rc = fcr_sync_lcore_apply(cf->lines + from, to - from, name, &said);
+	if (said != NULL) {
+		fputs(said, out);
+		free(said);
+	}
+	return rc;
+}
+
+/*
+ * load config: every line is parsed and checked first (syntax, that it is
+ * a configuration command, ports that exist, four distinct redirect
+ * ports); one bad line and nothing is applied. The sync lcore then applies
+ * the parsed lines as one step.
+ */
+static int
+load_config(const struct fcr_cmd *c, FILE *out)
+{
+	char path[PATH_MAX], why[PATH_MAX + 100];
+	const char *file = fcr_cmd_word(c, 0);
+	struct fcr_cmd_file cf = { 0 };
+	FILE *f;
+	int rc;
+
+	if (fcr_options_config_path(fcr_fwd.opt, file, 1, path, why, sizeof(why)) < 0) {
+		fprintf(out, "error: load config: %s\n", why);
+		return -1;
+	}
+	f = fopen(path, "r");
+	if (f == NULL) {
+		fprintf(out, "error: load config: cannot open %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	rc = fcr_cmd_file_read(f, file, 1, &cf, out);
+	fclose(f);
+	if (rc == 0)
+		rc = fcr_cmd_file_apply(&cf, 0, cf.n, file, out);
+	fcr_cmd_file_free(&cf);
+	return rc;
+}
+
+/* A command file that `load config` (or --cmdline-file) restores: routes,
+ * static bindings and redirects; learned bindings come back by themselves.
+ * On the sync lcore: the tables are its own. */
+static int
+save_config(const struct fcr_cmd *c, FILE *out)
+{
+	const char *file = fcr_cmd_word(c, 0);
+	char path[PATH_MAX], why[PATH_MAX + 100];
+	FILE *f;
+	int fd;
+
+	if (fcr_options_config_path(fcr_fwd.opt, file, 0, path, why, sizeof(why)) < 0) {
+		fprintf(out, "error: save config: %s\n", why);
+		return -1;
+	}
+	/* not through a link: one left dangling in the folder could point out */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (f == NULL) {
+		fprintf(out, "error: save config: cannot write %s: %s\n", file,
+			errno == ELOOP ? "a symbolic link" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	fprintf(f, "# fcredirect configuration: routes, static bindings, redirects\n");
+	fcr_config_save(fcr_fwd.tables, f);
+	if (fclose(f) != 0) {
+		fprintf(out, "error: save config: writing %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* On the sync lcore: add, del or list, in the tables. */
+static int
+kind_apply(const struct fcr_cmd *c, FILE *out)
+{
+	return fcr_config_run(fcr_fwd.tables, c, out);
+}
+
+/* Every kind's commands: checked at the door for what the grammar cannot
+ * check; a change goes to the configuration store when there is one (this
+ * node applies it as the store's watch brings it back), else to the
+ * tables. */
+static int
+kind_cmd(const struct fcr_cmd *c, FILE *out)
+{
+	char msg[FCR_CMD_MSG_LEN];
+
+	if (fcr_config_check(fcr_fwd.tables, c, msg) < 0) {
+		fprintf(out, "error: %s\n", msg);
+		return -1;
+	}
+	if (fcr_store_enabled() && (c->def->flags & FCR_CMD_CHANGES))
+		return fcr_store_write(c, 1, out);
+	return fcr_sync_lcore_cmd(kind_apply, c, out);
+}
+
+static const struct fcr_cmd_def rows[] = {
+	{ .syntax = "save config <word>", .help = "write routes, static bindings and redirects as a command file", .run = save_config, .thread = FCR_CMD_ON_TABLES, .section = FCR_SEC_CONFIG },
+	{ .syntax = "load config <word>", .help = "apply a command file of routes, bindings, redirects: all or nothing", .run = load_config, .section = FCR_SEC_CONFIG },
+};
+
+/* The kinds' rows first, in the kinds' order, then save and load. */
+RTE_INIT(fcr_register_config_cmds)
+{
+	int k;
+
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		if (fcr_kinds[k]->nb_cmds != 0)
+			fcr_commands_register(fcr_kinds[k]->cmds, fcr_kinds[k]->nb_cmds, kind_cmd,
+					      FCR_CMD_ON_CLI);
+	fcr_commands_register(rows, RTE_DIM(rows), NULL, FCR_CMD_ON_CLI);
+}
