@@ -9,12 +9,7 @@
 
 /* What the files registered, in the order they did. */
 #define FCR_MAX_REGISTRATIONS 32
-static struct {
-	const struct fcr_cmd_def *rows;
-	size_t n;
-	fcr_cmd_fn *run;
-	enum fcr_cmd_thread thread;
-} reg[FCR_MAX_REGISTRATIONS];
+static struct fcr_cmd_rows reg[FCR_MAX_REGISTRATIONS];
 static unsigned int nb_reg;
 static int reg_overflow;
 
@@ -30,54 +25,23 @@ fcr_commands_register(const struct fcr_cmd_def *rows, size_t n, fcr_cmd_fn *run,
 		reg_overflow = 1; /* said by fcr_commands_init(): no log yet */
 		return;
 	}
-	reg[nb_reg].rows = rows;
-	reg[nb_reg].n = n;
-	reg[nb_reg].run = run;
-	reg[nb_reg].thread = thread;
-	nb_reg++;
+	reg[nb_reg++] = (struct fcr_cmd_rows){ rows, n, run, thread };
 }
 
 int
 fcr_commands_init(void)
 {
-	struct fcr_cmd_def *t;
-	size_t total = 0, n = 0, i;
-	unsigned int r;
-	int s;
+	char why[FCR_CMD_MSG_LEN];
 
 	if (reg_overflow) {
 		FCR_LOG(ERR, main, "more than %d files register commands", FCR_MAX_REGISTRATIONS);
 		return -1;
 	}
-	for (r = 0; r < nb_reg; r++)
-		total += reg[r].n;
-	t = calloc(total ? total : 1, sizeof(*t));
-	if (t == NULL)
-		return -1;
-	for (s = 0; s < FCR_SEC_COUNT; s++)
-		for (r = 0; r < nb_reg; r++)
-			for (i = 0; i < reg[r].n; i++) {
-				if (reg[r].rows[i].section != (enum fcr_cmd_section)s)
-					continue;
-				t[n] = reg[r].rows[i];
-				if (t[n].run == NULL) {
-					t[n].run = reg[r].run;
-					t[n].thread = reg[r].thread;
-				}
-				if (t[n].run == NULL) {
-					FCR_LOG(ERR, main, "command '%s' has no handler", t[n].syntax);
-					free(t);
-					return -1;
-				}
-				n++;
-			}
-	if (n != total) {
-		FCR_LOG(ERR, main, "a command row names no section of help");
-		free(t);
+	fcr_commands = fcr_cmd_table(reg, nb_reg, &fcr_nb_commands, why);
+	if (fcr_commands == NULL) {
+		FCR_LOG(ERR, main, "the command table: %s", why);
 		return -1;
 	}
-	fcr_commands = t;
-	fcr_nb_commands = n;
 	return 0;
 }
 

@@ -33,7 +33,8 @@ void fcr_commands_register(const struct fcr_cmd_def *rows, size_t n, fcr_cmd_fn 
 extern const struct fcr_cmd_def *fcr_commands;
 extern size_t fcr_nb_commands;
 
-/* 0, or -1 when out of memory or a row has no handler. */
+/* 0, or -1 (logged) when the rows make no table: a row without a
+ * handler, a syntax twice, memory short. */
 int fcr_commands_init(void);
 
 /*

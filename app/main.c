@@ -373,7 +373,6 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	}
 	fcr_log_init();
 	if (fcr_commands_init() < 0) {
-		FCR_LOG(ERR, main, "out of memory");
 		rte_eal_cleanup();
 		return 1;
 	}

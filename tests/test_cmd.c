@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -250,11 +251,110 @@ a_command_has_one_spelling(void **state)
 	assert_int_equal(fcr_cmd_format(&c, out, 5), -1);
 }
 
+static int
+run_a(const struct fcr_cmd *c, FILE *out)
+{
+	(void)c;
+	(void)out;
+	return 0;
+}
+
+static int
+run_b(const struct fcr_cmd *c, FILE *out)
+{
+	(void)c;
+	(void)out;
+	return -1;
+}
+
+/* Rows registered by three files: the table is by help's section, in a
+ * section in the order registered, and a row without a handler takes the
+ * one its registration gives, with its thread. */
+static void
+the_table_orders_rows_by_section_and_registration(void **state)
+{
+	static const struct fcr_cmd_def f1[] = {
+		{ .syntax = "show a", .help = "", .run = run_a, .section = FCR_SEC_DISPLAY },
+		{ .syntax = "quit", .help = "", .run = run_a },
+	};
+	static const struct fcr_cmd_def f2[] = {
+		{ .syntax = "thing add <n>", .help = "", .section = FCR_SEC_CONFIG },
+		{ .syntax = "thing list", .help = "", .section = FCR_SEC_CONFIG },
+	};
+	static const struct fcr_cmd_def f3[] = {
+		{ .syntax = "show b", .help = "", .run = run_b, .thread = FCR_CMD_ON_TABLES,
+		  .section = FCR_SEC_DISPLAY },
+		{ .syntax = "help", .help = "", .run = run_a, .section = FCR_SEC_CONTROL },
+	};
+	const struct fcr_cmd_rows regs[] = {
+		{ f1, 2, NULL, FCR_CMD_ON_CLI },
+		{ f2, 2, run_b, FCR_CMD_ON_TABLES },
+		{ f3, 2, NULL, FCR_CMD_ON_CLI },
+	};
+	static const char *const order[] = {
+		"quit", "help", "show a", "show b", "thing add <n>", "thing list",
+	};
+	char why[FCR_CMD_MSG_LEN], msg[FCR_CMD_MSG_LEN];
+	struct fcr_cmd_def *t;
+	struct fcr_cmd c;
+	size_t n, i;
+
+	(void)state;
+	t = fcr_cmd_table(regs, 3, &n, why);
+	assert_non_null(t);
+	assert_int_equal(n, 6);
+	for (i = 0; i < n; i++)
+		assert_string_equal(t[i].syntax, order[i]);
+	assert_ptr_equal(t[4].run, run_b);
+	assert_int_equal(t[4].thread, FCR_CMD_ON_TABLES);
+	assert_ptr_equal(t[3].run, run_b);
+	assert_int_equal(t[0].thread, FCR_CMD_ON_CLI);
+	/* a line reaches its row's handler */
+	assert_int_equal(fcr_cmd_parse(t, n, "thing add 7", &c, msg), 1);
+	assert_int_equal(c.def->run(&c, NULL), -1);
+	assert_int_equal(c.arg[0].u32, 7);
+	assert_string_equal(fcr_cmd_section_name(t[2].section), "Display");
+	free(t);
+}
+
+/* What would make a command unreachable or unrunnable stops the program
+ * at start, saying which. */
+static void
+the_table_refuses_rows_it_cannot_run(void **state)
+{
+	static const struct fcr_cmd_def nohandler[] = {
+		{ .syntax = "show a", .help = "", .section = FCR_SEC_DISPLAY },
+	};
+	static const struct fcr_cmd_def twice[] = {
+		{ .syntax = "show a", .help = "", .run = run_a, .section = FCR_SEC_DISPLAY },
+		{ .syntax = "show a", .help = "", .run = run_b, .section = FCR_SEC_PORTS },
+	};
+	static const struct fcr_cmd_def nosection[] = {
+		{ .syntax = "show a", .help = "", .run = run_a, .section = FCR_SEC_COUNT },
+	};
+	const struct fcr_cmd_rows r1[] = { { nohandler, 1, NULL, FCR_CMD_ON_CLI } };
+	const struct fcr_cmd_rows r2[] = { { twice, 2, NULL, FCR_CMD_ON_CLI } };
+	const struct fcr_cmd_rows r3[] = { { nosection, 1, NULL, FCR_CMD_ON_CLI } };
+	char why[FCR_CMD_MSG_LEN];
+	size_t n = 99;
+
+	(void)state;
+	assert_null(fcr_cmd_table(r1, 1, &n, why));
+	assert_string_equal(why, "command 'show a' has no handler");
+	assert_int_equal(n, 0);
+	assert_null(fcr_cmd_table(r2, 1, &n, why));
+	assert_string_equal(why, "command 'show a' is registered twice");
+	assert_null(fcr_cmd_table(r3, 1, &n, why));
+	assert_string_equal(why, "command 'show a' names no section of help");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(literal_commands_match_with_any_spacing),
+		cmocka_unit_test(the_table_orders_rows_by_section_and_registration),
+		cmocka_unit_test(the_table_refuses_rows_it_cannot_run),
 		cmocka_unit_test(a_command_has_one_spelling),
 		cmocka_unit_test(a_parsed_command_holds_its_words),
 		cmocka_unit_test(one_argument_is_checked_alone),

@@ -433,3 +433,58 @@ fcr_cmd_section_name(enum fcr_cmd_section s)
 
 	return (unsigned int)s < FCR_SEC_COUNT ? names[s] : "Other";
 }
+
+struct fcr_cmd_def *
+fcr_cmd_table(const struct fcr_cmd_rows *regs, size_t nb_regs, size_t *n,
+	      char why[FCR_CMD_MSG_LEN])
+{
+	struct fcr_cmd_def *t;
+	size_t total = 0, i, j, r;
+	int s;
+
+	*n = 0;
+	for (r = 0; r < nb_regs; r++)
+		total += regs[r].n;
+	t = calloc(total ? total : 1, sizeof(*t));
+	if (t == NULL) {
+		snprintf(why, FCR_CMD_MSG_LEN, "out of memory");
+		return NULL;
+	}
+	for (s = 0; s < FCR_SEC_COUNT; s++)
+		for (r = 0; r < nb_regs; r++)
+			for (i = 0; i < regs[r].n; i++) {
+				const struct fcr_cmd_def *d = &regs[r].rows[i];
+
+				if (d->section != (enum fcr_cmd_section)s)
+					continue;
+				t[*n] = *d;
+				if (d->run == NULL) {
+					t[*n].run = regs[r].run;
+					t[*n].thread = regs[r].thread;
+				}
+				if (t[*n].run == NULL) {
+					snprintf(why, FCR_CMD_MSG_LEN, "command '%s' has no handler",
+						 d->syntax);
+					goto refused;
+				}
+				for (j = 0; j < *n; j++)
+					if (strcmp(t[j].syntax, d->syntax) == 0) {
+						snprintf(why, FCR_CMD_MSG_LEN,
+							 "command '%s' is registered twice",
+							 d->syntax);
+						goto refused;
+					}
+				(*n)++;
+			}
+	if (*n == total)
+		return t;
+	for (r = 0; r < nb_regs; r++)
+		for (i = 0; i < regs[r].n; i++)
+			if ((unsigned int)regs[r].rows[i].section >= FCR_SEC_COUNT)
+				snprintf(why, FCR_CMD_MSG_LEN, "command '%s' names no section of help",
+					 regs[r].rows[i].syntax);
+refused:
+	free(t);
+	*n = 0;
+	return NULL;
+}

@@ -72,6 +72,24 @@ struct fcr_cmd_def {
 	uint8_t form;
 };
 
+/* Rows as a file registered them: a row without a handler takes run and
+ * thread (the kinds' rows: one handler for all). */
+struct fcr_cmd_rows {
+	const struct fcr_cmd_def *rows;
+	size_t n;
+	fcr_cmd_fn *run;
+	enum fcr_cmd_thread thread;
+};
+
+/*
+ * The one table of every registered row: by help's section, and within a
+ * section in the order given. NULL and why when a row has no handler, no
+ * section of help, or the syntax of another row (or memory is short).
+ * *n: its rows. Freed with free().
+ */
+struct fcr_cmd_def *fcr_cmd_table(const struct fcr_cmd_rows *regs, size_t nb_regs, size_t *n,
+				  char why[FCR_CMD_MSG_LEN]);
+
 union fcr_cmd_arg {
 	uint64_t wwpn;
 	uint32_t u32;
