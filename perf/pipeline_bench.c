@@ -549,7 +549,7 @@ verify_pass(const struct wctx *w, const struct world *wd, int check_stats,
 		memcpy(exp, o, len);
 		if (edge && rs->port == 1) {
 			/* to the fabric: the FCF's MAC as addressed, from the
-			 * S_ID's VN_Port MAC (README, Trust) */
+			 * S_ID's VN_Port MAC (docs/trust.md) */
 			if (fs->ns != fs->s)
 				fcr_fpma(exp + 6, FC_MAP, fs->ns);
 		} else {

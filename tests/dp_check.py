@@ -8,10 +8,10 @@ dp_check: the judge of a fcredirect run on capture files.
 
 From the input capture (and fcoe-gen's --list of it) and the commands the
 program was given, it computes what every output port must carry, frame by
-frame, on an independent model of the forwarder (README.md; docs/fcoe.md,
+frame, on an independent model of the forwarder (docs/forwarding.md, docs/trust.md; docs/fcoe.md,
 "Frame layout" and "FC-Redirect: the four rules"):
 
-  * FCoE frames are parsed in the order README.md names the drop reasons; a
+  * FCoE frames are parsed in the order docs/counters.md names the drop reasons; a
     malformed one is dropped under its reason (and the --list kind
     malformed_<reason> must agree).
   * Bindings (VLAN, WWPN) -> FCID come from the commands' `binding add` and
@@ -472,7 +472,7 @@ def snoop_fip(b, f):
 
 class Model:
     """Routes, bindings, redirects and their rules; learning from the
-    fabric's login replies on fabric ports (README: Trust)."""
+    fabric's login replies on fabric ports (docs/trust.md)."""
 
     def __init__(self, learn, fabric=(), fc_map=0x0EFC00):
         self.learn = learn and bool(fabric)
@@ -611,7 +611,7 @@ class Model:
     def egress(self, vlan, d_id, by_login):
         """The (port, mac) a frame leaves by: with fabric ports, what came
         from the fabric or was rewritten goes where its D_ID's VN_Port
-        logged in, if through an edge port (README: Trust); else the route."""
+        logged in, if through an edge port (docs/trust.md); else the route."""
         if by_login and self.fabric:
             port, mac = self.vn.get((vlan, d_id), (None, None))
             if port is not None and mac is not None and port not in self.fabric:
@@ -630,7 +630,7 @@ class Model:
 
     def route(self, vlan, d_id):
         """The longest prefix of the VLAN's own routes, else of the routes
-        for every VLAN (README: Routes)."""
+        for every VLAN (docs/forwarding.md: Routes)."""
         for v in (vlan, None):
             best = None
             for (rv, pfx, bits), hop in self.routes.items():
@@ -935,7 +935,7 @@ def run_model(args, rep):
 
     def egress_macs(b, hop, s_in, s_id, d_id):
         """(source, destination) MACs of a frame leaving by route hop
-        (README: MACs in a fabric)."""
+        (docs/trust.md: a fabric's MACs)."""
         dst = hop[1] if hop[1] is not None else m.fpma(d_id)
         if not fabric:
             return macs[hop[0]], dst
@@ -1027,7 +1027,7 @@ def run_model(args, rep):
         exp.append(e)
 
     rep.check("every malformed_<reason> frame of the list is that reason to a parser "
-              "following README's order, and no other frame is malformed")
+              "following docs/counters.md's order, and no other frame is malformed")
     rep.expect(not parse_disagree,
                "%d malformed frames, all named alike" % sum(1 for k in kinds if k.startswith("malformed_")),
                "%d frames where the list and the parser model disagree" % len(parse_disagree),
@@ -1373,7 +1373,7 @@ def cmd_check(args):
     rep.check("show fwd stats: flow_miss at least the plain flows' first frames (%d)" % lower)
     rep.expect(lower <= fm, "flow_miss %d >= %d" % (fm, lower),
                "flow_miss %d < %d" % (fm, lower))
-    rep.check("show fwd stats: flow_miss counts plain frames sent only (README: 'of plain'), "
+    rep.check("show fwd stats: flow_miss counts plain frames sent only (docs/counters.md: Frames by kind), "
               "at most %d" % upper)
     rep.expect(fm <= upper, "flow_miss %d <= %d" % (fm, upper),
                "flow_miss %d > %d plain frames: frames dropped after the lookup (%s) are "
@@ -1473,7 +1473,7 @@ def cmd_check(args):
                    % (sum(late_by.values()), total_before, sum(late_by.values()) - total_before, fm),
                    "before_rule does not account for the plain frames", det)
         rep.check("redirect list: before_rule of each redirect is the number of its frames that "
-                  "went plain before its rules (README)")
+                  "went plain before its rules (docs/commands.md: redirect list)")
         det = ["host %s: before_rule %d, %d frames went plain"
                % (wwpn_text(k[1]), before.get(k, 0), late_by[k])
                for k in sorted(set(late_by) | set(before)) if before.get(k, 0) != late_by[k]]

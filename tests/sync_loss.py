@@ -8,7 +8,7 @@ drops, duplicates and reorders 20% of the datagrams each way (fixed seed).
 
   1. A holds a few hundred redirects and their bindings before B exists;
      B joins through the relay and gets them by bulk resync. When B first
-     says `ready` it must hold all of them (README: a node reports
+     says `ready` it must hold all of them (docs/sync.md: a node reports
      `not ready (resyncing)` until a peer has sent it a complete bulk); then
      it converges anyway.
   2. A few hundred more redirects and bindings added on A converge on B.

@@ -186,7 +186,7 @@ struct expect {
 	uint8_t bytes[FZ_CAP];
 };
 
-/* The route of a frame in vlan to did, as README says it is chosen: the
+/* The route of a frame in vlan to did, as docs/forwarding.md says it is chosen: the
  * longest prefix of the VLAN's own routes, else of those for every VLAN
  * (an independent look at the route table's list, not its LPM). */
 static uint16_t
@@ -381,7 +381,7 @@ check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *
 	FZ_CHECK((f.crc ^ tu_crc32_ref(p + fo, f.fc_len)) == e->crc_err,
 		 "CRC error changed from %08x", e->crc_err);
 	route_port(t, e->f.vlan, e->did, &hop, &drop);
-	/* a fabric's MACs (README): toward the FCF its MAC as addressed, from
+	/* a fabric's MACs (docs/trust.md): toward the FCF its MAC as addressed, from
 	 * the S_ID's VN_Port MAC; toward an ENode from the FCF's MAC */
 	if (PL_FABRIC_MASK >> out & 1) {
 		FZ_CHECK(memcmp(p, e->bytes, 6) == 0, "destination MAC (the FCF's)");
