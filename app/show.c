@@ -855,6 +855,15 @@ fcr_show_config(FILE *out)
 
 /* The show commands: each reads counters and tables on the sync lcore. */
 
+/* A command that takes no argument, as its printer. */
+#define PRINTER(name, print) \
+	static int name(const struct fcr_cmd *c, FILE *out) \
+	{ \
+		(void)c; \
+		print(out); \
+		return 0; \
+	}
+
 /* The <port> of a command that names one: 0, or -1 and why. */
 static int
 port_exists(uint32_t port, FILE *out)
@@ -882,20 +891,27 @@ clear_fwd_stats(const struct fcr_cmd *c, FILE *out)
 	return 0;
 }
 
+/* show port stats|info [<port>]: without one, all */
 static int
-show_port_stats_all(const struct fcr_cmd *c, FILE *out)
+port_of(const struct fcr_cmd *c, FILE *out, int *port)
 {
-	(void)c;
-	fcr_show_port_stats(out, -1);
+	*port = -1;
+	if (c->nb_args == 0)
+		return 0;
+	if (port_exists(c->arg[0].u32, out) < 0)
+		return -1;
+	*port = (int)c->arg[0].u32;
 	return 0;
 }
 
 static int
 show_port_stats(const struct fcr_cmd *c, FILE *out)
 {
-	if (port_exists(c->arg[0].u32, out) < 0)
+	int port;
+
+	if (port_of(c, out, &port) < 0)
 		return -1;
-	fcr_show_port_stats(out, (int)c->arg[0].u32);
+	fcr_show_port_stats(out, port);
 	return 0;
 }
 
@@ -909,19 +925,13 @@ clear_port_stats(const struct fcr_cmd *c, FILE *out)
 }
 
 static int
-show_port_info_all(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_show_port_info(out, -1);
-	return 0;
-}
-
-static int
 show_port_info(const struct fcr_cmd *c, FILE *out)
 {
-	if (port_exists(c->arg[0].u32, out) < 0)
+	int port;
+
+	if (port_of(c, out, &port) < 0)
 		return -1;
-	fcr_show_port_info(out, (int)c->arg[0].u32);
+	fcr_show_port_info(out, port);
 	return 0;
 }
 
@@ -943,104 +953,55 @@ show_port_summary(const struct fcr_cmd *c, FILE *out)
 	return 0;
 }
 
-static int
-show_redirect_paths(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_show_redirect_paths(out);
-	return 0;
-}
+PRINTER(show_redirect_paths, fcr_show_redirect_paths)
+/* The forms of show flows (fcr_cmd_def.form) */
+#define FLOWS_VLAN 0x01 /* of one VLAN: <vlan> first */
+#define FLOWS_TOP 0x02  /* the busiest: <n> last */
 
 static int
 show_flows(const struct fcr_cmd *c, FILE *out)
 {
-	(void)c;
-	fcr_show_flows(out, -1, 0);
-	return 0;
-}
+	uint32_t n = 0;
 
-static int
-show_flows_vlan(const struct fcr_cmd *c, FILE *out)
-{
-	fcr_show_flows(out, (int)c->arg[0].u32, 0);
-	return 0;
-}
-
-/* show flows [vlan <vlan>] top <n>: n the last argument */
-static int
-show_flows_top(const struct fcr_cmd *c, FILE *out)
-{
-	uint32_t n = c->arg[c->nb_args - 1].u32;
-
-	if (n == 0 || n > 100000) {
-		fprintf(out, "error: top: 1 to 100000 flows\n");
-		return -1;
+	if (c->def->form & FLOWS_TOP) {
+		n = c->arg[c->nb_args - 1].u32;
+		if (n == 0 || n > 100000) {
+			fprintf(out, "error: top: 1 to 100000 flows\n");
+			return -1;
+		}
 	}
-	fcr_show_flows(out, c->nb_args == 2 ? (int)c->arg[0].u32 : -1, n);
+	fcr_show_flows(out, (c->def->form & FLOWS_VLAN) ? (int)c->arg[0].u32 : -1, n);
 	return 0;
 }
 
-static int
-show_lcores(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_show_lcores(out);
-	return 0;
-}
+PRINTER(show_lcores, fcr_show_lcores)
+PRINTER(show_mempool, fcr_show_mempool)
+PRINTER(show_fcf, fcr_show_fcf)
+PRINTER(show_config, fcr_show_config)
+PRINTER(show_config_fwd, fcr_show_config_fwd)
 
-static int
-show_mempool(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_show_mempool(out);
-	return 0;
-}
-
-static int
-show_fcf(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_show_fcf(out);
-	return 0;
-}
-
-static int
-show_config(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_show_config(out);
-	return 0;
-}
-
-static int
-show_config_fwd(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_show_config_fwd(out);
-	return 0;
-}
-
-#define SHOW(syntax_, help_, run_, flags_) \
+#define SHOW_FORM(syntax_, help_, run_, flags_, form_) \
 	{ .syntax = (syntax_), .help = (help_), .run = (run_), .thread = FCR_CMD_ON_TABLES, \
-	  .section = FCR_SEC_DISPLAY, .flags = (flags_) }
+	  .section = FCR_SEC_DISPLAY, .flags = (flags_), .form = (form_) }
+#define SHOW(syntax_, help_, run_, flags_) SHOW_FORM(syntax_, help_, run_, flags_, 0)
 
 static const struct fcr_cmd_def rows[] = {
 	SHOW("show fwd stats", "frames by port, by redirect leg, drops by reason, per worker", fcr_show_fwd_stats_cmd, 0),
 	SHOW("show fwd stats all", "the same (testpmd's form)", fcr_show_fwd_stats_cmd, 0),
 	SHOW("show fwd rates", "frames/s and bits/s per port and per leg, drops/s by reason, since the last show fwd rates (timestamped)", fcr_show_fwd_rates_cmd, 0),
 	SHOW("clear fwd stats", "start show fwd stats from zero (telemetry keeps counting since start)", clear_fwd_stats, FCR_CMD_CHANGES),
-	SHOW("show port stats all", "the ports' own counters, with rates since the last show", show_port_stats_all, 0),
+	SHOW("show port stats all", "the ports' own counters, with rates since the last show", show_port_stats, 0),
 	SHOW("show port stats <port>", "one port's counters and rates", show_port_stats, 0),
 	SHOW("clear port stats all", "zero the ports' own counters", clear_port_stats, FCR_CMD_CHANGES),
-	SHOW("show port info all", "driver, MAC, link, MTU, queues, offloads", show_port_info_all, 0),
+	SHOW("show port info all", "driver, MAC, link, MTU, queues, offloads", show_port_info, 0),
 	SHOW("show port info <port>", "one port's information", show_port_info, 0),
 	SHOW("show port xstats <port>", "the driver's extended counters (non-zero)", show_port_xstats, 0),
 	SHOW("show port summary all", "one line a port: name, driver, MAC, started or stopped, link", show_port_summary, 0),
 	SHOW("show redirect paths", "each redirect as a path: host -> VT -> service node -> VI -> target, by WWPN and FCID, and the frames of each of its legs", show_redirect_paths, 0),
 	SHOW("show flows", "flow entries: key, leg, rewrite, frames, bytes, rate (first 1000)", show_flows, 0),
-	SHOW("show flows vlan <vlan>", "flow entries of one VLAN", show_flows_vlan, 0),
-	SHOW("show flows top <n>", "the n busiest flows", show_flows_top, 0),
-	SHOW("show flows vlan <vlan> top <n>", "the n busiest flows of one VLAN", show_flows_top, 0),
+	SHOW_FORM("show flows vlan <vlan>", "flow entries of one VLAN", show_flows, 0, FLOWS_VLAN),
+	SHOW_FORM("show flows top <n>", "the n busiest flows", show_flows, 0, FLOWS_TOP),
+	SHOW_FORM("show flows vlan <vlan> top <n>", "the n busiest flows of one VLAN", show_flows, 0, FLOWS_VLAN | FLOWS_TOP),
 	SHOW("show lcores", "each lcore's role, busy share and cycles per frame", show_lcores, 0),
 	SHOW("show mempool", "each mbuf pool: its size, mbufs in use (ports' queues, rings, workers) and free", show_mempool, 0),
 	SHOW("show fcf", "the FCF advertising on each VLAN's fabric ports: its MAC, switch name and FC-MAP", show_fcf, 0),
