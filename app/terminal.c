@@ -3,7 +3,7 @@
  * The prompt on a terminal: DPDK's cmdline library, with tab completion and
  * '?' help, its instructions made from the command table. Every word of a
  * syntax is a token that knows its type: a literal word, or a placeholder
- * the grammar (fcr_cmd.c) parses as the word is matched. So a
+ * the grammar (lib/frame/fcr_cmd.c) parses as the word is matched. So a
  * line is parsed once, into the typed command the callback runs, and a
  * placeholder matches only what its type accepts ("all" is not a <port>:
  * `show port stats all` is not ambiguous). Completion offers what a type

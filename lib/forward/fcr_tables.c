@@ -122,10 +122,29 @@ fcr_dirty_list_free(struct fcr_dirty_list *l)
 	l->idx = NULL;
 }
 
+/* The room of a kind's list of changed objects: its table's capacity, or
+ * 0 for a kind scanned whole (routes: few, and their places move; and a
+ * kind not named here). */
+static uint32_t
+dirty_cap(const struct fcr_tables *t, enum fcr_kind_id kind)
+{
+	switch (kind) {
+	case FCR_KIND_BINDING:
+		return t->bindings->capacity;
+	case FCR_KIND_REDIRECT:
+		return t->redirects->capacity;
+	case FCR_KIND_FLOW:
+		return t->flows->capacity;
+	default:
+		return 0;
+	}
+}
+
 int
 fcr_tables_attach_log(struct fcr_tables *t, int socket)
 {
 	struct fcr_change_log *log;
+	int k;
 
 	log = rte_zmalloc_socket("fcr_log", sizeof(*log), 0, socket);
 	if (log == NULL)
@@ -134,13 +153,13 @@ fcr_tables_attach_log(struct fcr_tables *t, int socket)
 	log->cap_tomb = 65536;
 	log->tomb = rte_malloc_socket(NULL, sizeof(log->tomb[0]) * log->cap_tomb,
 				      0, socket);
-	if (log->tomb == NULL ||
-	    fcr_dirty_list_init(&log->dirty[FCR_KIND_ROUTE], 0, socket) < 0 ||
-	    fcr_dirty_list_init(&log->dirty[FCR_KIND_BINDING], t->bindings->capacity, socket) < 0 ||
-	    fcr_dirty_list_init(&log->dirty[FCR_KIND_REDIRECT], t->redirects->capacity,
-				socket) < 0 ||
-	    fcr_dirty_list_init(&log->dirty[FCR_KIND_FLOW], t->flows->capacity, socket) < 0 ||
-	    fcr_flow_table_attach_log(t->flows, log, socket) < 0)
+	if (log->tomb == NULL)
+		return -ENOMEM;
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		if (fcr_dirty_list_init(&log->dirty[k], dirty_cap(t, (enum fcr_kind_id)k),
+					socket) < 0)
+			return -ENOMEM;
+	if (fcr_flow_table_attach_log(t->flows, log, socket) < 0)
 		return -ENOMEM;
 	t->bindings->log = log;
 	t->redirects->log = log;

@@ -15,7 +15,7 @@
 #include "fcr_cmd.h"
 #include "fcr_change.h"
 #include "fcr_key.h"
-#include "fcr_sync_wire.h"
+#include "fcr_rec.h"
 
 struct fcr_tables;
 
@@ -83,7 +83,7 @@ struct fcr_kind {
 
 	/* Replication. Objects are walked by slot, 0 .. slots() - 1. */
 	int (*key_valid)(const struct fcr_key *k);
-	/* body of r (live or deletion) into b, at most FCR_SYNC_MAX_RECORD - 2
+	/* body of r (live or deletion) into b, at most FCR_REC_MAX_BODY
 	 * bytes; returns its length */
 	size_t (*put)(uint8_t *b, const struct fcr_rec *r);
 	/* body [off, end) into r (type set); 0, or -1 when malformed */

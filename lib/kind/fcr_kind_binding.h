@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "fcr_sync_wire.h"
+#include "fcr_rec.h"
 
 #define FCR_REC_BINDING 3
 #define FCR_REC_BINDING_DEL 4

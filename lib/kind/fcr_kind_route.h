@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fcr_sync_wire.h"
+#include "fcr_rec.h"
 
 #define FCR_REC_ROUTE 5
 #define FCR_REC_ROUTE_DEL 6

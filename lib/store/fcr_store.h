@@ -20,7 +20,7 @@
 #include "fcr_cmd.h"
 #include "fcr_etcd.h"
 #include "fcr_key.h"
-#include "fcr_sync_wire.h"
+#include "fcr_rec.h"
 
 #define FCR_STORE_ENDPOINTS_MAX 8
 #define FCR_STORE_PREFIX_MAX 128

@@ -67,7 +67,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fcr_key.h"
+#include "fcr_rec.h"
 
 #define FCR_SYNC_MAGIC "FCRS"
 #define FCR_SYNC_VERSION 3
@@ -75,7 +75,7 @@
 #define FCR_SYNC_TAG_LEN 32
 #define FCR_SYNC_KEY_LEN 32
 #define FCR_SYNC_OVERHEAD (FCR_SYNC_HDR_LEN + FCR_SYNC_TAG_LEN)
-#define FCR_SYNC_MAX_RECORD (2 + 255)
+#define FCR_SYNC_MAX_RECORD (2 + FCR_REC_MAX_BODY)
 
 enum fcr_sync_type {
 	FCR_SYNC_UPDATE = 1,
@@ -100,18 +100,6 @@ struct fcr_sync_hdr {
 	uint64_t peer_boot;
 	uint64_t challenge;
 	uint64_t echo;
-};
-
-/* One decoded record: which object (its key), its version and, unless it
- * is a deletion, its state, laid out by its kind (lib/kind/). */
-struct fcr_rec {
-	uint8_t type;
-	uint64_t version;
-	struct fcr_key key;
-	union {
-		uint64_t u64[5];
-		uint8_t b[40];
-	} val;
 };
 
 /* Why a datagram was refused; each is a counter in `show sync stats`. */
@@ -151,9 +139,5 @@ int fcr_sync_open(const uint8_t *p, size_t len, size_t max_len,
 /* Decode the record at *off; 1 and advances, 0 at the end, -1 malformed.
  * Unknown record types are returned with type as read and no fields. */
 int fcr_rec_next(const uint8_t *p, size_t end, size_t *off, struct fcr_rec *r);
-
-/* Varint helpers, exposed for tests. */
-size_t fcr_varint_put(uint8_t *p, uint64_t v);
-int fcr_varint_get(const uint8_t *p, size_t len, size_t *off, uint64_t *v);
 
 #endif /* FCR_SYNC_WIRE_H */
