@@ -309,7 +309,7 @@ set_job_run(void *arg)
 	 * redirect refused here must not pass plain (hold_update decides
 	 * when it may forward again) */
 	for (i = 0; i < j->n && j->refused; i++)
-		if (j->bad[i] && j->recs[i].key.kind == FCR_KIND_REDIRECT)
+		if (j->bad[i] && fcr_key_fail_closed(fcr_kinds, &j->recs[i].key))
 			__atomic_store_n(&fcr_fwd.store_refused, 1, __ATOMIC_RELEASE);
 }
 
@@ -362,7 +362,7 @@ hold_update(void)
 	int was;
 
 	pthread_mutex_lock(&S.lock);
-	n = S.revs.refused_redirects;
+	n = S.revs.refused_closed;
 	was = S.st.refused_redirects > 0;
 	S.st.refused_redirects = n;
 	snprintf(why, sizeof(why), "%s", S.refused_why);
