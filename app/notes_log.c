@@ -5,7 +5,6 @@
 #include <rte_ethdev.h>
 #include <rte_spinlock.h>
 
-#include "cutover.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "fwd.h"
@@ -101,22 +100,18 @@ log_refused(const struct fcr_note *n, uint64_t now)
 				"%s: not learned", n->vlan, w, f, fcr_wwpn_format(n->other_wwpn, o));
 }
 
-static void
-on_note(void *ctx, const struct fcr_note *n)
+void
+fcr_notes_log(const struct fcr_note *n)
 {
 	uint64_t now = fcr_now_ms();
 
-	(void)ctx;
 	switch (n->kind) {
 	case FCR_NOTE_REDIRECT:
 		log_redirect(n, now);
 		break;
 	case FCR_NOTE_CUTOVER:
-		fcr_cutover_note(n);
-		break;
 	case FCR_NOTE_DRAINED:
-		fcr_cutover_drained(n);
-		break;
+		break; /* logged as the cutover carries them out (cutover.c) */
 	case FCR_NOTE_STATIC_KEPT:
 	case FCR_NOTE_UNTRUSTED:
 		log_refused(n, now);
@@ -190,7 +185,6 @@ fcr_notes_log_init(void)
 {
 	uint16_t p;
 
-	fcr_fwd.tables->note_hook = (struct fcr_note_hook){ .fn = on_note, .ctx = NULL };
 	rte_spinlock_lock(&links_lock);
 	for (p = 0; p < fcr_fwd.nb_ports; p++)
 		if (rte_eth_link_get_nowait(p, &link_was[p]) != 0)

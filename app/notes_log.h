@@ -12,8 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Hook the tables' notes and take the ports' link states as the start. */
+#include "fcr_note.h"
+
+/* Take the ports' link states as the start. */
 void fcr_notes_log_init(void);
+/* Log one of the tables' notes (the sync lcore's note hook calls it). */
+void fcr_notes_log(const struct fcr_note *n);
 /* Call on every round of the sync lcore; works once a second. */
 void fcr_notes_log_tick(uint64_t now_ms);
 

@@ -10,6 +10,7 @@
 #include <rte_pause.h>
 #include <rte_ring_elem.h>
 
+#include "cutover.h"
 #include "fcr_config.h"
 #include "fcr_tables.h"
 #include "fwd.h"
@@ -295,10 +296,24 @@ idle(void)
 		       fcr_fwd.tables->redirects->nb_draining != 0 ? 1 : 100);
 }
 
+/* The tables' notes, as they change: logged; and a cutover's, what the
+ * cutover decides (lib) carried out (cutover.c) before the tables go on. */
+static void
+on_tables_note(void *ctx, const struct fcr_note *n)
+{
+	struct fcr_cutover_plan p;
+
+	(void)ctx;
+	fcr_notes_log(n);
+	fcr_cutover_plan(fcr_fwd.tables, n, &p);
+	fcr_cutover_carry_out(n, &p);
+}
+
 int
 fcr_sync_lcore_main(void *arg)
 {
 	(void)arg;
+	fcr_fwd.tables->note_hook = (struct fcr_note_hook){ .fn = on_tables_note, .ctx = NULL };
 	fcr_notes_log_init();
 	while (!__atomic_load_n(&sync_lcore_exit, __ATOMIC_ACQUIRE)) {
 		unsigned int n = drain_events(DRAIN_MAX);

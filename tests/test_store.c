@@ -199,11 +199,56 @@ refused_redirect_keys(void **state)
 		if (step % 499 == 0) {
 			for (want = 0, i = 0; i < N; i += 2)
 				want += bad[i];
-			assert_int_equal(m.refused_redirects, want);
+			assert_int_equal(m.refused_closed, want);
 		}
 	}
 	fcr_store_revs_clear(&m);
-	assert_int_equal(m.refused_redirects, 0);
+	assert_int_equal(m.refused_closed, 0);
+	fcr_store_revs_free(&m);
+}
+
+/* Which refused keys stop forwarding is each kind's fail_closed, not its
+ * name: the redirect kind is; a table that flags routes instead counts
+ * routes and not redirects. */
+static void
+fail_closed_goes_by_the_kind(void **state)
+{
+	const struct fcr_kind *swapped[FCR_KIND_COUNT];
+	struct fcr_kind route, redirect;
+	struct fcr_store_revs m = { 0 };
+	struct fcr_key rk = { .kind = FCR_KIND_REDIRECT, .k1 = 1, .k2 = 2 };
+	struct fcr_key ro = { .kind = FCR_KIND_ROUTE, .k1 = 0x010000, .k2 = 8 };
+	int k;
+
+	(void)state;
+	assert_true(fcr_kinds[FCR_KIND_REDIRECT]->fail_closed);
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		if (k != FCR_KIND_REDIRECT)
+			assert_false(fcr_kinds[k]->fail_closed);
+	assert_int_equal(fcr_store_revs_set(&m, &rk, 5, 1), 0);
+	assert_int_equal(fcr_store_revs_set(&m, &ro, 6, 2), 0);
+	fcr_store_revs_refuse(&m, &rk);
+	fcr_store_revs_refuse(&m, &ro);
+	assert_int_equal(m.refused_closed, 1);
+	fcr_store_revs_free(&m);
+
+	memcpy(swapped, fcr_kinds, sizeof(swapped));
+	route = *fcr_kinds[FCR_KIND_ROUTE];
+	redirect = *fcr_kinds[FCR_KIND_REDIRECT];
+	route.fail_closed = 1;
+	redirect.fail_closed = 0;
+	swapped[FCR_KIND_ROUTE] = &route;
+	swapped[FCR_KIND_REDIRECT] = &redirect;
+	m.kinds = swapped;
+	assert_int_equal(fcr_store_revs_set(&m, &rk, 5, 1), 0);
+	assert_int_equal(fcr_store_revs_set(&m, &ro, 6, 2), 0);
+	fcr_store_revs_refuse(&m, &rk);
+	assert_int_equal(m.refused_closed, 0);
+	fcr_store_revs_refuse(&m, &ro);
+	assert_int_equal(m.refused_closed, 1);
+	/* the route deleted: forwarding may come back */
+	assert_int_equal(fcr_store_revs_set(&m, &ro, 0, 0), 0);
+	assert_int_equal(m.refused_closed, 0);
 	fcr_store_revs_free(&m);
 }
 
@@ -216,6 +261,7 @@ main(void)
 		cmocka_unit_test(events),
 		cmocka_unit_test(revisions_of_keys),
 		cmocka_unit_test(refused_redirect_keys),
+		cmocka_unit_test(fail_closed_goes_by_the_kind),
 	};
 
 	nb_defs = fcr_kind_cmds(defs, RTE_DIM(defs));

@@ -1117,8 +1117,9 @@ a_path_change_of_a_bound_pair_is_a_cutover(void **state)
 	fcr_tables_free(t);
 }
 
-/* What the sync lcore does on a cutover note (app/cutover.c): tells the
- * host and the VI to log in again, and says so for each. */
+/* What the sync lcore does on a cutover note (fcr_cutover_plan and
+ * app/cutover.c): tells the host and the VI to log in again, and says so
+ * for each. */
 struct cutover_probe {
 	struct fcr_tables *t;
 	unsigned int notes;
@@ -1235,6 +1236,142 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 	assert_int_equal(t->redirects->nb_cutover, 0);
+	fcr_tables_free(t);
+}
+
+/* What the sync lcore does with the tables' notes (app/sync_lcore.c):
+ * the cutover's plan made, each Clear Virtual Link it asks for taken as
+ * sent (or not), the last plan of a drained pair kept. */
+struct plan_probe {
+	struct fcr_tables *t;
+	int send_ok;
+	unsigned int held;
+	unsigned int to_send;     /* of the last FCR_NOTE_DRAINED or unheld cutover */
+	struct fcr_cutover_plan last;
+};
+
+static void
+plan_on_note(void *ctx, const struct fcr_note *n)
+{
+	struct plan_probe *c = ctx;
+	struct fcr_cutover_plan p;
+	unsigned int i, k = fcr_cutover_plan(c->t, n, &p);
+
+	c->held += p.held;
+	if (p.nb == 0)
+		return;
+	c->to_send = k;
+	c->last = p;
+	for (i = 0; i < p.nb; i++)
+		if (p.tell[i].clearable)
+			fcr_cutover_sent(c->t, &p.tell[i], c->send_ok);
+}
+
+/* The FCF advertises itself on VLAN through the fabric port. */
+static void
+fcf_advertises(struct fcr_tables *t)
+{
+	struct fcr_login l = { .kind = FCR_LOGIN_ADV, .via_fip = 1, .has_mac = 1,
+			       .vlan = VLAN, .wwnn = 0x1000000000000fcfull,
+			       .mac = { 0x0e, 0xfc, 0x00, 0x00, 0x00, 0xff } };
+	struct fcr_event ev;
+
+	fcr_event_login(&ev, &l);
+	ev.port = FABRIC_PORT;
+	fcr_tables_event(t, &ev);
+}
+
+static void
+assert_cvl(const struct fcr_cutover_tell *x, uint8_t member, uint64_t wwpn, uint32_t fcid,
+	   uint8_t enode_last)
+{
+	const uint8_t fcf_mac[6] = { 0x0e, 0xfc, 0x00, 0x00, 0x00, 0xff };
+	const uint8_t enode[6] = { 0x0e, 0, 0, 0, 0, enode_last };
+	uint8_t vn_mac[6];
+
+	fcr_fpma(vn_mac, FCR_FC_MAP_DEFAULT, fcid);
+	assert_int_equal(x->member, member);
+	assert_true(x->clearable);
+	assert_int_equal(x->cvl.vlan, VLAN);
+	assert_int_equal(x->cvl.port, EDGE_PORT);
+	assert_true(x->cvl.wwpn == wwpn);
+	assert_int_equal(x->cvl.fcid, fcid);
+	assert_memory_equal(x->cvl.enode_mac, enode, 6);
+	assert_memory_equal(x->cvl.vn_mac, vn_mac, 6);
+	assert_memory_equal(x->cvl.fcf_mac, fcf_mac, 6);
+	assert_true(x->cvl.fcf_name == 0x1000000000000fcfull);
+}
+
+/* The cutover's decision (fcr_cutover_plan): a bound pair whose path
+ * changes, the host learned over FIP behind an edge port and the FCF
+ * advertised: held, then, drained, a Clear Virtual Link for the host and
+ * one for the VI, each to its ENode in the FCF's name; sent, they count as
+ * cutovers, the host's VN_Port is leaving and the pair keeps its old path.
+ * Not sent (no mbuf): counted unsent, the new path at once. A host that
+ * cannot be told (no FCF advertisement on its VLAN): nothing to send,
+ * counted unsent, no cutover; no fabric port: nothing at all. */
+static void
+a_drained_pair_asks_clear_virtual_links_for_the_host_and_the_vi(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct plan_probe c = { .t = t, .send_ok = 1 };
+	uint32_t h;
+	int id;
+
+	(void)state;
+	t->nb_ports = 4;
+	relogin_all(t);
+	fcf_advertises(t);
+	t->note_hook = (struct fcr_note_hook){ .fn = plan_on_note, .ctx = &c };
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	/* nothing open: held, then drained at once */
+	assert_int_equal(c.held, 1);
+	assert_int_equal(c.to_send, 2);
+	assert_int_equal(c.last.nb, 2);
+	assert_cvl(&c.last.tell[0], FCR_M_HOST, H, FH, 1);
+	assert_cvl(&c.last.tell[1], FCR_M_VI, VI, FVI, 3);
+	assert_int_equal(t->st.cutovers, 2);
+	assert_int_equal(t->st.cutovers_unsent, 0);
+	h = fcr_binding_get(t->bindings, VLAN, H, 0);
+	assert_true(t->bindings->entry[h].vn & FCR_VN_LEAVING);
+	assert_int_equal(t->redirects->r[id].cutover, 1);
+	relogin(t, 0);
+	assert_int_equal(t->redirects->r[id].cutover, 0);
+
+	/* the frames not sent: unsent, the new path at once */
+	c.send_ok = 0;
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_int_equal(t->st.cutovers, 2);
+	assert_int_equal(t->st.cutovers_unsent, 2);
+	assert_int_equal(t->redirects->nb_cutover, 0);
+	fcr_tables_free(t);
+
+	/* no FCF advertisement: the host cannot be told */
+	t = mk();
+	memset(&c, 0, sizeof(c));
+	c.t = t;
+	c.send_ok = 1;
+	t->nb_ports = 4;
+	relogin_all(t);
+	t->note_hook = (struct fcr_note_hook){ .fn = plan_on_note, .ctx = &c };
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(c.held, 0);
+	assert_int_equal(c.to_send, 0);
+	assert_int_equal(c.last.nb, 2);
+	assert_false(c.last.tell[0].clearable);
+	assert_false(c.last.tell[1].clearable);
+	assert_int_equal(t->st.cutovers, 0);
+	assert_int_equal(t->st.cutovers_unsent, 2);
+	assert_int_equal(t->redirects->r[id].cutover, 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+
+	/* no fabric port (a lab): no ENode to tell, nothing counted */
+	t->fabric_mask = 0;
+	memset(&c.last, 0, sizeof(c.last));
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_int_equal(c.last.nb, 0);
+	assert_int_equal(t->st.cutovers_unsent, 2);
 	fcr_tables_free(t);
 }
 
@@ -1943,6 +2080,7 @@ main(void)
 		cmocka_unit_test(a_path_change_of_a_bound_pair_is_a_cutover),
 		cmocka_unit_test(a_cutover_keeps_the_old_path_until_both_log_in_again),
 		cmocka_unit_test(a_cutover_drains_the_pair_before_its_ports_are_told),
+		cmocka_unit_test(a_drained_pair_asks_clear_virtual_links_for_the_host_and_the_vi),
 		cmocka_unit_test(fip_discovery_is_learned_from_fabric_ports_only),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),

@@ -7,10 +7,10 @@
 #include <rte_hash.h>
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
-#include <rte_rcu_qsbr.h>
 
 #include "fcr_change.h"
 #include "fcr_redirect.h"
+#include "fcr_redirect_priv.h"
 
 struct redirect_key {
 	uint64_t host;
@@ -155,77 +155,6 @@ fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id)
 	return not_ready_sum(rt, id) - rt->r[id].not_ready_base;
 }
 
-/* The pair's plain entries a new redirect's drain took over (host ->
- * target, target -> host), not blocking ones. */
-static int
-plain_held(const struct fcr_redirect *r)
-{
-	return r->nb_keys == 2 && !r->blocking;
-}
-
-/* Where in key[] an exchange of the host (FCR_DRAIN_HOST) or of the VI
- * begins (its commands) and ends (their FCP_RSP, or a BA_ACC): the
- * four rules in rule_keys' order, or the plain pair a drain took (host ->
- * target, target -> host). 0 when the redirect has no such keys. */
-static int
-exchange_keys(const struct fcr_redirect *r, int who, int *begin, int *end)
-{
-	if (r->blocking)
-		return 0;
-	if (r->nb_keys == FCR_REDIRECT_KEYS) {
-		*begin = who == FCR_DRAIN_HOST ? 0 : 1;
-		*end = who == FCR_DRAIN_HOST ? 3 : 2;
-		return 1;
-	}
-	if (plain_held(r) && who == FCR_DRAIN_HOST) {
-		*begin = 0;
-		*end = 1;
-		return 1;
-	}
-	return 0;
-}
-
-/* Exchanges begun less ended on those keys since the entries exist
- * (modulo 2^32, as the workers count). */
-static uint32_t
-exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r, int who)
-{
-	struct fcr_flow_exchanges c;
-	uint32_t n = 0;
-	int b, e, idx;
-
-	if (!exchange_keys(r, who, &b, &e))
-		return 0;
-	idx = fcr_flow_find(rt->flows, r->key[b]);
-	if (idx >= 0) {
-		fcr_flow_exchanges_sum(rt->flows, (uint32_t)idx, &c);
-		n += c.cmnds;
-	}
-	idx = fcr_flow_find(rt->flows, r->key[e]);
-	if (idx >= 0) {
-		fcr_flow_exchanges_sum(rt->flows, (uint32_t)idx, &c);
-		n -= c.ends;
-	}
-	return n;
-}
-
-static uint64_t
-open_exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r, int who)
-{
-	int32_t n = (int32_t)(exchanges(rt, r, who) - r->xbase[who - 1]);
-
-	/* below zero: an exchange that began before its entry existed */
-	return n > 0 ? (uint64_t)n : 0;
-}
-
-uint64_t
-fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id)
-{
-	const struct fcr_redirect *r = &rt->r[id];
-
-	return r->draining ? open_exchanges(rt, r, r->draining) : 0;
-}
-
 /*
  * Make the redirect's entries exactly key[0..n) -> action[0..n). Keys it
  * had and keeps are changed in place, so a flow is never without an entry
@@ -234,9 +163,9 @@ fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id)
  * frames_before: they went directly before the redirect could act. 0, or
  * -ENOSPC (cannot happen while the table keeps the redirects' reserve).
  */
-static int
-set_entries(struct fcr_redirect_table *rt, uint32_t id, const uint64_t *key,
-	    const uint64_t *action, int n, int blocking)
+int
+fcr_redirect_set_entries(struct fcr_redirect_table *rt, uint32_t id, const uint64_t *key,
+			 const uint64_t *action, int n, int blocking)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	struct fcr_flow_counters c;
@@ -268,8 +197,9 @@ set_entries(struct fcr_redirect_table *rt, uint32_t id, const uint64_t *key,
 }
 
 /* Keys of another redirect among key[0..n). */
-static int
-owned_by_other(const struct fcr_redirect_table *rt, uint32_t id, uint64_t key)
+int
+fcr_redirect_owned_by_other(const struct fcr_redirect_table *rt, uint32_t id,
+			    uint64_t key)
 {
 	int idx = fcr_flow_find(rt->flows, key);
 
@@ -300,7 +230,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	if (!missing) {
 		rule_keys(r, f, key, action);
 		for (i = 0; i < FCR_REDIRECT_KEYS; i++)
-			conflict |= owned_by_other(rt, id, key[i]);
+			conflict |= fcr_redirect_owned_by_other(rt, id, key[i]);
 	}
 	/* a new redirect in a cutover: its pair fails closed until the host
 	 * has logged in again, never plain */
@@ -322,7 +252,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 			for (i = 0; i < 2; i++) {
 				/* another redirect's entry is there: this one
 				 * waits for it to go (retried at once then) */
-				if (owned_by_other(rt, id, b[i])) {
+				if (fcr_redirect_owned_by_other(rt, id, b[i])) {
 					conflict = 1;
 					continue;
 				}
@@ -339,7 +269,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 		if (r->cutover && n == 2 && f[FCR_M_VI] != FCR_FCID_NONE) {
 			uint64_t v = fcr_flow_key(r->vlan, f[FCR_M_VI], f[FCR_M_TARGET]);
 
-			if (!owned_by_other(rt, id, v)) {
+			if (!fcr_redirect_owned_by_other(rt, id, v)) {
 				key[n] = v;
 				action[n++] = fcr_action(f[FCR_M_VI], f[FCR_M_TARGET],
 							 FCR_LEG_BLOCKED);
@@ -347,7 +277,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 		}
 		state = conflict ? FCR_RS_CONFLICT : FCR_RS_WAITING;
 	}
-	if (set_entries(rt, id, key, action, n, state != FCR_RS_ACTIVE) < 0)
+	if (fcr_redirect_set_entries(rt, id, key, action, n, state != FCR_RS_ACTIVE) < 0)
 		state = FCR_RS_NO_ROOM;
 	if (state == FCR_RS_ACTIVE) {
 		rt->nb_active += !was_active;
@@ -355,8 +285,8 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 			r->installs++;
 			/* new keys: what their entries counted before
 			 * belongs to sessions no longer open on them */
-			r->xbase[0] = exchanges(rt, r, FCR_DRAIN_HOST);
-			r->xbase[1] = exchanges(rt, r, FCR_DRAIN_VI);
+			r->xbase[0] = fcr_cutover_exchanges(rt, r, FCR_DRAIN_HOST);
+			r->xbase[1] = fcr_cutover_exchanges(rt, r, FCR_DRAIN_VI);
 		}
 		memcpy(r->fcid, f, sizeof(f));
 	} else {
@@ -367,12 +297,12 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 
 /* Remove every entry of a redirect being deleted: its pair goes back to
  * plain forwarding (the operator asked for it). */
-static void
-uninstall(struct fcr_redirect_table *rt, uint32_t id)
+void
+fcr_redirect_uninstall(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 
-	set_entries(rt, id, NULL, NULL, 0, 0);
+	fcr_redirect_set_entries(rt, id, NULL, NULL, 0, 0);
 	if (r->state == FCR_RS_ACTIVE)
 		rt->nb_active--;
 	r->state = FCR_RS_WAITING;
@@ -380,8 +310,8 @@ uninstall(struct fcr_redirect_table *rt, uint32_t id)
 
 /* Keys a redirect gave up may be what one in conflict waits for: it gets
  * them at once, so their flows are never without an entry between the two. */
-static void
-retry_released(struct fcr_redirect_table *rt)
+void
+fcr_redirect_retry_released(struct fcr_redirect_table *rt)
 {
 	if (rt->released == 0 || !rt->blocked || rt->retrying) {
 		rt->released = 0;
@@ -395,8 +325,8 @@ retry_released(struct fcr_redirect_table *rt)
 
 /* install() and a note when the state (or, when active, the FCIDs)
  * changed; `was` is the state before, FCR_RS_WAITING for a new redirect. */
-static void
-install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
+void
+fcr_redirect_install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	uint64_t installs = r->installs;
@@ -405,7 +335,7 @@ install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 	install(rt, id);
 	if (r->state == FCR_RS_CONFLICT || r->state == FCR_RS_NO_ROOM)
 		rt->blocked = 1;
-	retry_released(rt);
+	fcr_redirect_retry_released(rt);
 	if (r->state == was && (r->state != FCR_RS_ACTIVE || r->installs == installs))
 		return;
 	note = (struct fcr_note){
@@ -416,252 +346,13 @@ install_noted(struct fcr_redirect_table *rt, uint32_t id, uint8_t was)
 	fcr_note_tell(rt->note_hook, &note);
 }
 
-static void unref_names(struct fcr_redirect_table *rt, struct fcr_redirect *r, uint32_t id);
-static void drain_begin(struct fcr_redirect_table *rt, uint32_t id);
-
-/* The operator changed the path of a pair whose host and target are bound:
- * exchanges open on the old path must not go on on the new one. When
- * whoever hears it can make the host log in again (which ends its
- * exchanges; fcr_redirect_cutover_told), the pair is in a cutover: it
- * first drains (no new exchange begins, the open ones end on the path
- * they began on), then the host and the VI are told (FCR_NOTE_DRAINED),
- * and it keeps its old path until the host has logged in again: what the
- * host sent before its new login goes where its exchange began, what it
- * sends after takes the new path. One already in a cutover stays in it:
- * the host's new login takes the newest path. */
-static void
-cutover(struct fcr_redirect_table *rt, uint32_t id)
-{
-	struct fcr_redirect *r = &rt->r[id];
-	const struct fcr_binding *e = rt->bindings->entry;
-	struct fcr_note note;
-
-	/* a redirect half made (no room for a member) names no one */
-	if (r->cutover || r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
-	    r->binding[FCR_M_TARGET] == FCR_BINDING_NONE ||
-	    r->binding[FCR_M_VI] == FCR_BINDING_NONE ||
-	    e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
-	    e[r->binding[FCR_M_TARGET]].fcid == FCR_FCID_NONE)
-		return;
-	note = (struct fcr_note){
-		.kind = FCR_NOTE_CUTOVER, .vlan = r->vlan, .redirect = id,
-		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
-		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
-	};
-	rt->cut_sent = 0;
-	fcr_note_tell(rt->note_hook, &note);
-	if (!rt->cut_sent)
-		return;
-	rt->nb_cutover++;
-	r->cutover = 1;
-	r->cut_ticks = 0;
-	r->cut_logins = e[r->binding[FCR_M_HOST]].logins;
-	drain_begin(rt, id);
-}
-
-/* No longer draining (drained, or its cutover over). */
-static void
-drain_end(struct fcr_redirect_table *rt, uint32_t id)
-{
-	struct fcr_redirect *r = &rt->r[id];
-	uint32_t last;
-
-	if (!r->draining)
-		return;
-	r->draining = 0;
-	last = rt->drain_list[--rt->nb_draining];
-	rt->drain_list[r->drain_pos] = last;
-	rt->r[last].drain_pos = r->drain_pos;
-}
-
-/* The cutover is over: the new path. A ghost's entries go with it. */
-static void
-cutover_end(struct fcr_redirect_table *rt, uint32_t id)
-{
-	struct fcr_redirect *r = &rt->r[id];
-
-	drain_end(rt, id);
-	r->cutover = 0;
-	rt->nb_cutover--;
-	if (!r->ghost) {
-		install_noted(rt, id, r->state);
-		return;
-	}
-	r->ghost = 0;
-	uninstall(rt, id);
-	unref_names(rt, r, id);
-	retry_released(rt);
-	rt->free_idx[rt->nb_free++] = id;
-}
-
-/* Hold the FCP commands on key[k]: nothing new begins there. */
-static void
-hold(struct fcr_redirect_table *rt, uint32_t id, int k)
-{
-	const struct fcr_redirect *r = &rt->r[id];
-	int idx = fcr_flow_find(rt->flows, r->key[k]);
-
-	if (idx >= 0)
-		fcr_flow_set(rt->flows, r->key[k], rt->flows->action[idx] | FCR_ACTION_HOLD, id);
-}
-
-/* A worker that read an entry before its hold may still be sending a
- * command it let through: the drain counts once every worker is past. */
-static uint64_t
-hold_token(const struct fcr_redirect_table *rt)
-{
-	return rt->flows->qsbr != NULL ? rte_rcu_qsbr_start(rt->flows->qsbr) : 0;
-}
-
-static int
-hold_seen(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
-{
-	return rt->flows->qsbr == NULL ||
-	       rte_rcu_qsbr_check(rt->flows->qsbr, r->drain_token, false) == 1;
-}
-
-/* Drained (or FCR_DRAIN_TICKS passed): the host and the VI are told to log
- * in again now. A new redirect's pair, plain until here, is blocked from
- * here until the host is back (fail closed); a changed or deleted one
- * keeps its old rules, commands still held. */
-static void
-drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
-{
-	struct fcr_redirect *r = &rt->r[id];
-	const struct fcr_binding *e = rt->bindings->entry;
-	struct fcr_note note = {
-		.kind = FCR_NOTE_DRAINED, .vlan = r->vlan, .redirect = id,
-		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
-		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
-		.timed_out = (uint8_t)timed_out,
-	};
-
-	drain_end(rt, id);
-	r->cut_ticks = 0;
-	rt->cut_sent = 0;
-	fcr_note_tell(rt->note_hook, &note);
-	if (!rt->cut_sent) {
-		cutover_end(rt, id); /* nobody told: the new path at once */
-		return;
-	}
-	if (!r->ghost && plain_held(r))
-		install_noted(rt, id, r->state);
-}
-
-/* The next step of a drain whose workers are past its hold: the host's
- * exchanges ended, then the VI's (what the VI has open serves the host's
- * until those end, so its commands are held only then). */
-static void
-drain_step(struct fcr_redirect_table *rt, uint32_t id)
-{
-	struct fcr_redirect *r = &rt->r[id];
-	int b, e;
-
-	while (r->draining && hold_seen(rt, r) && open_exchanges(rt, r, r->draining) == 0) {
-		if (r->draining == FCR_DRAIN_VI || !exchange_keys(r, FCR_DRAIN_VI, &b, &e)) {
-			drained(rt, id, 0);
-			return;
-		}
-		hold(rt, id, b);
-		r->draining = FCR_DRAIN_VI;
-		r->drain_token = hold_token(rt);
-	}
-}
-
-/* The pair's path until the cutover: its rules, or plain (a new redirect,
- * whose pair's plain entries it takes, held), or blocked (nothing open
- * goes anywhere: drained at once). */
-static void
-drain_begin(struct fcr_redirect_table *rt, uint32_t id)
-{
-	struct fcr_redirect *r = &rt->r[id];
-	const struct fcr_binding *e = rt->bindings->entry;
-	uint32_t h = e[r->binding[FCR_M_HOST]].fcid, t = e[r->binding[FCR_M_TARGET]].fcid;
-	int b, x;
-
-	if (r->nb_keys == 0) {
-		uint64_t key[2] = { fcr_flow_key(r->vlan, h, t), fcr_flow_key(r->vlan, t, h) };
-		uint64_t action[2] = {
-			fcr_action(h, t, FCR_LEG_PLAIN) | FCR_ACTION_HOLD,
-			fcr_action(t, h, FCR_LEG_PLAIN),
-		};
-
-		if (!owned_by_other(rt, id, key[0]) && !owned_by_other(rt, id, key[1]) &&
-		    set_entries(rt, id, key, action, 2, 0) == 0)
-			r->xbase[0] = 0; /* the plain entries counted from their first frame */
-	}
-	if (!exchange_keys(r, FCR_DRAIN_HOST, &b, &x)) {
-		drained(rt, id, 0);
-		return;
-	}
-	hold(rt, id, b);
-	r->draining = FCR_DRAIN_HOST;
-	r->drain_ticks = 0;
-	r->drain_token = hold_token(rt);
-	r->drain_pos = rt->nb_draining;
-	rt->drain_list[rt->nb_draining++] = id;
-	drain_step(rt, id);
-}
-
-void
-fcr_redirect_drain_poll(struct fcr_redirect_table *rt)
-{
-	uint32_t i;
-
-	/* from the end: a drained one leaves its place to the last */
-	for (i = rt->nb_draining; i-- > 0;)
-		drain_step(rt, rt->drain_list[i]);
-}
-
-/* The host has logged in again (its accept is held until this runs, so
- * its first frame after takes the new path), or a member is gone (the pair
- * then fails closed, a ghost's goes plain, at once). The VI's frames in
- * flight drained long before: an ENode told to log in again solicits and
- * waits for the FCF's advertisement before its new login. */
-static int
-cutover_over(const struct fcr_redirect_table *rt, uint32_t id)
-{
-	const struct fcr_redirect *r = &rt->r[id];
-	const struct fcr_binding *e = rt->bindings->entry;
-	int m;
-
-	for (m = 0; m < FCR_M_COUNT; m++)
-		if (e[r->binding[m]].fcid == FCR_FCID_NONE)
-			return 1;
-	return e[r->binding[FCR_M_HOST]].logins != r->cut_logins;
-}
-
 static void
 rebuild(struct fcr_redirect_table *rt, uint32_t id)
 {
 	if (!rt->r[id].cutover)
-		install_noted(rt, id, rt->r[id].state);
-	else if (cutover_over(rt, id))
-		cutover_end(rt, id);
-}
-
-unsigned int
-fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_timed_out)
-{
-	unsigned int n = 0;
-	uint32_t id;
-
-	for (id = 0; rt->nb_cutover != 0 && id < rt->capacity; id++) {
-		struct fcr_redirect *r = &rt->r[id];
-
-		if (!r->cutover)
-			continue;
-		if (r->draining) {
-			if (++r->drain_ticks >= FCR_DRAIN_TICKS) {
-				drained(rt, id, 1);
-				(*drains_timed_out)++;
-			}
-		} else if (++r->cut_ticks >= FCR_CUTOVER_TICKS) {
-			cutover_end(rt, id);
-			n++;
-		}
-	}
-	return n;
+		fcr_redirect_install_noted(rt, id, rt->r[id].state);
+	else if (fcr_cutover_over(rt, id))
+		fcr_cutover_end(rt, id);
 }
 
 int
@@ -676,8 +367,9 @@ fcr_redirect_find(const struct fcr_redirect_table *rt, uint16_t vlan,
 	return (int)(uintptr_t)data;
 }
 
-static void
-unref_names(struct fcr_redirect_table *rt, struct fcr_redirect *r, uint32_t id)
+void
+fcr_redirect_unref_names(struct fcr_redirect_table *rt, struct fcr_redirect *r,
+			 uint32_t id)
 {
 	int m;
 
@@ -764,11 +456,11 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	}
 	if (set_members(rt, (uint32_t)id, from, w) < 0)
 		return -ENOSPC;
-	cutover(rt, (uint32_t)id);
+	fcr_cutover_begin(rt, (uint32_t)id);
 	/* in a cutover the new rules wait for the host: a changed one keeps
 	 * its old rules, a new one blocks its pair (install) */
 	if (!r->cutover || r->nb_keys == 0)
-		install_noted(rt, (uint32_t)id, r->state);
+		fcr_redirect_install_noted(rt, (uint32_t)id, r->state);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, (uint32_t)id);
 	return id;
@@ -786,7 +478,7 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		return id;
 	r = &rt->r[id];
 	if (!r->cutover)
-		cutover(rt, (uint32_t)id);
+		fcr_cutover_begin(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
 	r->in_use = 0; /* not retried below */
 	if (rt->log != NULL) {
@@ -804,9 +496,9 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		r->state = FCR_RS_WAITING;
 		return 0;
 	}
-	uninstall(rt, (uint32_t)id);
-	unref_names(rt, r, (uint32_t)id);
-	retry_released(rt);
+	fcr_redirect_uninstall(rt, (uint32_t)id);
+	fcr_redirect_unref_names(rt, r, (uint32_t)id);
+	fcr_redirect_retry_released(rt);
 	rt->free_idx[rt->nb_free++] = (uint32_t)id;
 	return 0;
 }

@@ -14,6 +14,7 @@
  * for every redirect the table can hold (fcr_redirect_reserve), from the
  * start: plain flows never take them, so no flood of new flows can keep a
  * redirect from installing, and adding one never fails for want of room.
+ * A change of a bound pair's path is a cutover: fcr_cutover.h.
  * The sync lcore's only.
  */
 #ifndef FCR_REDIRECT_H
@@ -81,14 +82,6 @@ struct fcr_redirect {
 
 enum { FCR_DRAIN_HOST = 1, FCR_DRAIN_VI = 2 };
 
-/* Ticks (every 100 ms) a drain waits for the pair's open exchanges to end
- * before its ports are told to log in again anyway. */
-#define FCR_DRAIN_TICKS 50
-
-/* Ticks (fcr_redirect_cutover_tick, every 100 ms) a cutover waits for the
- * host to log in again before the new path is taken anyway. */
-#define FCR_CUTOVER_TICKS 200
-
 struct fcr_redirect_table {
 	struct rte_hash *by_key;     /* (vlan, host, target) -> id */
 	struct fcr_redirect *r;
@@ -155,30 +148,6 @@ unsigned int fcr_redirect_retry_blocked(struct fcr_redirect_table *rt);
  * that names it (one in a cutover ends it when its host has logged in
  * again, or a member went). */
 void fcr_redirect_binding_changed(struct fcr_redirect_table *rt, uint32_t name);
-
-/* Whoever hears FCR_NOTE_CUTOVER says so when it can tell the host (the
- * note's wwpn) to log in again, and, on FCR_NOTE_DRAINED, when it did:
- * the pair then drains and keeps its old path until the host has logged
- * in again; else the new path is taken at once. */
-static inline void
-fcr_redirect_cutover_told(struct fcr_redirect_table *rt)
-{
-	rt->cut_sent = 1;
-}
-
-/* As often as it can while some are draining (nb_draining): a cutover
- * whose pair has no exchange open any more, with every worker past the
- * hold, is drained (FCR_NOTE_DRAINED). */
-void fcr_redirect_drain_poll(struct fcr_redirect_table *rt);
-
-/* Exchanges open on the keys a draining redirect waits on now. */
-uint64_t fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id);
-
-/* Every 100 ms: drains that waited FCR_DRAIN_TICKS end anyway (counted in
- * *drains_timed_out), cutovers that waited FCR_CUTOVER_TICKS after take
- * the new path. Returns how many did. */
-unsigned int fcr_redirect_cutover_tick(struct fcr_redirect_table *rt,
-				       unsigned int *drains_timed_out);
 
 /* Frames of its host-target pair dropped while it was not active. */
 uint64_t fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id);

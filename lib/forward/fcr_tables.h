@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "fcr_binding.h"
+#include "fcr_cutover.h"
 #include "fcr_enode.h"
 #include "fcr_event.h"
 #include "fcr_flow.h"

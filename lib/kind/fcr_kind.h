@@ -80,6 +80,9 @@ struct fcr_kind {
 	/* a flush leaves a record that a peer's bulk resync has still to
 	 * reach to that resync (flows: the many, so not sent twice) */
 	uint8_t paced;
+	/* a record of it the tables refuse stops forwarding (a redirect: its
+	 * pair must never go plain) */
+	uint8_t fail_closed;
 
 	/* Replication. Objects are walked by slot, 0 .. slots() - 1. */
 	int (*key_valid)(const struct fcr_key *k);
@@ -146,6 +149,14 @@ const struct fcr_kind *fcr_kind_of_rec(uint8_t type);
  * binding, or the deletion of a route or redirect): with a configuration
  * store, the store carries these, not replication. */
 int fcr_rec_is_config(const struct fcr_rec *r);
+
+/* Whether refusing the object k names stops forwarding (its kind's
+ * fail_closed), by the kinds of table `kinds` (fcr_kinds). */
+static inline int
+fcr_key_fail_closed(const struct fcr_kind *const *kinds, const struct fcr_key *k)
+{
+	return k->kind < FCR_KIND_COUNT && kinds[k->kind]->fail_closed;
+}
 
 static inline int
 fcr_rec_is_del(const struct fcr_kind *k, const struct fcr_rec *r)

@@ -203,6 +203,7 @@ apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c
 const struct fcr_kind fcr_kind_redirect = {
 	.name = "redirect",
 	.rec_type = FCR_REC_REDIRECT,
+	.fail_closed = 1,
 	.key_valid = fcr_key_vlan_valid,
 	.put = put,
 	.get = get,

@@ -224,7 +224,8 @@ revs_grow(struct fcr_store_revs *m)
 		if (m->slot[i].rev != 0)
 			bigger.slot[rev_slot(&bigger, &m->slot[i].key)] = m->slot[i];
 	bigger.count = m->count;
-	bigger.refused_redirects = m->refused_redirects;
+	bigger.refused_closed = m->refused_closed;
+	bigger.kinds = m->kinds;
 	free(m->slot);
 	*m = bigger;
 	return 0;
@@ -240,11 +241,17 @@ fcr_store_value_hash(const char *value)
 	return h;
 }
 
+static int
+fail_closed(const struct fcr_store_revs *m, const struct fcr_key *k)
+{
+	return fcr_key_fail_closed(m->kinds != NULL ? m->kinds : fcr_kinds, k);
+}
+
 static void
 unrefuse(struct fcr_store_revs *m, struct fcr_store_rev *e)
 {
-	if (e->rev != 0 && e->refused && e->key.kind == FCR_KIND_REDIRECT)
-		m->refused_redirects--;
+	if (e->rev != 0 && e->refused && fail_closed(m, &e->key))
+		m->refused_closed--;
 	e->refused = 0;
 }
 
@@ -256,8 +263,8 @@ fcr_store_revs_refuse(struct fcr_store_revs *m, const struct fcr_key *k)
 	if (e == NULL || e->rev == 0 || e->refused)
 		return;
 	e->refused = 1;
-	if (k->kind == FCR_KIND_REDIRECT)
-		m->refused_redirects++;
+	if (fail_closed(m, k))
+		m->refused_closed++;
 }
 
 int
@@ -315,7 +322,7 @@ fcr_store_revs_clear(struct fcr_store_revs *m)
 	if (m->cap)
 		memset(m->slot, 0, m->cap * sizeof(*m->slot));
 	m->count = 0;
-	m->refused_redirects = 0;
+	m->refused_closed = 0;
 }
 
 void

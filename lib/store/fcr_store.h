@@ -22,6 +22,8 @@
 #include "fcr_key.h"
 #include "fcr_rec.h"
 
+struct fcr_kind;
+
 #define FCR_STORE_ENDPOINTS_MAX 8
 #define FCR_STORE_PREFIX_MAX 128
 #define FCR_STORE_KEY_MAX (FCR_STORE_PREFIX_MAX + 64)
@@ -66,9 +68,12 @@ struct fcr_store_revs {
 	} *slot;
 	size_t cap;                 /* a power of 2 */
 	size_t count;
-	/* redirect keys whose value was refused: while any, the node cannot
-	 * steer a pair the fabric redirects, so it forwards nothing */
-	size_t refused_redirects;
+	/* keys of a fail-closed kind (fcr_kind.fail_closed: redirects) whose
+	 * value was refused: while any, the node cannot steer a pair the
+	 * fabric redirects, so it forwards nothing */
+	size_t refused_closed;
+	/* the kinds that say which are fail-closed; NULL: fcr_kinds */
+	const struct fcr_kind *const *kinds;
 };
 
 /* 0, or -1 when out of memory. rev 0 removes the key. A new value is not

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The configuration store's three parts, what they share: its state (one
+ * object, store_s, defined in store.c) and what each part offers the
+ * others. store.c: the public side (store.h); store_http.c: the transport
+ * to the members; store_watch.c: the store's thread (read, watch, apply).
+ */
+#ifndef FCR_APP_STORE_PRIV_H
+#define FCR_APP_STORE_PRIV_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <curl/curl.h>
+
+#include "fcr_cmd.h"
+#include "fcr_etcd.h"
+#include "fcr_store.h"
+#include "store.h"
+
+/* A reply as it comes. */
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct store_state {
+	int on;
+	struct fcr_store_url url;
+	struct fcr_store_conf conf;
+	char user[128], password[128];
+	char range_end[FCR_STORE_PREFIX_MAX];
+	pthread_t thread;
+	volatile int quit;
+
+	/* below: under lock; the thread changes them, readers copy them */
+	pthread_mutex_t lock;
+	pthread_cond_t applied;    /* applied_revision moved, or loaded */
+	int loaded;
+	unsigned int endpoint;     /* the member in use */
+	char token[256];           /* authentication, when a user is given */
+	struct fcr_store_revs revs;
+	struct fcr_store_status st;
+	int64_t refused_rev;       /* the revision of the last refusal, and why */
+	char refused_why[FCR_CMD_MSG_LEN];
+	uint64_t last_error_s;
+};
+
+extern struct store_state store_s;
+
+/* store.c */
+uint64_t store_mono_ms(void);
+/* The status's last error, now. */
+void store_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* store_http.c */
+/* libcurl's write callback: the data at the end of the struct buf arg. */
+size_t store_on_data(char *d, size_t sz, size_t n, void *arg);
+/* libcurl's own words for a failed transfer, into out. */
+const char *store_curl_why(CURLcode cc, const char *errbuf, char *out, size_t len);
+/* An easy handle for POST path to member ep with body; *hdrs to free;
+ * errbuf (CURL_ERROR_SIZE) gets the reason of a failure. */
+CURL *store_request(unsigned int ep, const char *path, const char *body,
+		    struct curl_slist **hdrs, char *errbuf);
+/* One request and its whole reply, parsed, within ms (store_call: the
+ * usual time). 0, or -1 and r->error. */
+int store_call_for(unsigned int ep, const char *path, const char *body,
+		   struct fcr_etcd_reply *r, long ms);
+int store_call(unsigned int ep, const char *path, const char *body, struct fcr_etcd_reply *r);
+/* The store's answers that another try may not get: no leader yet. */
+int store_transient(const char *error);
+/* With a user: a token from member ep, for every request after. 0 or -1. */
+int store_authenticate(unsigned int ep);
+/* ms, or until the store stops. */
+void store_pause_ms(unsigned int ms);
+/* The member ep failed: the next one, after backoff ms. */
+void store_fail_over(unsigned int ep, unsigned int backoff);
+
+/* store_watch.c */
+/* The store's thread: read whole, watch, again after a compaction. */
+void *store_main(void *arg);
+
+#endif /* FCR_APP_STORE_PRIV_H */

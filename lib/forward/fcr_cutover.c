@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A redirect's cutover: its pair's drain, the tick, what must be told to
+ * whom (fcr_cutover.h). */
+#include <string.h>
+
+#include <rte_rcu_qsbr.h>
+
+#include "fcr_cutover.h"
+#include "fcr_redirect_priv.h"
+#include "fcr_tables.h"
+
+static void drain_begin(struct fcr_redirect_table *rt, uint32_t id);
+
+/* The pair's plain entries a new redirect's drain took over (host ->
+ * target, target -> host), not blocking ones. */
+static int
+plain_held(const struct fcr_redirect *r)
+{
+	return r->nb_keys == 2 && !r->blocking;
+}
+
+/* Where in key[] an exchange of the host (FCR_DRAIN_HOST) or of the VI
+ * begins (its commands) and ends (their FCP_RSP, or a BA_ACC): the
+ * four rules in rule_keys' order, or the plain pair a drain took (host ->
+ * target, target -> host). 0 when the redirect has no such keys. */
+static int
+exchange_keys(const struct fcr_redirect *r, int who, int *begin, int *end)
+{
+	if (r->blocking)
+		return 0;
+	if (r->nb_keys == FCR_REDIRECT_KEYS) {
+		*begin = who == FCR_DRAIN_HOST ? 0 : 1;
+		*end = who == FCR_DRAIN_HOST ? 3 : 2;
+		return 1;
+	}
+	if (plain_held(r) && who == FCR_DRAIN_HOST) {
+		*begin = 0;
+		*end = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Exchanges begun less ended on those keys since the entries exist
+ * (modulo 2^32, as the workers count). */
+uint32_t
+fcr_cutover_exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r,
+		      int who)
+{
+	struct fcr_flow_exchanges c;
+	uint32_t n = 0;
+	int b, e, idx;
+
+	if (!exchange_keys(r, who, &b, &e))
+		return 0;
+	idx = fcr_flow_find(rt->flows, r->key[b]);
+	if (idx >= 0) {
+		fcr_flow_exchanges_sum(rt->flows, (uint32_t)idx, &c);
+		n += c.cmnds;
+	}
+	idx = fcr_flow_find(rt->flows, r->key[e]);
+	if (idx >= 0) {
+		fcr_flow_exchanges_sum(rt->flows, (uint32_t)idx, &c);
+		n -= c.ends;
+	}
+	return n;
+}
+
+static uint64_t
+open_exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r, int who)
+{
+	int32_t n = (int32_t)(fcr_cutover_exchanges(rt, r, who) - r->xbase[who - 1]);
+
+	/* below zero: an exchange that began before its entry existed */
+	return n > 0 ? (uint64_t)n : 0;
+}
+
+uint64_t
+fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+
+	return r->draining ? open_exchanges(rt, r, r->draining) : 0;
+}
+
+/* The operator changed the path of a pair whose host and target are bound:
+ * exchanges open on the old path must not go on on the new one. When
+ * whoever hears it can make the host log in again (which ends its
+ * exchanges; fcr_redirect_cutover_told), the pair is in a cutover: it
+ * first drains (no new exchange begins, the open ones end on the path
+ * they began on), then the host and the VI are told (FCR_NOTE_DRAINED),
+ * and it keeps its old path until the host has logged in again: what the
+ * host sent before its new login goes where its exchange began, what it
+ * sends after takes the new path. One already in a cutover stays in it:
+ * the host's new login takes the newest path. */
+void
+fcr_cutover_begin(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_note note;
+
+	/* a redirect half made (no room for a member) names no one */
+	if (r->cutover || r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
+	    r->binding[FCR_M_TARGET] == FCR_BINDING_NONE ||
+	    r->binding[FCR_M_VI] == FCR_BINDING_NONE ||
+	    e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
+	    e[r->binding[FCR_M_TARGET]].fcid == FCR_FCID_NONE)
+		return;
+	note = (struct fcr_note){
+		.kind = FCR_NOTE_CUTOVER, .vlan = r->vlan, .redirect = id,
+		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
+		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
+	};
+	rt->cut_sent = 0;
+	fcr_note_tell(rt->note_hook, &note);
+	if (!rt->cut_sent)
+		return;
+	rt->nb_cutover++;
+	r->cutover = 1;
+	r->cut_ticks = 0;
+	r->cut_logins = e[r->binding[FCR_M_HOST]].logins;
+	drain_begin(rt, id);
+}
+
+/* No longer draining (drained, or its cutover over). */
+static void
+drain_end(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	uint32_t last;
+
+	if (!r->draining)
+		return;
+	r->draining = 0;
+	last = rt->drain_list[--rt->nb_draining];
+	rt->drain_list[r->drain_pos] = last;
+	rt->r[last].drain_pos = r->drain_pos;
+}
+
+/* The cutover is over: the new path. A ghost's entries go with it. */
+void
+fcr_cutover_end(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+
+	drain_end(rt, id);
+	r->cutover = 0;
+	rt->nb_cutover--;
+	if (!r->ghost) {
+		fcr_redirect_install_noted(rt, id, r->state);
+		return;
+	}
+	r->ghost = 0;
+	fcr_redirect_uninstall(rt, id);
+	fcr_redirect_unref_names(rt, r, id);
+	fcr_redirect_retry_released(rt);
+	rt->free_idx[rt->nb_free++] = id;
+}
+
+/* Hold the FCP commands on key[k]: nothing new begins there. */
+static void
+hold(struct fcr_redirect_table *rt, uint32_t id, int k)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	int idx = fcr_flow_find(rt->flows, r->key[k]);
+
+	if (idx >= 0)
+		fcr_flow_set(rt->flows, r->key[k], rt->flows->action[idx] | FCR_ACTION_HOLD, id);
+}
+
+/* A worker that read an entry before its hold may still be sending a
+ * command it let through: the drain counts once every worker is past. */
+static uint64_t
+hold_token(const struct fcr_redirect_table *rt)
+{
+	return rt->flows->qsbr != NULL ? rte_rcu_qsbr_start(rt->flows->qsbr) : 0;
+}
+
+static int
+hold_seen(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
+{
+	return rt->flows->qsbr == NULL ||
+	       rte_rcu_qsbr_check(rt->flows->qsbr, r->drain_token, false) == 1;
+}
+
+/* Drained (or FCR_DRAIN_TICKS passed): the host and the VI are told to log
+ * in again now. A new redirect's pair, plain until here, is blocked from
+ * here until the host is back (fail closed); a changed or deleted one
+ * keeps its old rules, commands still held. */
+static void
+drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_note note = {
+		.kind = FCR_NOTE_DRAINED, .vlan = r->vlan, .redirect = id,
+		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
+		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
+		.timed_out = (uint8_t)timed_out,
+	};
+
+	drain_end(rt, id);
+	r->cut_ticks = 0;
+	rt->cut_sent = 0;
+	fcr_note_tell(rt->note_hook, &note);
+	if (!rt->cut_sent) {
+		fcr_cutover_end(rt, id); /* nobody told: the new path at once */
+		return;
+	}
+	if (!r->ghost && plain_held(r))
+		fcr_redirect_install_noted(rt, id, r->state);
+}
+
+/* The next step of a drain whose workers are past its hold: the host's
+ * exchanges ended, then the VI's (what the VI has open serves the host's
+ * until those end, so its commands are held only then). */
+static void
+drain_step(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	int b, e;
+
+	while (r->draining && hold_seen(rt, r) && open_exchanges(rt, r, r->draining) == 0) {
+		if (r->draining == FCR_DRAIN_VI || !exchange_keys(r, FCR_DRAIN_VI, &b, &e)) {
+			drained(rt, id, 0);
+			return;
+		}
+		hold(rt, id, b);
+		r->draining = FCR_DRAIN_VI;
+		r->drain_token = hold_token(rt);
+	}
+}
+
+/* The pair's path until the cutover: its rules, or plain (a new redirect,
+ * whose pair's plain entries it takes, held), or blocked (nothing open
+ * goes anywhere: drained at once). */
+static void
+drain_begin(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	uint32_t h = e[r->binding[FCR_M_HOST]].fcid, t = e[r->binding[FCR_M_TARGET]].fcid;
+	int b, x;
+
+	if (r->nb_keys == 0) {
+		uint64_t key[2] = { fcr_flow_key(r->vlan, h, t), fcr_flow_key(r->vlan, t, h) };
+		uint64_t action[2] = {
+			fcr_action(h, t, FCR_LEG_PLAIN) | FCR_ACTION_HOLD,
+			fcr_action(t, h, FCR_LEG_PLAIN),
+		};
+
+		if (!fcr_redirect_owned_by_other(rt, id, key[0]) &&
+		    !fcr_redirect_owned_by_other(rt, id, key[1]) &&
+		    fcr_redirect_set_entries(rt, id, key, action, 2, 0) == 0)
+			r->xbase[0] = 0; /* the plain entries counted from their first frame */
+	}
+	if (!exchange_keys(r, FCR_DRAIN_HOST, &b, &x)) {
+		drained(rt, id, 0);
+		return;
+	}
+	hold(rt, id, b);
+	r->draining = FCR_DRAIN_HOST;
+	r->drain_ticks = 0;
+	r->drain_token = hold_token(rt);
+	r->drain_pos = rt->nb_draining;
+	rt->drain_list[rt->nb_draining++] = id;
+	drain_step(rt, id);
+}
+
+void
+fcr_redirect_drain_poll(struct fcr_redirect_table *rt)
+{
+	uint32_t i;
+
+	/* from the end: a drained one leaves its place to the last */
+	for (i = rt->nb_draining; i-- > 0;)
+		drain_step(rt, rt->drain_list[i]);
+}
+
+/* The host has logged in again (its accept is held until this runs, so
+ * its first frame after takes the new path), or a member is gone (the pair
+ * then fails closed, a ghost's goes plain, at once). The VI's frames in
+ * flight drained long before: an ENode told to log in again solicits and
+ * waits for the FCF's advertisement before its new login. */
+int
+fcr_cutover_over(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	int m;
+
+	for (m = 0; m < FCR_M_COUNT; m++)
+		if (e[r->binding[m]].fcid == FCR_FCID_NONE)
+			return 1;
+	return e[r->binding[FCR_M_HOST]].logins != r->cut_logins;
+}
+
+unsigned int
+fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_timed_out)
+{
+	unsigned int n = 0;
+	uint32_t id;
+
+	for (id = 0; rt->nb_cutover != 0 && id < rt->capacity; id++) {
+		struct fcr_redirect *r = &rt->r[id];
+
+		if (!r->cutover)
+			continue;
+		if (r->draining) {
+			if (++r->drain_ticks >= FCR_DRAIN_TICKS) {
+				drained(rt, id, 1);
+				(*drains_timed_out)++;
+			}
+		} else if (++r->cut_ticks >= FCR_CUTOVER_TICKS) {
+			fcr_cutover_end(rt, id);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* ---- what must be told to whom -------------------------------------- */
+
+/* The binding of a VN_Port that can be told to log in again: learned over
+ * FIP through one of the edge ports (its ENode known), on a VLAN whose FCF
+ * advertised itself. FCR_BINDING_NONE when it cannot. */
+static uint32_t
+clearable(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn)
+{
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
+	const struct fcr_binding *e;
+	unsigned int port;
+
+	if (n == FCR_BINDING_NONE || !t->fcf[vlan & 0xFFF].known)
+		return FCR_BINDING_NONE;
+	e = &t->bindings->entry[n];
+	port = (unsigned int)(e->vn >> 48) & 0xFF;
+	if (e->fcid == FCR_FCID_NONE || e->origin != FCR_BIND_LEARNED || e->enode == 0 ||
+	    port >= t->nb_ports || (t->fabric_mask >> port & 1))
+		return FCR_BINDING_NONE;
+	return n;
+}
+
+/* The Clear Virtual Link of one member of the pair, in the FCF's name;
+ * one that cannot be told counted now. */
+static void
+plan_tell(struct fcr_tables *t, uint16_t vlan, uint8_t member, uint64_t wwpn,
+	  struct fcr_cutover_tell *x)
+{
+	const struct fcr_fcf *fcf = &t->fcf[vlan & 0xFFF];
+	const struct fcr_binding *e;
+
+	memset(x, 0, sizeof(*x));
+	x->member = member;
+	x->cvl.vlan = vlan;
+	x->cvl.wwpn = wwpn;
+	x->binding = clearable(t, vlan, wwpn);
+	if (x->binding == FCR_BINDING_NONE) {
+		t->st.cutovers_unsent++;
+		return;
+	}
+	e = &t->bindings->entry[x->binding];
+	x->clearable = 1;
+	x->cvl.port = (uint16_t)((e->vn >> 48) & 0xFF);
+	fcr_vn_mac(e->enode, x->cvl.enode_mac);
+	fcr_vn_mac(e->vn, x->cvl.vn_mac);
+	memcpy(x->cvl.fcf_mac, fcf->mac, 6);
+	x->cvl.fcf_name = fcf->name;
+	x->cvl.fcid = e->fcid;
+}
+
+unsigned int
+fcr_cutover_plan(struct fcr_tables *t, const struct fcr_note *n, struct fcr_cutover_plan *p)
+{
+	unsigned int i, send = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (n->kind != FCR_NOTE_CUTOVER && n->kind != FCR_NOTE_DRAINED)
+		return 0;
+	if (t->fabric_mask == 0)
+		return 0; /* a lab: no ENode to tell */
+	if (n->kind == FCR_NOTE_CUTOVER && clearable(t, n->vlan, n->wwpn) != FCR_BINDING_NONE) {
+		fcr_redirect_cutover_told(t->redirects);
+		p->held = 1;
+		return 0;
+	}
+	/* drained, or no cutover: the new path at once; the host counted as
+	 * not told, the VI told now */
+	plan_tell(t, n->vlan, FCR_M_HOST, n->wwpn, &p->tell[0]);
+	plan_tell(t, n->vlan, FCR_M_VI, n->other_wwpn, &p->tell[1]);
+	p->nb = 2;
+	for (i = 0; i < p->nb; i++)
+		send += p->tell[i].clearable;
+	return send;
+}
+
+void
+fcr_cutover_sent(struct fcr_tables *t, const struct fcr_cutover_tell *x, int sent)
+{
+	if (!sent) {
+		t->st.cutovers_unsent++;
+		return;
+	}
+	t->st.cutovers++;
+	/* what is left of its old exchanges it would refuse: dropped here */
+	fcr_binding_leaving(t->bindings, x->binding);
+	if (x->member == FCR_M_HOST)
+		fcr_redirect_cutover_told(t->redirects);
+}

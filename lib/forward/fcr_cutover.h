@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Exchange-safe cutover of a redirect's host-target pair (docs/fcoe.md,
+ * "Cutover"): when the operator changes the path of a bound pair (a
+ * redirect added, its service node replaced, or deleted), no exchange
+ * opened on the old path may go on on the new one. The pair drains (the
+ * host's new commands held until its open exchanges have ended, then the
+ * VI's), then the host and the service node's VI are made to log in again
+ * (the FCF's Clear Virtual Links, in its name), and the pair keeps its old
+ * path until the host has logged in again. Here: the drain, the tick, and
+ * what must be told to whom; fcr_redirect.c keeps the redirects themselves.
+ * The sync lcore's only.
+ *
+ * The hook. The state machine tells its steps as notes on the tables'
+ * note hook (FCR_NOTE_CUTOVER when a path changes, FCR_NOTE_DRAINED when
+ * the pair has drained) and reads back, before it goes on, whether the
+ * host was told (fcr_redirect_cutover_told). The tables' owner passes
+ * those notes to fcr_cutover_plan, sends the Clear Virtual Links it asks
+ * for and says how each went (fcr_cutover_sent). That round trip through
+ * the hook is where the cutover's own state machine will later live in
+ * lib/ whole, with only the frames' sending left to the owner.
+ */
+#ifndef FCR_CUTOVER_H
+#define FCR_CUTOVER_H
+
+#include <stdint.h>
+
+#include "fcr_note.h"
+#include "fcr_redirect.h"
+
+struct fcr_tables;
+
+/* Ticks (every 100 ms) a drain waits for the pair's open exchanges to end
+ * before its ports are told to log in again anyway. */
+#define FCR_DRAIN_TICKS 50
+
+/* Ticks (fcr_redirect_cutover_tick, every 100 ms) a cutover waits for the
+ * host to log in again before the new path is taken anyway. */
+#define FCR_CUTOVER_TICKS 200
+
+/* Whoever hears FCR_NOTE_CUTOVER says so when it can tell the host (the
+ * note's wwpn) to log in again, and, on FCR_NOTE_DRAINED, when it did:
+ * the pair then drains and keeps its old path until the host has logged
+ * in again; else the new path is taken at once. */
+static inline void
+fcr_redirect_cutover_told(struct fcr_redirect_table *rt)
+{
+	rt->cut_sent = 1;
+}
+
+/* As often as it can while some are draining (nb_draining): a cutover
+ * whose pair has no exchange open any more, with every worker past the
+ * hold, is drained (FCR_NOTE_DRAINED). */
+void fcr_redirect_drain_poll(struct fcr_redirect_table *rt);
+
+/* Exchanges open on the keys a draining redirect waits on now. */
+uint64_t fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id);
+
+/* Every 100 ms: drains that waited FCR_DRAIN_TICKS end anyway (counted in
+ * *drains_timed_out), cutovers that waited FCR_CUTOVER_TICKS after take
+ * the new path. Returns how many did. */
+unsigned int fcr_redirect_cutover_tick(struct fcr_redirect_table *rt,
+				       unsigned int *drains_timed_out);
+
+/* Send a Clear Virtual Link for one VN_Port: from the FCF (its MAC and
+ * switch name) to the ENode behind an edge port, on a VLAN. */
+struct fcr_cvl {
+	uint16_t vlan;
+	uint16_t port;           /* the edge port the ENode logged in through */
+	uint8_t enode_mac[6];    /* to */
+	uint8_t vn_mac[6];       /* the VN_Port's MAC */
+	uint8_t fcf_mac[6];      /* from */
+	uint64_t fcf_name;       /* the FCF's switch name */
+	uint32_t fcid;           /* the VN_Port's */
+	uint64_t wwpn;
+};
+
+#define FCR_CUTOVER_TELL_MAX 2
+
+/* One port of the pair to make log in again. */
+struct fcr_cutover_tell {
+	uint8_t member;          /* FCR_M_HOST or FCR_M_VI */
+	uint8_t clearable;       /* 0: it cannot be told (counted already) */
+	uint32_t binding;        /* clearable: its binding entry */
+	struct fcr_cvl cvl;      /* vlan and wwpn always; all when clearable */
+};
+
+/* What the cutover asks on a note, in order. */
+struct fcr_cutover_plan {
+	uint8_t held;            /* FCR_NOTE_CUTOVER: the host can be told, so
+				  * the pair drains, its new commands held */
+	uint8_t nb;              /* tell[0..nb): the host, then the VI */
+	struct fcr_cutover_tell tell[FCR_CUTOVER_TELL_MAX];
+};
+
+/*
+ * The tables' owner, on each note of its tables: what the cutover decides.
+ * FCR_NOTE_CUTOVER whose host can be told: held, the host taken as told
+ * (nothing to send yet). FCR_NOTE_CUTOVER whose host cannot, and
+ * FCR_NOTE_DRAINED: the host and the VI, each clearable when it was
+ * learned over FIP through an edge port (its ENode known) on a VLAN whose
+ * FCF advertised itself; those that are not are counted (cutovers_unsent).
+ * Any other note, or no fabric port (a lab: no ENode to tell): nothing.
+ * Returns how many Clear Virtual Links to send (tell[] clearable).
+ */
+unsigned int fcr_cutover_plan(struct fcr_tables *t, const struct fcr_note *n,
+			      struct fcr_cutover_plan *p);
+
+/* A clearable tell's Clear Virtual Link went out (sent) or not (no mbuf,
+ * a full ring): counted (cutovers, cutovers_unsent); once out, its
+ * VN_Port's leftovers are dropped (leaving) and, for the host, the pair
+ * keeps its old path until the host has logged in again. */
+void fcr_cutover_sent(struct fcr_tables *t, const struct fcr_cutover_tell *x, int sent);
+
+#endif /* FCR_CUTOVER_H */
