@@ -20,7 +20,7 @@
 #include "store.h"
 #include "ports.h"
 #include "terminal.h"
-#include "sync_lcore.h"
+#include "tables_lcore.h"
 
 volatile int fcr_cli_signal;
 int fcr_cli_exit_status;
@@ -138,7 +138,7 @@ stop(const struct fcr_cmd *c, FILE *out)
 		return 0;
 	}
 	fcr_forwarding_stop();
-	return fcr_sync_lcore_cmd(fcr_show_fwd_stats_cmd, NULL, out);
+	return fcr_tables_lcore_cmd(fcr_show_fwd_stats_cmd, NULL, out);
 }
 
 static int
@@ -330,7 +330,7 @@ fcr_cli_main(void *arg)
 			if (conf->stats_period &&
 			    rte_rdtsc() - last_stats >= rte_get_tsc_hz() * conf->stats_period) {
 				last_stats = rte_rdtsc();
-				fcr_sync_lcore_cmd(fcr_show_fwd_rates_cmd, NULL, stdout);
+				fcr_tables_lcore_cmd(fcr_show_fwd_rates_cmd, NULL, stdout);
 				fflush(stdout);
 			}
 			continue;

@@ -5,7 +5,7 @@
 
 #include "commands.h"
 #include "log.h"
-#include "sync_lcore.h"
+#include "tables_lcore.h"
 
 /* What the files registered, in the order they did. */
 #define FCR_MAX_REGISTRATIONS 32
@@ -100,7 +100,7 @@ static int
 run_on_thread(const struct fcr_cmd *c, FILE *out)
 {
 	if (c->def->thread == FCR_CMD_ON_TABLES)
-		return fcr_sync_lcore_cmd(c->def->run, c, out);
+		return fcr_tables_lcore_cmd(c->def->run, c, out);
 	return c->def->run(c, out);
 }
 

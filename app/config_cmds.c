@@ -21,7 +21,7 @@
 #include "log.h"
 #include "options.h"
 #include "store.h"
-#include "sync_lcore.h"
+#include "tables_lcore.h"
 
 /* A parse error of a file's line without the file's words: the grammar
  * quotes the words it could not take, and a file may hold what is not
@@ -165,7 +165,7 @@ store_write_lines(const struct fcr_config_line *lines, unsigned int n, const cha
 	return rc;
 }
 
-/* Configuration lines [from, to) of a file, as one step on the sync lcore
+/* Configuration lines [from, to) of a file, as one step on the tables lcore
  * (with a store: one transaction in it). */
 int
 fcr_cmd_file_apply(const struct fcr_cmd_file *cf, unsigned int from, unsigned int to,
@@ -176,7 +176,7 @@ fcr_cmd_file_apply(const struct fcr_cmd_file *cf, unsigned int from, unsigned in
 
 	if (fcr_store_enabled())
 		return store_write_lines(cf->lines + from, to - from, name, out);
-	rc = fcr_sync_lcore_apply(cf->lines + from, to - from, name, &said);
+	rc = fcr_tables_lcore_apply(cf->lines + from, to - from, name, &said);
 	if (said != NULL) {
 		fputs(said, out);
 		free(said);
@@ -187,7 +187,7 @@ fcr_cmd_file_apply(const struct fcr_cmd_file *cf, unsigned int from, unsigned in
 /*
  * load config: every line is parsed and checked first (syntax, that it is
  * a configuration command, ports that exist, four distinct redirect
- * ports); one bad line and nothing is applied. The sync lcore then applies
+ * ports); one bad line and nothing is applied. The tables lcore then applies
  * the parsed lines as one step.
  */
 static int
@@ -218,7 +218,7 @@ load_config(const struct fcr_cmd *c, FILE *out)
 
 /* A command file that `load config` (or --cmdline-file) restores: routes,
  * static bindings and redirects; learned bindings come back by themselves.
- * On the sync lcore: the tables are its own. */
+ * On the tables lcore: the tables are its own. */
 static int
 save_config(const struct fcr_cmd *c, FILE *out)
 {
@@ -250,7 +250,7 @@ save_config(const struct fcr_cmd *c, FILE *out)
 	return 0;
 }
 
-/* On the sync lcore: add, del or list, in the tables. */
+/* On the tables lcore: add, del or list, in the tables. */
 static int
 kind_apply(const struct fcr_cmd *c, FILE *out)
 {
@@ -272,7 +272,7 @@ kind_cmd(const struct fcr_cmd *c, FILE *out)
 	}
 	if (fcr_store_enabled() && (c->def->flags & FCR_CMD_CHANGES))
 		return fcr_store_write(c, 1, out);
-	return fcr_sync_lcore_cmd(kind_apply, c, out);
+	return fcr_tables_lcore_cmd(kind_apply, c, out);
 }
 
 static const struct fcr_cmd_def rows[] = {

@@ -27,7 +27,7 @@ struct fcr_cmd_file {
  */
 int fcr_cmd_file_read(FILE *f, const char *name, int config_only, struct fcr_cmd_file *cf,
 		      FILE *out);
-/* Its configuration lines [from, to) as one step on the sync lcore (with a
+/* Its configuration lines [from, to) as one step on the tables lcore (with a
  * store: one transaction in it). 0 or -1. */
 int fcr_cmd_file_apply(const struct fcr_cmd_file *cf, unsigned int from, unsigned int to,
 		       const char *name, FILE *out);

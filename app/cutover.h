@@ -18,7 +18,7 @@
 
 /* The ring that carries the frames to worker 0. 0 or -1. */
 int fcr_cutover_init(void);
-/* The sync lcore, with the plan fcr_cutover_plan made of note n: each
+/* The tables lcore, with the plan fcr_cutover_plan made of note n: each
  * Clear Virtual Link sent, how it went told back to the tables, logged. */
 void fcr_cutover_carry_out(const struct fcr_note *n, const struct fcr_cutover_plan *p);
 

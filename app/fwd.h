@@ -25,8 +25,8 @@ struct fcr_profile;
 #define FCR_MAX_PORTS 32
 #define FCR_MAX_RXQ_PER_WORKER 32
 #define FCR_PORT_NONE UINT16_MAX
-/* Fabric login frames a worker holds while the sync lcore applies them: a
- * fabric-wide relogin brings a few per ENode, and the sync lcore takes each in
+/* Fabric login frames a worker holds while the tables lcore applies them: a
+ * fabric-wide relogin brings a few per ENode, and the tables lcore takes each in
  * about a microsecond. */
 #define FCR_HELD_MAX 1024
 /* Hold times histogram: 10 us buckets up to 10 ms, the last one beyond. */
@@ -64,7 +64,7 @@ struct fcr_worker_stats {
 	uint64_t hold_max_tsc;
 } __rte_cache_aligned;
 
-/* A fabric login frame waiting for the sync lcore. */
+/* A fabric login frame waiting for the tables lcore. */
 struct fcr_held {
 	struct rte_mbuf *m;
 	uint64_t tsc;     /* received */
@@ -78,13 +78,13 @@ struct fcr_worker {
 	uint16_t nb_rxq;
 	struct fcr_rxq rxq[FCR_MAX_RXQ_PER_WORKER];
 	uint16_t txq;             /* this worker's TX queue on every port */
-	struct rte_ring *events;  /* to the sync lcore */
-	struct rte_ring *inject;  /* worker 0: frames the sync lcore sends (app/cutover.c) */
+	struct rte_ring *events;  /* to the tables lcore */
+	struct rte_ring *inject;  /* worker 0: frames the tables lcore sends (app/cutover.c) */
 	struct rte_eth_dev_tx_buffer *txb[FCR_MAX_PORTS];
 	volatile int paused;      /* acknowledges a stop */
 	int shares_core;          /* another lcore runs on its CPU: yield it when idle */
 	uint32_t login_seq;       /* login events numbered so far */
-	uint32_t login_applied;   /* the sync lcore has applied logins up to this (atomic) */
+	uint32_t login_applied;   /* the tables lcore has applied logins up to this (atomic) */
 	uint32_t held_head, held_tail;
 	struct fcr_held held[FCR_HELD_MAX];
 	struct fcr_pipeline pipeline;
@@ -131,7 +131,7 @@ struct fcr_fwd {
 	struct fcr_worker *workers[FCR_MAX_WORKERS];
 	unsigned int nb_distributors;
 	struct fcr_distributor *distributors[FCR_MAX_DISTRIBUTORS];
-	unsigned int sync_lcore;
+	unsigned int tables_lcore;
 	const struct fcr_options *opt;      /* for `show config` */
 	const struct fcr_profile *profile;  /* NULL without --pmd-config */
 	uint64_t start_tsc;       /* the ports started: rates since start count from it */

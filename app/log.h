@@ -60,7 +60,7 @@ struct fcr_log_limit {
 
 int fcr_log_limit_take(struct fcr_log_limit *l, uint64_t now_ms);
 /* Report what the limiters held back in a second that has ended; the
- * sync lcore calls it on its housekeeping round. */
+ * tables lcore calls it on its housekeeping round. */
 void fcr_log_limits_report(uint64_t now_ms);
 
 #define FCR_LOG_LIMITED(lim, now_ms, lvl, typ, fmt, ...) do { \

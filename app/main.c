@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fcredirect: an FCoE forwarder that does FC-Redirect on DPDK ports.
- * Worker lcores forward; the sync lcore (its own lcore, or the main lcore)
+ * Worker lcores forward; the tables lcore (its own lcore, or the main lcore)
  * changes the tables; the command line hands it table commands.
  */
 #include <pthread.h>
@@ -36,7 +36,7 @@
 #include "store.h"
 #include "sync_io.h"
 #include "telemetry.h"
-#include "sync_lcore.h"
+#include "tables_lcore.h"
 #include "wake.h"
 
 struct fcr_fwd fcr_fwd;
@@ -52,19 +52,19 @@ static void *
 cli_thread(void *conf)
 {
 	fcr_cli_main(conf);
-	/* the store's thread may be handing the sync lcore a change: first */
+	/* the store's thread may be handing the tables lcore a change: first */
 	fcr_store_stop();
-	fcr_sync_lcore_exit();
+	fcr_tables_lcore_exit();
 	return NULL;
 }
 
 /*
- * The sync lcore's lcore: --sync-lcore, or by default the last lcore EAL gave
+ * The tables lcore's lcore: --tables-lcore, or by default the last lcore EAL gave
  * when neither the main lcore nor a worker has it; otherwise the main lcore
  * runs it and the command line gets a control thread of its own.
  */
 static unsigned int
-choose_sync_lcore(int requested)
+choose_tables_lcore(int requested)
 {
 	unsigned int lc, last = RTE_MAX_LCORE, w;
 
@@ -170,9 +170,9 @@ assign_distributors(const struct fcr_options *o, uint16_t nb_ports, struct fcr_p
 			return -1;
 		}
 		if (c->lcore == rte_get_main_lcore() || !rte_lcore_is_enabled(c->lcore) ||
-		    (int)c->lcore == o->sync_lcore) {
+		    (int)c->lcore == o->tables_lcore) {
 			FCR_LOG(ERR, main, "--distributor: lcore %u is not an enabled lcore free "
-				"of the main lcore (%u) and the sync lcore", c->lcore,
+				"of the main lcore (%u) and the tables lcore", c->lcore,
 				rte_get_main_lcore());
 			return -1;
 		}
@@ -201,7 +201,7 @@ assign_distributors(const struct fcr_options *o, uint16_t nb_ports, struct fcr_p
 
 /* Workers from --config, or the default: the first worker lcore polls
  * queue 0 of every port (with distributors: every lcore free of them and
- * of the sync lcore is a worker, and the queues they do not receive are
+ * of the tables lcore is a worker, and the queues they do not receive are
  * dealt over the workers). Fills the per-port RX queue counts. */
 static int
 assign_workers(const struct fcr_options *o, uint16_t nb_ports,
@@ -215,9 +215,9 @@ assign_workers(const struct fcr_options *o, uint16_t nb_ports,
 		unsigned int lcs[RTE_MAX_LCORE], nl = 0, lc, q;
 
 		/* queues 0..rxq-1 of every port, dealt over the worker lcores
-		 * (all but the main lcore, a --sync-lcore and distributors) */
+		 * (all but the main lcore, a --tables-lcore and distributors) */
 		RTE_LCORE_FOREACH_WORKER(lc)
-			if ((int)lc != o->sync_lcore && !is_distributor_lcore(o, lc))
+			if ((int)lc != o->tables_lcore && !is_distributor_lcore(o, lc))
 				lcs[nl++] = lc;
 		if (nl == 0) {
 			FCR_LOG(ERR, main, "no worker lcore: give EAL at least two, e.g. -l 0,1%s",
@@ -360,7 +360,7 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	struct fcr_options opt;
 	struct fcr_tables_params tp;
 	struct fcr_cli_conf cli_conf;
-	unsigned int w, sync_lcore;
+	unsigned int w, tables_lcore;
 	uint16_t nb_ports, p;
 	size_t qsize;
 	int ret, rc = 0;
@@ -385,7 +385,7 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		return ret > 0 ? 0 : 2;
 	}
 	fcr_crc_init();
-	/* the sync lcore sleeps 100 us when idle; the kernel's default 50 us timer
+	/* the tables lcore sleeps 100 us when idle; the kernel's default 50 us timer
 	 * slack would stretch every login's wait by half again (threads
 	 * created later inherit the setting) */
 	prctl(PR_SET_TIMERSLACK, 1000UL);
@@ -420,18 +420,18 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		rte_eal_cleanup();
 		return 2;
 	}
-	sync_lcore = choose_sync_lcore(opt.sync_lcore);
-	fcr_fwd.sync_lcore = sync_lcore;
+	tables_lcore = choose_tables_lcore(opt.tables_lcore);
+	fcr_fwd.tables_lcore = tables_lcore;
 	fcr_fwd.opt = &opt;
 	fcr_fwd.profile = prof;
-	if (sync_lcore != rte_get_main_lcore()) {
+	if (tables_lcore != rte_get_main_lcore()) {
 		for (w = 0; w < fcr_fwd.nb_workers; w++)
-			if (fcr_fwd.workers[w]->lcore == sync_lcore)
+			if (fcr_fwd.workers[w]->lcore == tables_lcore)
 				break;
-		if (!rte_lcore_is_enabled(sync_lcore) || w < fcr_fwd.nb_workers ||
-		    is_distributor_lcore(&opt, sync_lcore)) {
-			FCR_LOG(ERR, main, "--sync-lcore: lcore %u is not an enabled lcore "
-				"free of workers and distributors", sync_lcore);
+		if (!rte_lcore_is_enabled(tables_lcore) || w < fcr_fwd.nb_workers ||
+		    is_distributor_lcore(&opt, tables_lcore)) {
+			FCR_LOG(ERR, main, "--tables-lcore: lcore %u is not an enabled lcore "
+				"free of workers and distributors", tables_lcore);
 			rte_eal_cleanup();
 			return 2;
 		}
@@ -493,9 +493,9 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		rc = 2;
 		goto out;
 	}
-	/* without it the sync lcore polls every 100 us, as it used to */
+	/* without it the tables lcore polls every 100 us, as it used to */
 	if (fcr_wake_init() < 0 || (fcr_sync_io_fd() >= 0 && fcr_wake_watch(fcr_sync_io_fd()) < 0))
-		FCR_LOG(WARNING, main, "no eventfd or epoll: the sync lcore polls when idle");
+		FCR_LOG(WARNING, main, "no eventfd or epoll: the tables lcore polls when idle");
 
 	pc.burst = opt.burst;
 	if (setup_workers(nb_ports, opt.burst) < 0 || setup_distributors() < 0 ||
@@ -528,10 +528,10 @@ run(int argc, char **argv, struct fcr_profile *prof)
 
 		fcr_fwd.file_prefix = slash != NULL ? slash + 1 : rd;
 	}
-	printf("fcredirect: %u port(s), %u worker(s), %u distributor(s), sync lcore on lcore %u%s, "
+	printf("fcredirect: %u port(s), %u worker(s), %u distributor(s), tables lcore on lcore %u%s, "
 	       "FC CRC %s, incremental update %s\n",
-	       nb_ports, fcr_fwd.nb_workers, fcr_fwd.nb_distributors, sync_lcore,
-	       sync_lcore == rte_get_main_lcore() ? " (main)" : "", fcr_crc_impl(),
+	       nb_ports, fcr_fwd.nb_workers, fcr_fwd.nb_distributors, tables_lcore,
+	       tables_lcore == rte_get_main_lcore() ? " (main)" : "", fcr_crc_impl(),
 	       fcr_crc_update_uses_clmul() ? "pclmulqdq" : "scalar");
 	fcr_ports_print(stdout);
 	fflush(stdout);
@@ -547,19 +547,19 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	cli_conf.cmdline_file = opt.cmdline_file;
 	cli_conf.cmdline_file_optional = opt.cmdline_file_optional;
 	cli_conf.stats_period = opt.stats_period;
-	if (sync_lcore != rte_get_main_lcore()) {
-		rte_eal_remote_launch(fcr_sync_lcore_main, NULL, sync_lcore);
+	if (tables_lcore != rte_get_main_lcore()) {
+		rte_eal_remote_launch(fcr_tables_lcore_main, NULL, tables_lcore);
 		cli_thread(&cli_conf);
-		rte_eal_wait_lcore(sync_lcore);
+		rte_eal_wait_lcore(tables_lcore);
 	} else {
 		pthread_t cli;
 
 		if (rte_ctrl_thread_create(&cli, "fcr-cli", NULL, cli_thread,
 					   &cli_conf) != 0) {
 			FCR_LOG(ERR, main, "cannot start the command line thread");
-			fcr_sync_lcore_exit();
+			fcr_tables_lcore_exit();
 		}
-		fcr_sync_lcore_main(NULL);
+		fcr_tables_lcore_main(NULL);
 		pthread_join(cli, NULL);
 	}
 	/* a command file that failed: nothing was forwarded, nothing to report */

@@ -208,7 +208,7 @@ fcr_notes_log_tick(uint64_t now_ms)
 	lost = events_lost();
 	if (lost != lost_was)
 		FCR_LOG(WARNING, tables, "%" PRIu64 " worker events lost on full rings in "
-			"the last second (first frames and logins the sync lcore never saw)",
+			"the last second (first frames and logins the tables lcore never saw)",
 			lost - lost_was);
 	lost_was = lost;
 	full = fcr_fwd.tables->st.flow_table_full;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What the sync lcore reports in the log as it happens: bindings learned
+ * What the tables lcore reports in the log as it happens: bindings learned
  * and lost, redirects going active or waiting (from the tables' notes),
  * link changes, and once a second, losses that counters alone would hide
  * (worker events dropped on full rings, first frames finding the flow table
- * full). The sync lcore only, but for the link hold below.
+ * full). The tables lcore only, but for the link hold below.
  */
 #ifndef FCR_APP_NOTES_LOG_H
 #define FCR_APP_NOTES_LOG_H
@@ -16,9 +16,9 @@
 
 /* Take the ports' link states as the start. */
 void fcr_notes_log_init(void);
-/* Log one of the tables' notes (the sync lcore's note hook calls it). */
+/* Log one of the tables' notes (the tables lcore's note hook calls it). */
 void fcr_notes_log(const struct fcr_note *n);
-/* Call on every round of the sync lcore; works once a second. */
+/* Call on every round of the tables lcore; works once a second. */
 void fcr_notes_log_tick(uint64_t now_ms);
 
 /*

@@ -64,11 +64,13 @@ fcr_options_usage(const char *prog)
 	       "  --pmd-config=NAME|FILE  a port profile from pmd-config/ (pcap, memif, null, tap,\n"
 	       "                          i40e, ice, mlx5) or a file: EAL ports, queues, descriptors,\n"
 	       "                          MTU, lcore map, FCoE steering; options given here win\n"
-	       "  --sync-delay-us=N     testing: the sync lcore waits N us before each burst\n"
+	       "  --tables-delay-us=N     testing: the tables lcore waits N us before each burst\n"
 	       "                          of worker events, as one starved by other work\n"
-	       "                          would (default 0)\n"
-	       "  --sync-lcore=N          the sync lcore: changes the tables, replicates, runs commands (default:\n"
-	       "                          the last lcore when no worker uses it, else the main lcore)\n"
+	       "                          would (default 0; --sync-delay-us, its former name)\n"
+	       "  --tables-lcore=N        the tables lcore: changes the tables, runs commands,\n"
+	       "                          drives replication (default: the last lcore when no\n"
+	       "                          worker uses it, else the main lcore; --sync-lcore, its\n"
+	       "                          former name)\n"
 	       "  --sync-bind=IP:PORT     replicate state over UDP from this address\n"
 	       "  --sync-peer=IP:PORT     a peer to replicate with (repeatable, up to 16)\n"
 	       "  --sync-key-file=FILE    shared secret (16 bytes or more) authenticating datagrams\n"
@@ -218,7 +220,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		  const struct fcr_profile *prof)
 {
 	enum { O_CMDFILE = 256, O_CMDFILE_OPT, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
-	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_SYNCLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
+	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER };
 	static const struct option longopts[] = {
@@ -239,8 +241,11 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "fc-map", required_argument, NULL, O_FCMAP },
 		{ "fabric-ports", required_argument, NULL, O_FABRIC },
 		{ "series-ports", required_argument, NULL, O_SERIES },
+		{ "tables-delay-us", required_argument, NULL, O_WDELAY },
+		{ "tables-lcore", required_argument, NULL, O_TABLESLCORE },
+		/* their former names: scripts and unit files written before */
 		{ "sync-delay-us", required_argument, NULL, O_WDELAY },
-		{ "sync-lcore", required_argument, NULL, O_SYNCLCORE },
+		{ "sync-lcore", required_argument, NULL, O_TABLESLCORE },
 		{ "sync-bind", required_argument, NULL, O_SYNCBIND },
 		{ "sync-peer", required_argument, NULL, O_SYNCPEER },
 		{ "sync-key-file", required_argument, NULL, O_SYNCKEY },
@@ -274,7 +279,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	o->txd = 1024;
 	o->burst = 32;
 	o->fc_map = 0x0EFC00;
-	o->sync_lcore = -1;
+	o->tables_lcore = -1;
 	o->rxq = 1;
 	o->sync.window_ms = 50;
 	o->sync.mtu = 1400;
@@ -375,9 +380,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 				return -1;
 			break;
 		case O_WDELAY:
-			if (num("--sync-delay-us", optarg, 0, 1000000, &v) < 0)
+			if (num("--tables-delay-us", optarg, 0, 1000000, &v) < 0)
 				return -1;
-			o->sync_delay_us = (uint32_t)v;
+			o->tables_delay_us = (uint32_t)v;
 			break;
 		case O_FABRIC:
 			if (parse_ports("--fabric-ports", optarg, &o->fabric_mask) < 0)
@@ -392,10 +397,10 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 				return -1;
 			o->fc_map = (uint32_t)v;
 			break;
-		case O_SYNCLCORE:
-			if (num("--sync-lcore", optarg, 0, RTE_MAX_LCORE - 1, &v) < 0)
+		case O_TABLESLCORE:
+			if (num("--tables-lcore", optarg, 0, RTE_MAX_LCORE - 1, &v) < 0)
 				return -1;
-			o->sync_lcore = (int)v;
+			o->tables_lcore = (int)v;
 			break;
 		case O_RXQ:
 			if (num("--rxq", optarg, 1, 64, &v) < 0)

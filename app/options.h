@@ -40,8 +40,8 @@ struct fcr_options {
 	uint32_t fc_map;
 	uint32_t fabric_mask;     /* --fabric-ports, a bit per port */
 	uint32_t series_mask;     /* --series-ports, a bit per port */
-	uint32_t sync_delay_us; /* testing: the sync lcore's wait before each burst */
-	int sync_lcore;                      /* -1: default */
+	uint32_t tables_delay_us; /* testing: the tables lcore's wait before each burst */
+	int tables_lcore;                      /* -1: default */
 	struct fcr_sync_conf sync;
 	struct fcr_store_conf store;         /* --config-store*; url NULL: none */
 	int passthrough_set;

@@ -38,7 +38,7 @@ void fcr_rates_between(const struct fcr_rates_snap *a, const struct fcr_rates_sn
 /* The rates since the previous call (the first: since start), with the
  * wall-clock time and the interval: what `show fwd rates` prints. */
 void fcr_show_fwd_rates(FILE *out);
-/* The same as a command's handler, for the sync lcore (and -i's absence:
+/* The same as a command's handler, for the tables lcore (and -i's absence:
  * --stats-period). */
 struct fcr_cmd;
 int fcr_show_fwd_rates_cmd(const struct fcr_cmd *c, FILE *out);

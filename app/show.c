@@ -22,7 +22,7 @@
 #include "rates.h"
 #include "show.h"
 #include "sync_io.h"
-#include "sync_lcore.h"
+#include "tables_lcore.h"
 
 /* "fabric" (toward the FCF), "edge" (ENodes), "series" (another
  * fcredirect's fabric port: the mark honoured), or "lab" without
@@ -113,7 +113,7 @@ fcr_clear_fwd_stats(void)
 		memcpy(&cleared_dist[w], &fcr_fwd.distributors[w]->st, sizeof(cleared_dist[w]));
 }
 
-/* How long fabric login frames waited for the sync lcore (since the last
+/* How long fabric login frames waited for the tables lcore (since the last
  * clear): the login-to-accept delay fcredirect adds. */
 static void
 login_hold(FILE *out)
@@ -280,7 +280,7 @@ fcr_show_fwd_stats(FILE *out)
 			i, fcr_fwd.distributors[i]->lcore, ds.frames, per(ds.busy_cycles, ds.frames),
 			100.0 * per(ds.busy_polls, ds.polls), full);
 	}
-	fprintf(out, "  tables (sync lcore):\n");
+	fprintf(out, "  tables lcore:\n");
 	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_snooped", t.w.pl.logins);
 	fprintf(out, "    %-28s %" PRIu64 "\n", "login_frames_bad_crc", t.w.pl.logins_bad_crc);
 	fprintf(out, "    %-28s %" PRIu64 "\n", "events_lost", t.w.events_lost);
@@ -556,8 +556,8 @@ fcr_show_lcores(FILE *out)
 				   wk->st.polls, wk->st.busy_cycles);
 			continue;
 		}
-		if (lc == fcr_fwd.sync_lcore)
-			snprintf(role, sizeof(role), "sync: tables, replication%s",
+		if (lc == fcr_fwd.tables_lcore)
+			snprintf(role, sizeof(role), "tables lcore: commands, replication%s",
 				 lc == rte_get_main_lcore() ? ", command line" : "");
 		else if (lc == rte_get_main_lcore())
 			snprintf(role, sizeof(role), "command line");
@@ -601,8 +601,8 @@ fcr_show_config_fwd(FILE *out)
 			w->lcore, rte_lcore_to_socket_id(w->lcore), i, w->txq);
 		rxq_list(out, w->rxq, w->nb_rxq);
 	}
-	fprintf(out, "Logical Core %u sync lcore: tables, replication%s\n", fcr_fwd.sync_lcore,
-		fcr_fwd.sync_lcore == rte_get_main_lcore() ? ", command line" : "");
+	fprintf(out, "Logical Core %u tables lcore: tables, replication%s\n", fcr_fwd.tables_lcore,
+		fcr_fwd.tables_lcore == rte_get_main_lcore() ? ", command line" : "");
 }
 
 /*
@@ -830,7 +830,7 @@ fcr_show_config(FILE *out)
 			fprintf(out, " (%u,%u,%u)", fcr_fwd.workers[w]->rxq[q].port,
 				fcr_fwd.workers[w]->rxq[q].queue, fcr_fwd.workers[w]->lcore);
 	fprintf(out, "\n");
-	fprintf(out, "sync lcore:     lcore %u\n", fcr_fwd.sync_lcore);
+	fprintf(out, "tables lcore:     lcore %u\n", fcr_fwd.tables_lcore);
 	fprintf(out, "descriptors:    rx %u, tx %u; burst %u\n", o->rxd, o->txd, o->burst);
 	fprintf(out, "capacity:       %u flows (%u kept for redirect rules), %u redirects, "
 		"%u bindings, %u routes\n", o->max_flows, fcr_redirect_reserve(o->max_redirects),
@@ -853,7 +853,7 @@ fcr_show_config(FILE *out)
 	capture_line(out);
 }
 
-/* The show commands: each reads counters and tables on the sync lcore. */
+/* The show commands: each reads counters and tables on the tables lcore. */
 
 /* A command that takes no argument, as its printer. */
 #define PRINTER(name, print) \

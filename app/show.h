@@ -19,7 +19,7 @@ struct fcr_fwd_totals {
 void fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear);
 /* What show fwd stats prints: since the last `clear fwd stats`. */
 void fcr_show_fwd_stats(FILE *out);
-/* The same as a command's handler, for the sync lcore (and `stop`). */
+/* The same as a command's handler, for the tables lcore (and `stop`). */
 struct fcr_cmd;
 int fcr_show_fwd_stats_cmd(const struct fcr_cmd *c, FILE *out);
 void fcr_clear_fwd_stats(void);

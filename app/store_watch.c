@@ -2,7 +2,7 @@
 /*
  * The configuration store's thread: the store read whole, then watched
  * from the revision applied; what comes applied to the tables (on the
- * sync lcore), each refusal logged and counted; and the fail-closed hold
+ * tables lcore), each refusal logged and counted; and the fail-closed hold
  * while a record of a fail-closed kind (a redirect) is refused here.
  */
 #include <inttypes.h>
@@ -20,11 +20,11 @@
 #include "fwd.h"
 #include "log.h"
 #include "store_priv.h"
-#include "sync_lcore.h"
+#include "tables_lcore.h"
 
 #define BACKOFF_MIN_MS 100
 #define BACKOFF_MAX_MS 5000
-#define APPLY_CHUNK 2048      /* records a sync lcore job sets */
+#define APPLY_CHUNK 2048      /* records a tables lcore job sets */
 #define READ_PAGE 20000       /* keys a range request of a whole read asks for */
 
 static uint64_t
@@ -84,7 +84,7 @@ refusal(int64_t rev, const char *why)
 }
 
 /*
- * Apply the records of revision rev on the sync lcore; each line the tables
+ * Apply the records of revision rev on the tables lcore; each line the tables
  * refused is logged and counted (the tables keep what they held for it).
  */
 static void
@@ -93,7 +93,7 @@ run_job(struct set_job *j, int64_t rev)
 	char *line, *save = NULL;
 	unsigned int i;
 
-	fcr_sync_lcore_run(set_job_run, j);
+	fcr_tables_lcore_run(set_job_run, j);
 	pthread_mutex_lock(&store_s.lock);
 	for (i = 0; i < j->n && j->refused; i++)
 		if (j->bad[i])
@@ -137,7 +137,7 @@ hold_update(void)
 }
 
 /* With replace, what the store no longer holds goes first. The records go
- * APPLY_CHUNK at a time: between two, the sync lcore applies the workers'
+ * APPLY_CHUNK at a time: between two, the tables lcore applies the workers'
  * events and replicates (a whole read of 500,000 objects is seconds). */
 static void
 apply_recs(const struct fcr_rec *recs, unsigned int n, int replace, int64_t rev)

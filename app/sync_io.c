@@ -116,7 +116,7 @@ fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t)
 			inet_ntoa(sa.sin_addr), c->bind_port, strerror(errno));
 		return -1;
 	}
-	/* a bulk resync arrives faster than the sync lcore may drain it */
+	/* a bulk resync arrives faster than the tables lcore may drain it */
 	setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &rcvbuf, sizeof(rcvbuf));
 	fcntl(sock, F_SETFL, O_NONBLOCK);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The sync engine's UDP socket and clock, driven from the sync lcore's loop. */
+/* The sync engine's UDP socket and clock, driven from the tables lcore's loop. */
 #ifndef FCR_APP_SYNC_IO_H
 #define FCR_APP_SYNC_IO_H
 
@@ -31,7 +31,7 @@ int fcr_sync_io_init(const struct fcr_sync_conf *c, struct fcr_tables *t);
  * log peers coming and going. */
 void fcr_sync_io_poll(uint64_t ms);
 int fcr_sync_io_enabled(void);
-/* Its socket, for the sync lcore to sleep on; -1 when off. */
+/* Its socket, for the tables lcore to sleep on; -1 when off. */
 int fcr_sync_io_fd(void);
 int fcr_sync_io_peer_add(uint32_t ip, uint16_t port);
 void fcr_sync_io_set_window(uint32_t ms);

@@ -24,7 +24,7 @@
 #include "fcr_text.h"
 #include "fwd.h"
 #include "terminal.h"
-#include "sync_lcore.h"
+#include "tables_lcore.h"
 
 struct token {
 	struct cmdline_token_hdr hdr;
@@ -86,7 +86,7 @@ tok_parse(cmdline_parse_token_hdr_t *hdr, const char *buf, void *res, unsigned i
 }
 
 /* What completion offers for VLANs and WWPNs: those of the bindings, read
- * on the sync lcore (the tables are its own). */
+ * on the tables lcore (the tables are its own). */
 #define OFFER_MAX 256
 static struct {
 	unsigned int n;
@@ -135,7 +135,7 @@ tok_complete_nb(cmdline_parse_token_hdr_t *hdr)
 		return fcr_fwd.nb_ports;
 	if (is(t, "<vlan>") || is(t, "<wwpn>")) {
 		j.wwpns = is(t, "<wwpn>");
-		fcr_sync_lcore_run(collect, &j);
+		fcr_tables_lcore_run(collect, &j);
 		return (int)offer.n;
 	}
 	return 0;

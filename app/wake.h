@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The sync lcore's sleep. Idle, it blocks (epoll) until a worker sends it
+ * The tables lcore's sleep. Idle, it blocks (epoll) until a worker sends it
  * an event, the command line posts a command, a sync datagram arrives or
  * its next timer is due, instead of waking thousands of times a second.
  * Whoever gives it work calls fcr_wake() after publishing the work; the
- * sync lcore says it is going to sleep (fcr_wake_prepare), looks for work
+ * tables lcore says it is going to sleep (fcr_wake_prepare), looks for work
  * once more, and only then blocks: a wake between the two is never lost.
  */
 #ifndef FCR_APP_WAKE_H
@@ -23,7 +23,7 @@ int fcr_wake_init(void);
 int fcr_wake_watch(int fd);
 void fcr_wake_close(void);
 
-/* Anyone, after publishing work for the sync lcore: one write when it
+/* Anyone, after publishing work for the tables lcore: one write when it
  * sleeps (or is about to), nothing otherwise. The fence orders the work's
  * store before the flag's load. */
 void fcr_wake_write(void);
@@ -36,7 +36,7 @@ fcr_wake(void)
 		fcr_wake_write();
 }
 
-/* The sync lcore: about to sleep. Look for work after this, then call
+/* The tables lcore: about to sleep. Look for work after this, then call
  * fcr_wake_sleep (or fcr_wake_cancel when there was some). */
 static inline void
 fcr_wake_prepare(void)
@@ -50,7 +50,7 @@ fcr_wake_cancel(void)
 	__atomic_store_n(&fcr_wake_sleeping, 0, __ATOMIC_RELAXED);
 }
 
-/* The sync lcore: block until woken or max_ms have passed. */
+/* The tables lcore: block until woken or max_ms have passed. */
 void fcr_wake_sleep(unsigned int max_ms);
 
 #endif /* FCR_APP_WAKE_H */

@@ -3,9 +3,9 @@
  * The worker loop, l2fwd-style: receive a burst, let the pipeline decide and
  * rewrite (lib/forward/fcr_pipeline.c), hand frames to per-port TX buffers that
  * drain on a TSC timer so a trickle is not held back, pass events to the
- * sync lcore's ring. Nothing here locks, allocates or makes a system call
+ * tables lcore's ring. Nothing here locks, allocates or makes a system call
  * per frame; a full ring or TX queue is counted, never waited on. Fabric
- * login frames wait in a FIFO until the sync lcore says it applied their
+ * login frames wait in a FIFO until the tables lcore says it applied their
  * events (login_applied), so no login completes before its binding and
  * rules are in the tables.
  */
@@ -88,7 +88,7 @@ send_out(struct fcr_worker *w, struct rte_mbuf *m, uint16_t out)
 	}
 }
 
-/* Send the held login frames whose events the sync lcore has applied. */
+/* Send the held login frames whose events the tables lcore has applied. */
 static inline void
 release_held(struct fcr_worker *w)
 {
@@ -242,7 +242,7 @@ fcr_worker_main(void *arg)
 		if (!__atomic_load_n(&fcr_fwd.forwarding, __ATOMIC_ACQUIRE)) {
 			if (!w->paused) {
 				empty_rings(w);
-				/* the sync lcore applies what it was sent: the held
+				/* the tables lcore applies what it was sent: the held
 				 * frames go before the stop is acknowledged */
 				while (w->held_head != w->held_tail &&
 				       !__atomic_load_n(&fcr_fwd.quit, __ATOMIC_ACQUIRE)) {
@@ -274,7 +274,7 @@ fcr_worker_main(void *arg)
 			unsigned int k, ni = w->inject == NULL ? 0 :
 				rte_ring_dequeue_burst(w->inject, (void **)inj, 8, NULL);
 
-			/* frames the sync lcore asked to be sent */
+			/* frames the tables lcore asked to be sent */
 			for (k = 0; k < ni; k++)
 				send_frame(w, inj[k], inj[k]->port);
 			w->st.made += ni;

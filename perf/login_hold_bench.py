@@ -3,7 +3,7 @@
 """
 login_hold_bench.py FCREDIRECT [--logins N] [--hogs N]
 
-What holding fabric login frames until the sync lcore has applied them
+What holding fabric login frames until the tables lcore has applied them
 costs an ENode: the time from the FCF sending a FLOGI accept to the ENode
 receiving it through fcredirect, against the same path for a frame that is
 not held (an FCP frame from the fabric to the same ENode), alternating, in

@@ -16,7 +16,7 @@
  *                leaves them: linked in an order unrelated to their
  *                addresses, so every step is a load the prefetcher cannot
  *                guess (closer to the story's 120 us at 12,000 flows).
- *   find(1)      fcr_flow_find: one key per rte_hash call (the sync lcore's)
+ *   find(1)      fcr_flow_find: one key per rte_hash call (the tables lcore's)
  *   bulk N       fcr_flow_lookup_bulk with N keys per call: the worker's
  *                call (its burst is 32 by default)
  *

@@ -3,7 +3,7 @@
  * memory-bench: bytes per flow at 1,000,000 flows, every table included,
  * measured rather than estimated: the EAL heap's allocated bytes
  * (rte_malloc_get_socket_stats) before and after each table is created and
- * after the tables are filled, plus what the sync lcore keeps in the C heap
+ * after the tables are filled, plus what the tables lcore keeps in the C heap
  * (mallinfo2: the redirect lists of the names, grown with realloc).
  *
  * Sizes are the program's defaults (app/options.c): 1,048,576 flows,

@@ -16,7 +16,7 @@
  *   - half the entries are redirect rules: flows/8 redirects, each with its
  *     four ports bound (fcr_tables_binding_add) and added through
  *     fcr_redirect_add, so each installs four rules that rewrite D_ID or
- *     S_ID; the other half are plain entries, created the way the sync lcore
+ *     S_ID; the other half are plain entries, created the way the tables lcore
  *     creates them from a worker's first-frame event (fcr_tables_event).
  * Frames: tagged FCoE (VLAN 100), FCP data, each of a flow drawn uniformly
  * at random from all the entries; 68 bytes (payload 4: 14 + 4 + 14 + 24 + 4

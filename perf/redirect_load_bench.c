@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * redirect-load-bench: what loading redirects through the sync lcore
+ * redirect-load-bench: what loading redirects through the tables lcore
  * costs per redirect at 25,000 and at 250,000 redirects (1,000,000 flow
  * rules): it must grow linearly, with no quadratic step (docs/benchmarks.md,
  * "What the references stand for": a switch that worked at 1,000 flows and
@@ -339,7 +339,7 @@ main(int argc, char **argv)
 
 	printf("TSC: %.1f MHz (rte_get_tsc_hz); figures are TSC ticks\n", hz / 1e6);
 	bench_print_load(load0);
-	printf("\nLoading redirects through the sync lcore: 4 bindings + 1 redirect "
+	printf("\nLoading redirects through the tables lcore: 4 bindings + 1 redirect "
 	       "(its 4 rules) each, into fresh tables of the\nprogram's default "
 	       "sizes (TSC cycles per redirect, median of %lu runs)\n", runs);
 	printf("%-10s", "way in");

@@ -222,7 +222,7 @@ def main():
     rows = [
         ("fresh node: start to revision applied", "%.2f s" % load_s),
         ("  of it, the read (range requests of 20,000 keys)", "%s ms" % (m.group(2) if m else "?")),
-        ("  of it, the apply (sync lcore)", "%s ms" % (m.group(3) if m else "?")),
+        ("  of it, the apply (tables lcore)", "%s ms" % (m.group(3) if m else "?")),
         ("peak memory (VmHWM), loaded", "%.0f MB" % (hwm / 1e6)),
         ("peak memory, same capacities, empty prefix", "%.0f MB" % (ref_hwm / 1e6)),
         ("  the load's own", "%.0f MB" % ((hwm - ref_hwm) / 1e6)),

@@ -12,8 +12,8 @@
  * Time is simulated: one fcr_sync_tick per node per millisecond, window
  * 50 ms, MTU 1400, keepalive/RTO/refresh at their defaults.
  *
- * Per flow count N (10K, 100K, 1M) node A's sync lcore creates N flows
- * (fcr_tables_event with FLOW_FIRST events, as app/sync_lcore.c does), the two
+ * Per flow count N (10K, 100K, 1M) node A's tables lcore creates N flows
+ * (fcr_tables_event with FLOW_FIRST events, as app/tables_lcore.c does), the two
  * nodes converge, and then every flow changes K times per window (K = 1,
  * 10) for --windows windows. A change is what the engine's flow rescan does
  * when it notes a flow: the flow's counters move (one frame counted with
@@ -591,7 +591,7 @@ run_case(unsigned int s, unsigned int k, int mode, unsigned long windows,
 			"resync\n", n);
 		return 1;
 	}
-	/* A's sync lcore learns N flows (first frames), then they sync */
+	/* A's tables lcore learns N flows (first frames), then they sync */
 	a0 = nodes[0].tx;
 	b0 = nodes[1].tx;
 	for (i = 0; i < n; i++) {

@@ -7,7 +7,7 @@
  * Two sync engines (lib/sync/fcr_sync.c, unchanged) in one process, each with
  * its own tables, its own UDP socket bound on 127.0.0.1 and its own lcore:
  * node A on lcore 1, node B on the main lcore. Each runs the loop the
- * program's sync lcore runs (app/sync_lcore.c fcr_sync_lcore_main and
+ * program's tables lcore runs (app/tables_lcore.c fcr_tables_lcore_main and
  * app/sync_io.c fcr_sync_io_poll, copied because they keep one engine per
  * process): receive up to 256 datagrams with recvfrom and hand them to
  * fcr_sync_input, tick the engine when the millisecond changes, and sleep
@@ -17,7 +17,7 @@
  * --busy drops the 100 us sleep.
  *
  * Node A holds --flows flows (default 1,000,000: first-frame events applied
- * with fcr_tables_event, as the sync lcore does, each with traffic counters:
+ * with fcr_tables_event, as the tables lcore does, each with traffic counters:
  * 1..100,000 frames of 64..2112 bytes, first frame up to an hour ago) plus
  * configuration: 64 routes, 1,000 redirects with their 4,000 static
  * bindings (so 4,000 more flow entries, the redirects' rules), and 10,000
@@ -234,7 +234,7 @@ poll_node(struct unode *u)
 	}
 }
 
-/* app/sync_lcore.c fcr_sync_lcore_main, without events or commands */
+/* app/tables_lcore.c fcr_tables_lcore_main, without events or commands */
 static int
 a_main(void *arg)
 {
@@ -489,7 +489,7 @@ usage(FILE *f, const char *prog)
 		"usage: %s [--flows N] [--runs N] [--busy] [--no-thp]\n"
 		"  --flows N  flows on node A (default 1000000)\n"
 		"  --runs N   resyncs, B restarted each time (default 3)\n"
-		"  --busy     poll without the sync lcore loop's 100 us sleep\n"
+		"  --busy     poll without the tables lcore loop's 100 us sleep\n"
 		"  --no-thp   tables on the EAL's 4 KB pages\n", prog);
 }
 
@@ -690,7 +690,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	printf("Bulk resync of node B (restarted, empty) from node A over UDP on "
-	       "127.0.0.1, one lcore each, the\nprogram's sync lcore loop (%s); window "
+	       "127.0.0.1, one lcore each, the\nprogram's tables lcore loop (%s); window "
 	       "50 ms, MTU %u; %lu resyncs a scenario, B restarted each time.\n"
 	       "ready: B says its resync is complete; all: B holds as many flows as "
 	       "A; done: both. bytes: UDP\npayload both ways (A's bulk, updates and "

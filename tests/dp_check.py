@@ -641,7 +641,7 @@ class Model:
                 return best[1]
         return None
 
-    # learning (the sync lcore's model)
+    # learning (the tables lcore's model)
     def fpma(self, fcid):
         return bytes([(self.fc_map >> 16) & 0xFF, (self.fc_map >> 8) & 0xFF,
                       self.fc_map & 0xFF]) + fcid.to_bytes(3, "big")
@@ -755,7 +755,7 @@ def parse_log(path):
             if ln.strip() == "workers:":
                 sect = "workers"
                 continue
-            if ln.strip() == "tables (sync lcore):":
+            if ln.strip() == "tables lcore:":
                 sect = "tables"
                 continue
             m = re.match(r"\s+(\w+)\s+(\d+)", ln)
@@ -1013,7 +1013,7 @@ def run_model(args, rep):
                         e.alt = (phop[0], rewrite_rec(inrecs[i], psrc, pdst, f.s_id, f.d_id),
                                  rewrite_bytes(b, f, psrc, pdst, f.s_id, f.d_id))
         if lg is not None:
-            # held until the sync lcore applied it: sent, but maybe later
+            # held until the tables lcore applied it: sent, but maybe later
             e.held = e.port is not None
             before = m.rules
             blocked = m.blocks
@@ -1205,7 +1205,7 @@ def cmd_check(args):
     outs = port_files(args.out)
     got = load_outputs(outs, nports)
 
-    # fabric login frames wait for the sync lcore: on their port, but not in
+    # fabric login frames wait for the tables lcore: on their port, but not in
     # input order; taken out here and checked as a multiset
     rep.check("held fabric login frames: each sent on its port, as it came or with its MACs")
     missing_held = []
@@ -1381,7 +1381,7 @@ def cmd_check(args):
                    "%s %d" % (k, drops[k]) for k in ("no_route", "no_port") if drops[k]) or "none"))
 
     w = st["tables"]
-    rep.check("sync lcore: no event lost, LOGOs applied, every fabric accept matched")
+    rep.check("tables lcore: no event lost, LOGOs applied, every fabric accept matched")
     det = []
     if w.get("events_lost", 0) != 0:
         det.append("events_lost %d" % w["events_lost"])
@@ -1397,7 +1397,7 @@ def cmd_check(args):
                    "follows its request; a LOGO's accept is no fabric login's)"
                    % (w.get("acc_unmatched"), m.acc_unmatched))
     rep.expect(not det, "events_lost 0, logouts %s, acc_unmatched %s"
-               % (w.get("logouts"), w.get("acc_unmatched")), "sync lcore counters differ", det)
+               % (w.get("logouts"), w.get("acc_unmatched")), "tables lcore counters differ", det)
 
     # redirects
     rep.check("redirect list: each redirect active or waiting as its bindings say")
@@ -1526,7 +1526,7 @@ def cmd_check(args):
 def flow_miss_bounds(exp, initial_rules, late):
     """flow_miss counts the plain frames sent with no flow entry yet. Lower
     bound: a run of frames on a key with no entry starts with a miss (the
-    sync lcore then adds a plain entry: assumed at once); a rule brings its entry,
+    tables lcore then adds a plain entry: assumed at once); a rule brings its entry,
     a rule removed takes it away; a dropped frame's miss may add the entry
     too, so a run that starts with a drop proves nothing. Upper bound: every
     plain frame sent."""

@@ -6,7 +6,7 @@
 # logins), a second login that moves a host to a new FCID (the rules follow
 # it), a LOGO that takes the rules away (the flows fall back to plain
 # forwarding). fcoe-gen's --login-gap puts filler frames after each login
-# phase so the sync lcore has applied what it learned before the next
+# phase so the tables lcore has applied what it learned before the next
 # frame of a flow: then every frame is exact. The gap (default 50000 frames,
 # about 20 ms of a worker's time here; the third argument) is what makes
 # that hold: learning takes tens of frames on an idle machine, but more than

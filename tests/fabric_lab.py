@@ -132,14 +132,14 @@ class Station:
 
 
 class Lab:
-    def __init__(self, t, name="fcr", extra=(), sync_delay_us=0):
+    def __init__(self, t, name="fcr", extra=(), tables_delay_us=0):
         self.t = t
         tag = "%d" % (os.getpid() % 100000)
         self.ifnames = ["fl%s%s%s" % (name[:2], tag, c) for c in "htsf"]
         vdevs = ["net_tap%d,iface=%s" % (i, n) for i, n in enumerate(self.ifnames)]
         args = ["--fabric-ports", "3", "--passthrough", "0:3,1:2"] + list(extra)
-        if sync_delay_us:
-            args += ["--sync-delay-us", str(sync_delay_us)]
+        if tables_delay_us:
+            args += ["--tables-delay-us", str(tables_delay_us)]
         self.node = t.node(name, vdevs=vdevs, extra=args, nb_ports=4)
         self.node.start()
         self.node.query("show config")     # up: ports started

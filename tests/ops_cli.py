@@ -159,12 +159,12 @@ def run(tmp):
     print("every command, wrong arguments")
     n = Node()
     help_lines = n.q("help")
-    # idle, the sync lcore sleeps until woken or its 100 ms timer: about
+    # idle, the tables lcore sleeps until woken or its 100 ms timer: about
     # 10 wake-ups a second (it used to poll every 100 us: about 7,500)
     w0, t0 = wakeups(n.p.pid), time.monotonic()
     time.sleep(2)
     rate = (wakeups(n.p.pid) - w0) / (time.monotonic() - t0)
-    check(rate < 500, "idle, the sync lcore sleeps: %.0f wake-ups a second" % rate)
+    check(rate < 500, "idle, the tables lcore sleeps: %.0f wake-ups a second" % rate)
     syntaxes = [re.split(r"\s{2,}", l.strip())[0] for l in help_lines
                 if l.startswith("  ") and not l.startswith("   ")]
     check(len(syntaxes) >= 30, "help lists the commands, grouped (%d)" % len(syntaxes),
@@ -711,7 +711,7 @@ def run(tmp):
                 ["--fabric-ports", "1"],  # net_null0 is the only port
                 ["--series-ports", "x"], ["--series-ports", "1"],
                 ["--series-ports", "0", "--fabric-ports", "0"],
-                ["--sync-delay-us", "-1"],
+                ["--tables-delay-us", "-1"],
                 ["--max-redirects", "1000", "--max-flows", "1024"],
                 ["--flow-idle", "5", "--sync-bind", "127.0.0.1:7999", "--sync-key-file", "k"]):
         p = subprocess.run([FCR, "--no-huge", "-m", "256", "--no-pci", "-l", "0,1",

@@ -54,10 +54,10 @@ exec 3>"$tmp/in" # standard input stays open until the test ends the program
 cat "$tmp/fabric.cmds" >&3
 echo start >&3
 for _ in $(seq 1 300); do # a state; the bound only against a hang
-	grep -q "sync lcore on lcore" "$tmp/fcr.out" && break
+	grep -q "tables lcore on lcore" "$tmp/fcr.out" && break
 	sleep 0.2
 done
-grep -q "sync lcore on lcore" "$tmp/fcr.out"; check $? "fcredirect runs on hugepages, replaying the capture in a loop"
+grep -q "tables lcore on lcore" "$tmp/fcr.out"; check $? "fcredirect runs on hugepages, replaying the capture in a loop"
 
 echo "show config" >&3
 for _ in $(seq 1 300); do

@@ -79,7 +79,7 @@ def main():
                             "--max-redirects", "256"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     for line in fcr.stdout:  # up once the banner is out
-        if "sync lcore on lcore" in line:
+        if "tables lcore on lcore" in line:
             break
     port = free_port()
     exp = subprocess.Popen([sys.executable, EXPORTER, "--file-prefix", PREFIX, "--listen",

@@ -75,7 +75,7 @@ kv() {
 num() { [[ "${1:-}" =~ ^-?[0-9]+$ ]]; }
 
 # fwd NAME FIELD: from fcredirect's last "show fwd stats": rx, tx, dropped
-# (the total line), port0_rx ... port1_tx, or a kind / sync lcore counter
+# (the total line), port0_rx ... port1_tx, or a kind / tables lcore counter
 fwd() {
 	local log=$TMP/$1.fcr.log
 	case $2 in

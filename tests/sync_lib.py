@@ -441,7 +441,7 @@ def flows_count(out):
 
 def fwd_stats(out):
     """The last `show fwd stats` in out -> {name: number} (kinds, reasons,
-    sync lcore counters; 'rx'/'tx'/'dropped' totals)."""
+    tables lcore counters; 'rx'/'tx'/'dropped' totals)."""
     i = out.rfind("Forward statistics")
     if i < 0:
         return {}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The flow table under the sync lcore and a worker at once, as fcredirect runs
- * them: the sync lcore adds, changes and deletes entries (deleted slots reused
+ * The flow table under the tables lcore and a worker at once, as fcredirect runs
+ * them: the tables lcore adds, changes and deletes entries (deleted slots reused
  * for other keys once the worker has passed a quiescent point, RCU); the
  * worker looks keys up through its flow cache and the rte_hash and reads
  * the action. Every action names the key it was written for, so a lookup
@@ -147,7 +147,7 @@ lookups_never_answer_with_another_keys_entry(void **state)
 	}
 	sh.stop = 1;
 	assert_int_equal(rte_eal_wait_lcore(lc), 0);
-	printf("sync lcore: %" PRIu64 " adds, %" PRIu64 " changes in place, %" PRIu64
+	printf("tables lcore: %" PRIu64 " adds, %" PRIu64 " changes in place, %" PRIu64
 	       " deletes; worker: %" PRIu64 " lookups, %" PRIu64 " found (%" PRIu64
 	       " from its flow cache), %" PRIu64 " wrong\n", sets, changes, dels,
 	       sh.lookups, sh.hits, sh.cache_hits, sh.wrong);

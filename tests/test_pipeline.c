@@ -157,7 +157,7 @@ run(struct rte_mbuf **m, uint16_t n, uint16_t in_port, uint16_t *out,
 	return fcr_pipeline_burst(&pl, in_port, m, n, out, st, ev, 1);
 }
 
-/* What the sync lcore learns when wwpn logs in through edge port `port` and
+/* What the tables lcore learns when wwpn logs in through edge port `port` and
  * the fabric (port 1) grants it fcid: an FLOGI and its accept. */
 static void
 log_in(uint64_t wwpn, uint32_t fcid, uint16_t port)
@@ -824,7 +824,7 @@ a_marked_frame_of_a_hidden_pair_reaches_the_service_node(void **state)
 	tables->fabric_mask = pl.fabric_mask = 0;
 }
 
-/* The sync lcore's side of the login events (not the first frames: a plain
+/* The tables lcore's side of the login events (not the first frames: a plain
  * entry would outlive the test). */
 static void
 apply_logins(const struct fcr_event *ev, unsigned int n)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The tables and what the sync lcore does to them: flow entries, routes, bindings, redirects
+ * The tables and what the tables lcore does to them: flow entries, routes, bindings, redirects
  * installing and removing their four rules, and learning from login events.
  * Runs EAL without hugepages or devices (rte_hash and rte_lpm need its memory).
  */
@@ -148,7 +148,7 @@ flow_set_find_del_and_reuse(void **state)
 }
 
 /* A worker's flow cache answers what the rte_hash answers, whatever the
- * sync lcore did since: deleted, re-added elsewhere, slot given to another key. */
+ * tables lcore did since: deleted, re-added elsewhere, slot given to another key. */
 static void
 flow_cache_answers_as_the_table_does(void **state)
 {
@@ -1117,7 +1117,7 @@ a_path_change_of_a_bound_pair_is_a_cutover(void **state)
 	fcr_tables_free(t);
 }
 
-/* What the sync lcore does on a cutover note (fcr_cutover_plan and
+/* What the tables lcore does on a cutover note (fcr_cutover_plan and
  * app/cutover.c): tells the host and the VI to log in again, and says so
  * for each. */
 struct cutover_probe {
@@ -1239,7 +1239,7 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	fcr_tables_free(t);
 }
 
-/* What the sync lcore does with the tables' notes (app/sync_lcore.c):
+/* What the tables lcore does with the tables' notes (app/tables_lcore.c):
  * the cutover's plan made, each Clear Virtual Link it asks for taken as
  * sent (or not), the last plan of a drained pair kept. */
 struct plan_probe {
@@ -1924,7 +1924,7 @@ events_in_bursts_match_events_one_by_one(uint32_t max_flows, uint64_t seed)
 	configure_redirects(bulk);
 	assert_tables_equal(one, bulk);
 	for (round = 0; round < 3000; round++) {
-		/* mostly bursts up to the sync lcore's 64, some longer */
+		/* mostly bursts up to the tables lcore's 64, some longer */
 		n = 1 + (unsigned int)(rnd(&x) % (round % 8 == 7 ? 100 : FCR_TABLES_BURST));
 		for (i = 0; i < n; i++)
 			random_event(&ev[i], &x);

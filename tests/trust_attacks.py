@@ -23,7 +23,7 @@ D_ID = VT, none the target's port.
     dropped and counted (not_ready), none reaches T; back, they reach the VT;
   * Clear Virtual Links of the VT from a station posing as the FCF (ignored),
     then from the FCF (the VT unbound, H's frames dropped until it is back);
-  * data racing the login: the sync lcore slowed down (20 ms before
+  * data racing the login: the tables lcore slowed down (20 ms before
     each burst of events), H sends its data the moment it has its FLOGI
     accept: every frame reaches the VT, before_rule 0.
 
@@ -244,7 +244,7 @@ def attacks(t):
 
 
 def race(t):
-    lab = fl.Lab(t, "rc", sync_delay_us=20000)
+    lab = fl.Lab(t, "rc", tables_delay_us=20000)
     st = {}
     for name, port, w in (("T", 1, T), ("VI", 2, VI), ("VT", 2, VT)):
         st[name] = lab.login(port, w, F[name])
@@ -265,7 +265,7 @@ def race(t):
                                 count=12)
     leaked = lab.ports[fl.TARGETS].matching(lambda f: f["ox_id"] in sent["oxs"])
     t.check(got is not None and all(f["d_id"] == F["VT"] for f in got) and not leaked,
-            "the sync lcore 20 ms behind, H's 12 frames sent the moment its accept came all "
+            "the tables lcore 20 ms behind, H's 12 frames sent the moment its accept came all "
             "reached the VT, none the target",
             "at the VT: %s, at the target: %d, drops: %s" %
             (None if got is None else len(got), len(leaked),
@@ -288,7 +288,7 @@ def main():
         t.finish()
     t.section("attacks from the edge")
     attacks(t)
-    t.section("data racing the login, the sync lcore starved")
+    t.section("data racing the login, the tables lcore starved")
     race(t)
     t.finish()
 

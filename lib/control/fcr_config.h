@@ -52,7 +52,7 @@ unsigned int fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *rec
 				 unsigned int n, int replace, FILE *out, uint8_t *refused);
 /* The first half of a replace: every object of configuration not among
  * recs deleted (the store's thread then sets recs a part at a time, so the
- * sync lcore serves the workers between). 0, or -1 when out of memory. */
+ * tables lcore serves the workers between). 0, or -1 when out of memory. */
 int fcr_config_keep_only(struct fcr_tables *t, const struct fcr_rec *recs, unsigned int n);
 
 /* Every object that is configuration, as the add commands that make it. */

@@ -56,7 +56,7 @@ fcr_binding_table_create(const char *name, uint32_t capacity,
 	hp.name = n2;
 	hp.key_len = sizeof(uint64_t);
 	bt->by_fcid = rte_hash_create(&hp);
-	/* read by the workers while the sync lcore changes it: lock-free, and a
+	/* read by the workers while the tables lcore changes it: lock-free, and a
 	 * deleted key's slot is reused only after their quiescence */
 	snprintf(n3, sizeof(n3), "%s_v", name);
 	hp.name = n3;

@@ -4,7 +4,7 @@
  * (VLAN, WWPN) a redirect or a binding mentions has one entry, bound to an
  * FCID or not yet; an entry keeps the list of redirects that refer to it,
  * so a rebinding or a logout touches exactly those redirects (no scan of
- * all redirects). The sync lcore's only, but for
+ * all redirects). The tables lcore's only, but for
  * the VN_Port table: each bound (VLAN, FCID) with where its frames may come
  * from, which the workers read lock-free to check the frames of edge ports
  * (the FIP snooping bridge's ACL, FC-BB-5 Annex D).

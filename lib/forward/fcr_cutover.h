@@ -9,7 +9,7 @@
  * (the FCF's Clear Virtual Links, in its name), and the pair keeps its old
  * path until the host has logged in again. Here: the drain, the tick, and
  * what must be told to whom; fcr_redirect.c keeps the redirects themselves.
- * The sync lcore's only.
+ * The tables lcore's only.
  *
  * The hook. The state machine tells its steps as notes on the tables'
  * note hook (FCR_NOTE_CUTOVER when a path changes, FCR_NOTE_DRAINED when

@@ -6,7 +6,7 @@
  * keep-alive on, so a replayed capture or a pre-FIP login, which send none,
  * is never timed out; one silent for 2.5 periods has gone (its host
  * crashed, its cable was pulled) and its learned bindings go with it, as
- * the FCF's own timer would end its virtual links. The sync lcore's only.
+ * the FCF's own timer would end its virtual links. The tables lcore's only.
  */
 #ifndef FCR_ENODE_H
 #define FCR_ENODE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What a worker tells the sync lcore, through its single-producer ring:
- * a flow's first frame, or a fabric login frame it holds until the sync lcore
+ * What a worker tells the tables lcore, through its single-producer ring:
+ * a flow's first frame, or a fabric login frame it holds until the tables lcore
  * has applied it. Fixed 64 bytes, so a ring of them is a flat array.
  */
 #ifndef FCR_EVENT_H
@@ -13,7 +13,7 @@
 #include "fcr_login.h"
 
 /* Events each worker's ring holds: 65,536 (4 MB) is 13 ms of first frames
- * at 5 million a second, enough for the sync lcore's thread to be descheduled
+ * at 5 million a second, enough for the tables lcore's thread to be descheduled
  * for a few milliseconds without a loss. */
 #define FCR_EVENT_RING_SIZE 65536
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The flow table: (VLAN, S_ID, D_ID) -> rewrite action, on rte_hash with
- * lock-free readers. The sync lcore alone adds, changes and
+ * lock-free readers. The tables lcore alone adds, changes and
  * deletes; workers look up in bulk and never block. A deleted entry's slot is
  * reused only after every worker has reported a quiescent state
  * (rte_rcu_qsbr), so a worker holding an index always reads a live entry.
@@ -117,7 +117,7 @@ struct fcr_flow_table {
 	uint64_t *action;                    /* [capacity], read by workers */
 	struct fcr_flow_counters *counters[FCR_MAX_WORKERS];
 	struct fcr_flow_exchanges *exchanges[FCR_MAX_WORKERS];
-	/* written by the sync lcore only; workers read it to confirm a hit in
+	/* written by the tables lcore only; workers read it to confirm a hit in
 	 * their flow cache (published after the entry's action, release) */
 	uint64_t *key;                       /* [capacity] */
 	uint32_t *owner;                     /* redirect that installed it */
@@ -139,7 +139,7 @@ struct fcr_flow_table {
 	uint32_t reserve;
 	struct rte_rcu_qsbr_dq *dq;
 	struct rte_rcu_qsbr *qsbr;
-	/* replication, when a change log is attached (the sync lcore only) */
+	/* replication, when a change log is attached (the tables lcore only) */
 	struct fcr_change_log *log;
 	uint8_t *sflags;
 	uint64_t *version;
@@ -158,7 +158,7 @@ struct fcr_flow_table *fcr_flow_table_create(const char *name, uint32_t capacity
 void fcr_flow_table_free(struct fcr_flow_table *ft);
 
 /*
- * The sync lcore's side: visit the next n entries (round the table) and delete the
+ * The tables lcore's side: visit the next n entries (round the table) and delete the
  * plain ones (no redirect owns them) that forwarded no frame, here or at a
  * sync peer, since the previous visit. Visiting the whole table once per
  * idle period removes an idle flow one to two periods after its last
@@ -172,7 +172,7 @@ unsigned int fcr_flow_expire(struct fcr_flow_table *ft, uint32_t n,
 			     uint32_t max_deleted);
 
 /* Free entries, once those whose readers have all passed a quiescent
- * point are taken back from the RCU defer queue. The sync lcore only. */
+ * point are taken back from the RCU defer queue. The tables lcore only. */
 uint32_t fcr_flow_room(struct fcr_flow_table *ft);
 
 /*
@@ -245,7 +245,7 @@ fcr_flow_count_exchange(struct fcr_flow_exchanges *c, uint8_t r_ctl, uint8_t typ
 	}
 }
 
-/* The sync lcore's side. */
+/* The tables lcore's side. */
 /* Keep `reserve` slots for owned entries (redirect rules). 0, or -ENOBUFS
  * when the plain entries already hold more than the rest. */
 int fcr_flow_set_reserve(struct fcr_flow_table *ft, uint32_t reserve);

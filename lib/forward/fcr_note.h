@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Notes from the tables to whoever runs them: a binding learned, moved or
- * removed, a redirect whose rules came or went. The sync lcore's thread calls
+ * removed, a redirect whose rules came or went. The tables lcore's thread calls
  * the hook synchronously, after the tables have changed; the app turns the
  * notes into log lines. Without a hook nothing is noted.
  */

@@ -10,7 +10,7 @@ fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev, uint64_t now)
 {
 	unsigned int i, n = 0;
 
-	/* the frames missed after each flow's first report, so the sync lcore can
+	/* the frames missed after each flow's first report, so the tables lcore can
 	 * tell how many went plain before a rule existed */
 	for (i = 0; i < 256 && ev != NULL; i++) {
 		if (p->recent[i] == UINT64_MAX || p->recent_misses[i] == 0)

@@ -4,7 +4,7 @@
  * rewrite IDs with the incremental CRC update, route in bulk, set MACs.
  * It decides and rewrites; the caller (the worker) owns the I/O: it sends
  * each frame to the port chosen here, frees the dropped ones and passes the
- * events on to the sync lcore. Kept apart from the worker so the same
+ * events on to the tables lcore. Kept apart from the worker so the same
  * code is unit-tested and benchmarked on pre-built mbufs without a PMD;
  * its stages, one by one, are in fcr_pipeline_stages.h.
  *
@@ -14,7 +14,7 @@
  * (not_logged_in), but for a fabric login request (S_ID 0 to FFFFFE). Then
  * every fabric login frame (FLOGI, FDISC, LOGO to FFFFFE and the fabric's
  * replies, over FCoE or FIP) becomes an event and its frame is held
- * (FCR_OUT_HOLD): the worker sends it only once the sync lcore has applied the
+ * (FCR_OUT_HOLD): the worker sends it only once the tables lcore has applied the
  * event, so a host never has its accept before its binding and every rule it
  * completes are in the tables.
  */
@@ -39,7 +39,7 @@ struct fcr_tables;
  * displaced per frame */
 #define FCR_PIPELINE_EVENTS_MAX (3 * FCR_PIPELINE_BURST_MAX)
 #define FCR_OUT_DROP UINT16_MAX
-/* or'ed into out[i]: hold the frame until the sync lcore applied its event */
+/* or'ed into out[i]: hold the frame until the tables lcore applied its event */
 #define FCR_OUT_HOLD 0x8000u
 /* or'ed into out[i] with the port it came in on: FIP (or another EtherType)
  * from a fabric port, for every edge port in flood[that port] */
@@ -87,7 +87,7 @@ unsigned int fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev,
  * Process n (<= FCR_PIPELINE_BURST_MAX) frames received on in_port. For
  * each, out[i] is the egress port or FCR_OUT_DROP (counted in st->drop;
  * the caller frees it), the port with FCR_OUT_HOLD for a fabric login frame.
- * Events for the sync lcore go to ev[]; returns how many. A login event's
+ * Events for the tables lcore go to ev[]; returns how many. A login event's
  * `seq` is the index of its frame in pkts (the caller numbers it).
  */
 unsigned int fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,

@@ -267,7 +267,7 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 			else if (to >= p->nb_ports) {
 				out[i] = FCR_OUT_DROP;
 				st->drop[FCR_R_NO_PASSTHROUGH]++;
-				/* nothing to hold: the events still tell the sync lcore */
+				/* nothing to hold: the events still tell the tables lcore */
 				if (held)
 					fcr_pipeline_unhold(ev, *nev, i);
 				continue;

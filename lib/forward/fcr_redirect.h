@@ -15,7 +15,7 @@
  * start: plain flows never take them, so no flood of new flows can keep a
  * redirect from installing, and adding one never fails for want of room.
  * A change of a bound pair's path is a cutover: fcr_cutover.h.
- * The sync lcore's only.
+ * The tables lcore's only.
  */
 #ifndef FCR_REDIRECT_H
 #define FCR_REDIRECT_H

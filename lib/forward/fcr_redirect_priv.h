@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What a redirect (fcr_redirect.c) and its cutover (fcr_cutover.c) do to
- * each other's state: lib/forward only, the sync lcore's thread only.
+ * each other's state: lib/forward only, the tables lcore's thread only.
  */
 #ifndef FCR_REDIRECT_PRIV_H
 #define FCR_REDIRECT_PRIV_H

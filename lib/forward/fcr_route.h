@@ -13,7 +13,7 @@
  * A frame's lookup: its VLAN's own routes first, then, when none matches,
  * the routes for every VLAN.
  *
- * The sync lcore changes it; workers look up lock-free.
+ * The tables lcore changes it; workers look up lock-free.
  */
 #ifndef FCR_ROUTE_H
 #define FCR_ROUTE_H
@@ -57,7 +57,7 @@ struct fcr_change_log;
 struct fcr_route_table {
 	struct rte_lpm *lpm;
 	struct fcr_nexthop *nexthop; /* [max_routes], read by workers */
-	struct fcr_route *routes;    /* [max_routes], the sync lcore's, unordered */
+	struct fcr_route *routes;    /* [max_routes], the tables lcore's, unordered */
 	uint32_t *nh_free;           /* free next-hop slots, a stack */
 	uint32_t nb_nh_free;
 	uint32_t nb_routes;

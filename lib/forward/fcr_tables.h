@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * All the tables and the operations of the one thread that changes them,
- * the sync lcore: configuration from the
+ * the tables lcore: configuration from the
  * command line, first frames and logins reported by workers. Workers read
- * `flows` and `routes` lock-free; everything else here is the sync lcore's.
+ * `flows` and `routes` lock-free; everything else here is the tables lcore's.
  */
 #ifndef FCR_TABLES_H
 #define FCR_TABLES_H
@@ -33,7 +33,7 @@ struct fcr_tables_params {
 	int socket;
 };
 
-/* The sync lcore's own counters, shown by `show fwd stats`. */
+/* The tables lcore's own counters, shown by `show fwd stats`. */
 #define FCR_TABLES_STATS(X) \
 	X(flows_added, "plain flow entries created from first frames") \
 	X(flow_table_full, "first frames that found the flow table full (the redirects' reserve left out)") \

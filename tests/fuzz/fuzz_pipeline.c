@@ -3,7 +3,7 @@
  * Fuzz target "pipeline": the whole worker decision (fcr_pipeline_burst)
  * on real mbufs, bursts of redirect legs, plain traffic, logins, FIP and
  * other EtherTypes, mutated, chained, their tags stripped; its events then
- * applied by the sync lcore. Every frame must get the one outcome a model
+ * applied by the tables lcore. Every frame must get the one outcome a model
  * of the worker works out before the burst (rx == tx + drops), a sent frame
  * change only in its MACs, IDs and CRC (a bad CRC staying exactly as bad),
  * every login be reported, and the tables' views agree after each burst.
@@ -580,7 +580,7 @@ pipeline_one(const uint8_t *data, size_t size)
 		 firsts, misses);
 	tally.logins += want_logins;
 
-	/* the sync lcore applies them, as the sync lcore would */
+	/* the tables lcore applies them, as the tables lcore would */
 	for (j = 0; j < nev; j++)
 		fcr_tables_event(t, &ev[j]);
 	if (tally.bursts % 16 == 15) {
@@ -667,7 +667,7 @@ fuzz_pipeline_bursts(void **state)
 	}
 	FZ_CHECK(rte_mempool_in_use_count(pl_mp) == 0, "mbufs leaked");
 	snprintf(extra, sizeof(extra), "%ld bursts, %ld sent (%ld with the mark, "
-		 "plain), %ld chained, %ld tag-stripped, %ld logins; sync lcore: %llu "
+		 "plain), %ld chained, %ld tag-stripped, %ld logins; tables lcore: %llu "
 		 "bindings learned, %llu flows added", tally.bursts, tally.sent,
 		 tally.series, tally.split, tally.stripped,
 		 tally.logins, (unsigned long long)pl_t->st.bindings_learned,

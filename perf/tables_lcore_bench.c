@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * sync-lcore-bench: how many worker events per second the sync
+ * tables-lcore-bench: how many worker events per second the sync
  * lcore absorbs with no ring loss (docs/architecture.md, "Rings and events":
  * "A worker never waits on a full ring: it counts the loss").
  *
@@ -8,7 +8,7 @@
  * SP/SC rte_ring of 8192 events (app/main.c gives each worker FCR_EVENT_RING_SIZE, 8x more)
  * the way app/worker.c does: bursts of 32 with rte_ring_enqueue_burst_elem,
  * never waiting, counting what does not fit as lost. The consumer, on the
- * main lcore, runs the loop of app/sync_lcore.c fcr_sync_lcore_main: drain the ring
+ * main lcore, runs the loop of app/tables_lcore.c fcr_tables_lcore_main: drain the ring
  * in bursts of 64 applying each burst with fcr_tables_events, at most 1024
  * events a round (drain_events), then the sync poll (fcr_sync_tick when the
  * millisecond changes), and
@@ -17,7 +17,7 @@
  * scheduler.
  *
  * What an event is, three kinds, each reported on its own:
- *   new flows    FLOW_FIRST of a flow not in the table: the sync lcore creates
+ *   new flows    FLOW_FIRST of a flow not in the table: the tables lcore creates
  *                the entry (rte_hash insert, per-flow arrays, change noted
  *                for sync). The expensive case. The table is the program's
  *                default (--max-flows 1048576) holding 262,144 flows when a
@@ -44,9 +44,9 @@
  *                consumer's lcore too: a pessimistic set-up (on two
  *                machines B has its own core); B's share is shown.
  *
- * Per kind and set-up, first the sync lcore's CPU cost alone (no ring, no
+ * Per kind and set-up, first the tables lcore's CPU cost alone (no ring, no
  * other thread): 100,000 events applied with fcr_tables_events in bursts of
- * 64 (as the sync lcore dequeues them),
+ * 64 (as the tables lcore dequeues them),
  * best of 3 batches, in ns per event; with an engine, also the one tick
  * that encodes what such a batch changed. --cost-only stops there. Then
  * the consumer's maximum rate (the producer
@@ -60,11 +60,11 @@
  * events in every attempt. The figure is the highest rate with zero loss.
  * A rate the producer itself cannot keep is marked.
  *
- * --drain-max N makes the sync lcore run its sync poll after at most N events
- * (default 1024, as app/sync_lcore.c: under load the engine's tick still runs
+ * --drain-max N makes the tables lcore run its sync poll after at most N events
+ * (default 1024, as app/tables_lcore.c: under load the engine's tick still runs
  * every millisecond instead of waiting for the ring to be nearly empty and
  * then flushing a large backlog while the ring fills). --per-event applies
- * each event with fcr_tables_event, one lookup each (the sync lcore before
+ * each event with fcr_tables_event, one lookup each (the tables lcore before
  * fcr_tables_events): the reference for the bulk path.
  *
  * The machine is shared: each row says how much CPU other processes used
@@ -104,11 +104,11 @@
 #include "fcr_tables.h"
 
 /* An eighth of the app's ring (FCR_EVENT_RING_SIZE): in a 100 ms trial the
- * app's 65,536 events would hide a sync lcore slower than the rate by up to
+ * app's 65,536 events would hide a tables lcore slower than the rate by up to
  * 0.65 M/s; this one only 0.08 M/s, and still holds 1.6 ms at 5 M/s. */
 #define EVENT_RING_SIZE 8192
 #define PRODUCER_BURST 32
-#define DRAIN_BURST 64         /* app/sync_lcore.c drain_events */
+#define DRAIN_BURST 64         /* app/tables_lcore.c drain_events */
 #define MAX_FLOWS (1u << 20)   /* the program's default --max-flows */
 #define PREFILL (1u << 18)
 #define MAX_REDIRECTS (1u << 10)
@@ -412,9 +412,9 @@ sync_poll(void)
 	}
 }
 
-/* app/sync_lcore.c drain_events, one worker: until the ring has less than a
+/* app/tables_lcore.c drain_events, one worker: until the ring has less than a
  * burst or drain_max events were applied (then the sync tick's turn) */
-static unsigned int drain_max = 1024; /* DRAIN_MAX, app/sync_lcore.c */
+static unsigned int drain_max = 1024; /* DRAIN_MAX, app/tables_lcore.c */
 static int per_event; /* --per-event: fcr_tables_event for each event */
 
 static void
@@ -463,7 +463,7 @@ node_start(int i, int sock, int log, unsigned int gen)
 	struct fcr_sync_addr peer = { 0x7F000001, (uint16_t)(2 - i) };
 	char name[32];
 
-	memcpy(sp.key, "sync-lcore-bench shared key.....", FCR_SYNC_KEY_LEN);
+	memcpy(sp.key, "tables-lcore-bench shared key.....", FCR_SYNC_KEY_LEN);
 	nodes[i].id = i;
 	nodes[i].addr.ip = 0x7F000001;
 	nodes[i].addr.port = (uint16_t)(i + 1);
@@ -593,7 +593,7 @@ trial(double rate, uint64_t nb, struct trial *t)
 	if (rte_eal_remote_launch(producer_main, NULL, lcore) != 0)
 		return -1;
 	prod.go = 1;
-	/* app/sync_lcore.c fcr_sync_lcore_main */
+	/* app/tables_lcore.c fcr_tables_lcore_main */
 	for (;;) {
 		int fin = __atomic_load_n(&prod.done, __ATOMIC_ACQUIRE);
 		uint64_t t_before = rte_rdtsc();
@@ -745,9 +745,9 @@ run_case(enum kind k, enum setup s, int thp, int fd, int verbose)
 
 	kind = k;
 	setup = s;
-	if (bench_eal_init("sync-lcore-bench", 512, "0,1") < 0)
+	if (bench_eal_init("tables-lcore-bench", 512, "0,1") < 0)
 		return 2;
-	sock = bench_memory_socket("sync-lcore-bench", 4096, thp);
+	sock = bench_memory_socket("tables-lcore-bench", 4096, thp);
 	ring = rte_ring_create_elem("sl_ev", sizeof(struct fcr_event), EVENT_RING_SIZE,
 				    (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (ring == NULL || rte_lcore_count() < 2)
@@ -763,7 +763,7 @@ run_case(enum kind k, enum setup s, int thp, int fd, int verbose)
 		return 2;
 	load_mark(&lm0);
 
-	/* The sync lcore's CPU cost alone, no ring, no other thread: MICRO events
+	/* The tables lcore's CPU cost alone, no ring, no other thread: MICRO events
 	 * applied in a loop (best of 3 batches), then, with an engine and no
 	 * peer up, one tick that encodes everything they changed. */
 	{
@@ -906,9 +906,9 @@ usage(FILE *f, const char *prog)
 		"  --kind K   only this kind of event (default: all three)\n"
 		"  --setup S  only this set-up (default: all three)\n"
 		"  --cost-only  only the single-thread cost (ns/ev, flush), no trials\n"
-		"  --drain-max N  the sync lcore drains at most N events before its sync\n"
-		"             poll (default 1024, as app/sync_lcore.c)\n"
-		"  --per-event  apply each event with fcr_tables_event (the sync lcore\n"
+		"  --drain-max N  the tables lcore drains at most N events before its sync\n"
+		"             poll (default 1024, as app/tables_lcore.c)\n"
+		"  --per-event  apply each event with fcr_tables_event (the tables lcore\n"
 		"             before fcr_tables_events: one lookup per event)\n"
 		"  --no-thp   tables on the EAL's 4 KB pages\n"
 		"  --runs N   accepted for run-benchmarks.sh (the ladder repeats each\n"
@@ -1025,15 +1025,15 @@ main(int argc, char **argv)
 				rc = 1;
 		}
 
-	printf("Sync lcore: worker events absorbed per second with no ring loss "
-	       "(one producer lcore, one SP/SC ring of %d,\nthe sync lcore loop of "
-	       "app/sync_lcore.c on the main lcore; M = million events per second)\n",
+	printf("Tables lcore: worker events absorbed per second with no ring loss "
+	       "(one producer lcore, one SP/SC ring of %d,\nthe tables lcore loop of "
+	       "app/tables_lcore.c on the main lcore; M = million events per second)\n",
 	       EVENT_RING_SIZE);
-	printf("The sync lcore applies each burst of up to %d events with %s and runs "
+	printf("The tables lcore applies each burst of up to %d events with %s and runs "
 	       "its sync poll after at most\n%u events%s.\n", DRAIN_BURST,
 	       per_event ? "fcr_tables_event one by one (--per-event)" :
 	       "fcr_tables_events", drain_max,
-	       drain_max == 1024 ? " (as app/sync_lcore.c)" : " (--drain-max)");
+	       drain_max == 1024 ? " (as app/tables_lcore.c)" : " (--drain-max)");
 	printf("%-11s %-10s | %6s %6s | %7s %6s | %7s %6s %6s %6s | %-26s %6s | %5s | %s\n",
 	       "events", "set-up", "ns/ev", "flush", "max M/s", "vs tbl", "0-loss",
 	       "vs tbl", "tick", "B time", "first rate with loss", "tick", "other",
@@ -1095,7 +1095,7 @@ main(int argc, char **argv)
 				continue;
 			snprintf(name, sizeof(name), "%s, %s: apply cost",
 				 kind_names[k], setup_names[s]);
-			bench_result("sync-lcore", name, x->apply_ns, "ns/event", NULL,
+			bench_result("tables-lcore", name, x->apply_ns, "ns/event", NULL,
 				     NAN, NAN, NAN);
 			if (cost_only)
 				continue;
@@ -1103,17 +1103,17 @@ main(int argc, char **argv)
 				 setup_names[S_TABLES]);
 			snprintf(name, sizeof(name), "%s, %s: zero-loss rate%s",
 				 kind_names[k], setup_names[s], vs ? " (vs tables)" : "");
-			bench_result("sync-lcore", name, x->best / 1e6, "M events/s",
+			bench_result("tables-lcore", name, x->best / 1e6, "M events/s",
 				     vs ? rn : NULL, vs ? ref->best / 1e6 : NAN,
 				     vs ? x->best / ref->best : NAN, NAN);
 			snprintf(name, sizeof(name), "%s, %s: max rate%s",
 				 kind_names[k], setup_names[s], vs ? " (vs tables)" : "");
-			bench_result("sync-lcore", name, x->max_rate / 1e6,
+			bench_result("tables-lcore", name, x->max_rate / 1e6,
 				     "M events/s", vs ? rn : NULL,
 				     vs ? ref->max_rate / 1e6 : NAN,
 				     vs ? x->max_rate / ref->max_rate : NAN, NAN);
 		}
-	printf("ns/ev: the sync lcore's apply alone per event, one thread, no ring (best "
+	printf("ns/ev: the tables lcore's apply alone per event, one thread, no ring (best "
 	       "of 3 batches of %d). flush:\nms of the one engine tick that encodes "
 	       "what such a batch changed (no peer up).\n", MICRO);
 	printf("max: the consumer's rate when the producer waits for room (nothing "

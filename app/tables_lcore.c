@@ -18,7 +18,7 @@
 #include "options.h"
 #include "sync_io.h"
 #include "notes_log.h"
-#include "sync_lcore.h"
+#include "tables_lcore.h"
 #include "wake.h"
 
 struct fcr_login_latency fcr_login_latency;
@@ -39,10 +39,10 @@ static struct {
 	char *out;
 	int state;
 } mailbox;
-static int sync_lcore_exit;
+static int tables_lcore_exit;
 #define EXPIRE_MAX_DELETED 1024 /* flow entries expired a tenth of a second at most */
 
-/* A round of the sync lcore's loop applies at most about this many events before
+/* A round of the tables lcore's loop applies at most about this many events before
  * its sync poll and command mailbox get their turn (at 600 ns an event, the
  * cost of a new flow entry, about 0.6 ms), so a flood of events holds back
  * neither the sync engine's 1 ms tick nor a command. */
@@ -60,8 +60,8 @@ drain_burst(unsigned int w, unsigned int max)
 					sizeof(ev[0]), max, NULL);
 	if (n == 0)
 		return 0;
-	if (unlikely(fcr_fwd.opt->sync_delay_us != 0))
-		usleep(fcr_fwd.opt->sync_delay_us);
+	if (unlikely(fcr_fwd.opt->tables_delay_us != 0))
+		usleep(fcr_fwd.opt->tables_delay_us);
 	fcr_tables_events(fcr_fwd.tables, ev, n);
 	/* the worker may send the login frames it holds for these: their
 	 * bindings and rules are in the tables (release: workers that find
@@ -177,7 +177,7 @@ post_and_wait(char **output)
 }
 
 int
-fcr_sync_lcore_apply(const struct fcr_config_line *lines, unsigned int n, const char *where,
+fcr_tables_lcore_apply(const struct fcr_config_line *lines, unsigned int n, const char *where,
 		 char **output)
 {
 	int rc;
@@ -192,7 +192,7 @@ fcr_sync_lcore_apply(const struct fcr_config_line *lines, unsigned int n, const 
 }
 
 void
-fcr_sync_lcore_run(void (*job)(void *arg), void *arg)
+fcr_tables_lcore_run(void (*job)(void *arg), void *arg)
 {
 	char *out = NULL;
 
@@ -205,7 +205,7 @@ fcr_sync_lcore_run(void (*job)(void *arg), void *arg)
 }
 
 int
-fcr_sync_lcore_cmd(fcr_cmd_fn *fn, const struct fcr_cmd *c, FILE *out)
+fcr_tables_lcore_cmd(fcr_cmd_fn *fn, const struct fcr_cmd *c, FILE *out)
 {
 	char *said = NULL;
 	int rc;
@@ -225,9 +225,9 @@ fcr_sync_lcore_cmd(fcr_cmd_fn *fn, const struct fcr_cmd *c, FILE *out)
 }
 
 void
-fcr_sync_lcore_exit(void)
+fcr_tables_lcore_exit(void)
 {
-	__atomic_store_n(&sync_lcore_exit, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tables_lcore_exit, 1, __ATOMIC_RELEASE);
 	fcr_wake();
 }
 
@@ -274,7 +274,7 @@ work_waiting(void)
 	unsigned int w;
 
 	if (__atomic_load_n(&mailbox.state, __ATOMIC_ACQUIRE) == MB_POSTED ||
-	    __atomic_load_n(&sync_lcore_exit, __ATOMIC_ACQUIRE))
+	    __atomic_load_n(&tables_lcore_exit, __ATOMIC_ACQUIRE))
 		return 1;
 	for (w = 0; w < fcr_fwd.nb_workers; w++)
 		if (rte_ring_count(fcr_fwd.workers[w]->events) != 0)
@@ -310,12 +310,12 @@ on_tables_note(void *ctx, const struct fcr_note *n)
 }
 
 int
-fcr_sync_lcore_main(void *arg)
+fcr_tables_lcore_main(void *arg)
 {
 	(void)arg;
 	fcr_fwd.tables->note_hook = (struct fcr_note_hook){ .fn = on_tables_note, .ctx = NULL };
 	fcr_notes_log_init();
-	while (!__atomic_load_n(&sync_lcore_exit, __ATOMIC_ACQUIRE)) {
+	while (!__atomic_load_n(&tables_lcore_exit, __ATOMIC_ACQUIRE)) {
 		unsigned int n = drain_events(DRAIN_MAX);
 		uint64_t ms = fcr_now_ms();
 
