@@ -16,6 +16,7 @@
 #include <curl/curl.h>
 #include <rte_lcore.h>
 
+#include "commands.h"
 #include "fcr_kind.h"
 #include "log.h"
 #include "store_priv.h"

@@ -8,6 +8,7 @@
 #ifndef FCR_NOTE_H
 #define FCR_NOTE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum fcr_note_kind {
