@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "dispatch.h"
 #include "config_cmds.h"
 #include "fwd.h"
 #include "rates.h"
@@ -154,7 +155,7 @@ quit(const struct fcr_cmd *c, FILE *out)
 {
 	(void)c;
 	(void)out;
-	fcr_commands_quit();
+	fcr_quit();
 	return 0;
 }
 
@@ -218,7 +219,7 @@ run_file(const char *path, int optional)
 	}
 	rc = fcr_cmd_file_read(f, path, 0, &cf, stdout);
 	fclose(f);
-	while (rc == 0 && i < cf.n && !fcr_commands_quitting()) {
+	while (rc == 0 && i < cf.n && !fcr_quitting()) {
 		for (j = i; j < cf.n && (cf.lines[j].cmd.def->flags & FCR_CMD_CONFIG); j++)
 			;
 		if (j > i) {
@@ -277,7 +278,7 @@ read_input(char *buf, size_t cap, size_t *len)
 		return -1;
 	}
 	*len += (size_t)n;
-	while (!fcr_commands_quitting() && (nl = memchr(buf, '\n', *len)) != NULL) {
+	while (!fcr_quitting() && (nl = memchr(buf, '\n', *len)) != NULL) {
 		size_t used = (size_t)(nl - buf) + 1;
 
 		if (input.discarding)
@@ -313,18 +314,18 @@ fcr_cli_main(void *arg)
 
 	/* fail closed: no forwarding, no command, before the store's redirects */
 	if (fcr_store_enabled() && fcr_store_wait_loaded(&fcr_cli_signal) < 0)
-		fcr_commands_quit();
-	if (!fcr_commands_quitting() && conf->cmdline_file != NULL &&
+		fcr_quit();
+	if (!fcr_quitting() && conf->cmdline_file != NULL &&
 	    run_file(conf->cmdline_file, conf->cmdline_file_optional) < 0) {
 		/* the program does not start on a command file that failed */
 		fcr_cli_exit_status = 2;
-		fcr_commands_quit();
+		fcr_quit();
 	}
-	if (!fcr_commands_quitting() && !conf->interactive)
+	if (!fcr_quitting() && !conf->interactive)
 		fcr_forwarding_start();
-	if (tty && !fcr_commands_quitting())
+	if (tty && !fcr_quitting())
 		fcr_terminal_loop(&fcr_cli_signal);
-	while (!tty && !fcr_commands_quitting() && !fcr_cli_signal) {
+	while (!tty && !fcr_quitting() && !fcr_cli_signal) {
 		if (!conf->interactive) {
 			nanosleep(&tick, NULL);
 			if (conf->stats_period &&

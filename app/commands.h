@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The command table and the one way to run a command. Each file that runs
- * commands registers its own rows beside their handlers (FCR_COMMANDS);
- * each row says which thread runs it. The table feeds the command line,
- * command files, `help` and the terminal's completion. A command is parsed
- * once, where it is typed or read, and reaches its handler as a typed
- * command, never as text.
+ * The command table. Each file that runs commands registers its own rows
+ * beside their handlers (FCR_COMMANDS); each row says which thread runs
+ * it. The table feeds the command line, command files, `help` and the
+ * terminal's completion; app/dispatch.c runs a command on its thread.
  */
 #ifndef FCR_APP_COMMANDS_H
 #define FCR_APP_COMMANDS_H
@@ -33,22 +31,8 @@ void fcr_commands_register(const struct fcr_cmd_def *rows, size_t n, fcr_cmd_fn 
 extern const struct fcr_cmd_def *fcr_commands;
 extern size_t fcr_nb_commands;
 
-/* 0, or -1 (logged) when the rows make no table: a row without a
- * handler, a syntax twice, memory short. */
-int fcr_commands_init(void);
-
-/*
- * Run a parsed command on its thread and print what it says (text: the
- * line as typed, for the audit trail; where: the file and line it came
- * from, or NULL, said before its error). From the command line's thread.
- * 0 or -1.
- */
-int fcr_command_run(const struct fcr_cmd *c, const char *text, const char *where);
-/* Parse and run one line (a blank line or a comment: 0). 0 or -1. */
-int fcr_command_line(const char *text, const char *where);
-
-/* `quit` was given: the command line stops reading. */
-void fcr_commands_quit(void);
-int fcr_commands_quitting(void);
+/* 0, or -1 and why when the rows make no table: a row without a handler,
+ * a syntax twice, memory short. */
+int fcr_commands_init(char why[FCR_CMD_MSG_LEN]);
 
 #endif /* FCR_APP_COMMANDS_H */

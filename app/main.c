@@ -360,6 +360,7 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	struct fcr_options opt;
 	struct fcr_tables_params tp;
 	struct fcr_cli_conf cli_conf;
+	char why[FCR_CMD_MSG_LEN];
 	unsigned int w, tables_lcore;
 	uint16_t nb_ports, p;
 	size_t qsize;
@@ -372,7 +373,8 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		return 1;
 	}
 	fcr_log_init();
-	if (fcr_commands_init() < 0) {
+	if (fcr_commands_init(why) < 0) {
+		FCR_LOG(ERR, main, "the command table: %s", why);
 		rte_eal_cleanup();
 		return 1;
 	}

@@ -6,6 +6,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "commands.h"
 #include "rates.h"
 #include "show.h"
 
@@ -126,3 +127,8 @@ fcr_show_fwd_rates_cmd(const struct fcr_cmd *c, FILE *out)
 	fcr_show_fwd_rates(out);
 	return 0;
 }
+
+static const struct fcr_cmd_def rows[] = {
+	{ .syntax = "show fwd rates", .help = "frames/s and bits/s per port and per leg, drops/s by reason, since the last show fwd rates (timestamped)", .run = fcr_show_fwd_rates_cmd, .thread = FCR_CMD_ON_TABLES, .section = FCR_SEC_DISPLAY },
+};
+FCR_COMMANDS(rows)

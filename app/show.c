@@ -19,7 +19,6 @@
 #include "fcr_profile.h"
 #include "options.h"
 #include "ports.h"
-#include "rates.h"
 #include "show.h"
 #include "sync_io.h"
 #include "tables_lcore.h"
@@ -988,7 +987,6 @@ PRINTER(show_config_fwd, fcr_show_config_fwd)
 static const struct fcr_cmd_def rows[] = {
 	SHOW("show fwd stats", "frames by port, by redirect leg, drops by reason, per worker", fcr_show_fwd_stats_cmd, 0),
 	SHOW("show fwd stats all", "the same (testpmd's form)", fcr_show_fwd_stats_cmd, 0),
-	SHOW("show fwd rates", "frames/s and bits/s per port and per leg, drops/s by reason, since the last show fwd rates (timestamped)", fcr_show_fwd_rates_cmd, 0),
 	SHOW("clear fwd stats", "start show fwd stats from zero (telemetry keeps counting since start)", clear_fwd_stats, FCR_CMD_CHANGES),
 	SHOW("show port stats all", "the ports' own counters, with rates since the last show", show_port_stats, 0),
 	SHOW("show port stats <port>", "one port's counters and rates", show_port_stats, 0),

@@ -20,6 +20,7 @@
 #include <cmdline_socket.h>
 
 #include "commands.h"
+#include "dispatch.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "fwd.h"
@@ -235,7 +236,7 @@ on_rest(void *res, struct cmdline *cl, void *data)
 	(void)res;
 	(void)data;
 	fcr_command_line(rest_line, NULL);
-	if (fcr_commands_quitting())
+	if (fcr_quitting())
 		cmdline_quit(cl);
 }
 
@@ -277,7 +278,7 @@ on_line(void *res, struct cmdline *cl, void *data)
 		i++;
 	}
 	fcr_command_run(&c, text, NULL);
-	if (fcr_commands_quitting())
+	if (fcr_quitting())
 		cmdline_quit(cl);
 }
 
@@ -376,7 +377,7 @@ fcr_terminal_loop(volatile int *signalled)
 		free_instructions(ctx);
 		return;
 	}
-	while (!fcr_commands_quitting() && !*signalled) {
+	while (!fcr_quitting() && !*signalled) {
 		int st = cmdline_poll(cl);
 
 		if (st < 0 || st == RDLINE_EXITED)
