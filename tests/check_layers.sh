@@ -94,4 +94,56 @@ for row in "${layers[@]}"; do
 	for h in $sees; do probe "$layer" "$src" "$h" ok; done
 	for h in $refused; do probe "$layer" "$src" "$h" refused; done
 done
+
+# app/ is one program, not layers, but its files form no include cycle
+# either (a file that only logs never reaches one that sends frames, the
+# command line and the terminal do not call each other both ways): the
+# graph of which app/ file includes the header of which other, walked for
+# a cycle. The same walk must find the cycle planted in a copy, so the
+# check cannot pass by reading nothing.
+app_cycle() {
+	python3 - "$1" <<'PY'
+import glob, os, re, sys
+app = sys.argv[1]
+files = {os.path.basename(c)[:-2] for c in glob.glob(app + "/*.c")}
+deps = {}
+for n in files:
+    inc = re.findall(r'#include "(\w+)\.h"', open("%s/%s.c" % (app, n)).read())
+    deps[n] = sorted(i for i in inc if i in files and i != n)
+state = {}
+def walk(n, path):
+    state[n] = 1
+    for d in deps[n]:
+        if state.get(d) == 1:
+            return path[path.index(d):] + [d]
+        if d not in state:
+            c = walk(d, path + [d])
+            if c:
+                return c
+    state[n] = 2
+    return None
+for n in sorted(files):
+    if n not in state:
+        c = walk(n, [n])
+        if c:
+            print(" -> ".join(c))
+            sys.exit(1)
+print("%d files" % len(files))
+PY
+}
+src=$(cd "$(dirname "$0")/.." && pwd)
+if out=$(app_cycle "$src/app"); then
+	ok "app/: no include cycle among its files ($out)"
+else
+	ko "app/: an include cycle: $out"
+fi
+mkdir "$tmp/app"
+printf '#include "b.h"\n' >"$tmp/app/a.c"
+printf '#include "c.h"\n' >"$tmp/app/b.c"
+printf '#include "a.h"\n' >"$tmp/app/c.c"
+if out=$(app_cycle "$tmp/app"); then
+	ko "the cycle check misses a planted cycle ($out)"
+else
+	ok "the cycle check finds a planted one: $out"
+fi
 finish
