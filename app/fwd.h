@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What the control lcore and the workers share: the tables, the port facts
+ * What the tables lcore and the workers share: the tables, the port facts
  * workers need per frame, and each worker's queues, buffers and counters.
  */
 #ifndef FCR_APP_FWD_H
@@ -46,7 +46,7 @@ struct fcr_rxq {
 #define FCR_MAX_DISTRIBUTORS 16
 #define FCR_DIST_RING_SIZE 1024
 
-/* Written by one worker only; read by the control lcore for display. */
+/* Written by one worker only; read by the tables lcore for display. */
 struct fcr_worker_stats {
 	uint64_t rx[FCR_MAX_PORTS];
 	uint64_t tx[FCR_MAX_PORTS];      /* handed to the port's TX buffer */
@@ -92,7 +92,7 @@ struct fcr_worker {
 	struct fcr_worker_stats st;
 } __rte_cache_aligned;
 
-/* Written by one distributor only; read by the control lcore. Every field
+/* Written by one distributor only; read by the tables lcore. Every field
  * is a uint64_t counter (`clear fwd stats`). */
 struct fcr_distributor_stats {
 	uint64_t frames;                    /* received */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tables-lcore-bench: how many worker events per second the sync
+ * tables-lcore-bench: how many worker events per second the tables
  * lcore absorbs with no ring loss (docs/architecture.md, "Rings and events":
  * "A worker never waits on a full ring: it counts the loss").
  *

@@ -10,7 +10,7 @@
 # frame of a flow: then every frame is exact. The gap (default 50000 frames,
 # about 20 ms of a worker's time here; the third argument) is what makes
 # that hold: learning takes tens of frames on an idle machine, but more than
-# a thousand were seen when the control lcore lost its core for a while. Without the gap the frames of a
+# a thousand were seen when the tables lcore lost its core for a while. Without the gap the frames of a
 # flow may go plain until the rule is in: every frame must still come out
 # either rewritten or plain, and the plain ones be accounted for
 # (before_rule, flow_miss); the numbers are printed.

@@ -146,7 +146,7 @@ def main():
 
 
 def wakeups(pid):
-    """Voluntary context switches of the process's main thread (the sync
+    """Voluntary context switches of the process's main thread (the tables
     lcore's, by default): how often it went to sleep."""
     with open("/proc/%d/task/%d/status" % (pid, pid)) as f:
         for line in f:

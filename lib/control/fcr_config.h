@@ -3,7 +3,7 @@
  * The commands of every kind of object (lib/kind/): `<kind> add`, `del`
  * and `list`, a configuration file applied all or nothing, `save config`.
  * One path for each, whatever the kind: the generic code loops over the
- * kinds' operations. Runs on the thread that changes the tables (the sync
+ * kinds' operations. Runs on the thread that changes the tables (the tables
  * lcore); fcr_config_check also at the door, on the command-line thread.
  */
 #ifndef FCR_CONFIG_H
