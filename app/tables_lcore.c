@@ -240,7 +240,6 @@ static void
 upkeep(uint64_t ms)
 {
 	static uint64_t expire_ms, retry_ms, keepalive_ms;
-	unsigned int drains = 0;
 	uint32_t idle = fcr_fwd.opt->flow_idle_s;
 
 	if (idle != 0 && ms - expire_ms >= 100) {
@@ -257,9 +256,7 @@ upkeep(uint64_t ms)
 		keepalive_ms = ms;
 		/* workers stamp keep-alives with their TSC */
 		fcr_tables_keepalive(fcr_fwd.tables, rte_rdtsc(), rte_get_tsc_hz() / 1000);
-		fcr_fwd.tables->st.cutovers_timed_out +=
-			fcr_redirect_cutover_tick(fcr_fwd.tables->redirects, &drains);
-		fcr_fwd.tables->st.cutover_drains_timed_out += drains;
+		fcr_cutover_tick(fcr_fwd.tables);
 	}
 	/* a drained pair's ports are told at once */
 	if (fcr_fwd.tables->redirects->nb_draining != 0)

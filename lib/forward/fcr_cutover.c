@@ -320,6 +320,15 @@ fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_ti
 	return n;
 }
 
+void
+fcr_cutover_tick(struct fcr_tables *t)
+{
+	unsigned int drains = 0;
+
+	t->st.cutovers_timed_out += fcr_redirect_cutover_tick(t->redirects, &drains);
+	t->st.cutover_drains_timed_out += drains;
+}
+
 /* ---- what must be told to whom -------------------------------------- */
 
 /* The binding of a VN_Port that can be told to log in again: learned over

@@ -62,6 +62,10 @@ uint64_t fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id);
 unsigned int fcr_redirect_cutover_tick(struct fcr_redirect_table *rt,
 				       unsigned int *drains_timed_out);
 
+/* The tables' owner, every 100 ms: fcr_redirect_cutover_tick, counted in
+ * the tables' counters (cutovers_timed_out, cutover_drains_timed_out). */
+void fcr_cutover_tick(struct fcr_tables *t);
+
 /* Send a Clear Virtual Link for one VN_Port: from the FCF (its MAC and
  * switch name) to the ENode behind an edge port, on a VLAN. */
 struct fcr_cvl {
