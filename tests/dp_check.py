@@ -1590,6 +1590,36 @@ def cmd_split(args):
     return 0
 
 
+def cmd_phases(args):
+    """The capture in phases: a phase ends after each run of fcoe-gen's
+    --login-gap frames, so a test replays the next only once what the one
+    before taught the program is applied (a state, not a gap's length)."""
+    frames = read_pcap(args.input)
+    phases, cur, in_gap = [], [], False
+    for b in frames:
+        filler = is_filler(b)
+        if in_gap and not filler:
+            phases.append(cur)
+            cur = []
+        cur.append(b)
+        in_gap = filler
+    if cur:
+        phases.append(cur)
+    for i, fr in enumerate(phases, 1):
+        write_pcap("%s.%d.pcap" % (args.prefix, i), fr)
+    print("dp_check phases: %d phases: %s" % (len(phases), " ".join(str(len(fr)) for fr in phases)))
+    return 0
+
+
+def cmd_cat(args):
+    """One capture of several, in order (a port's output over phases)."""
+    frames = []
+    for path in args.inputs:
+        frames += read_pcap(path)
+    write_pcap(args.output, frames)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -1628,6 +1658,14 @@ def main():
     c.add_argument("input")
     c.add_argument("outputs", nargs="+")
     c.set_defaults(func=cmd_split)
+    c = sub.add_parser("phases", help="cut a capture after each run of --login-gap frames")
+    c.add_argument("input")
+    c.add_argument("prefix", help="phase N goes to PREFIX.N.pcap")
+    c.set_defaults(func=cmd_phases)
+    c = sub.add_parser("cat", help="one capture of several, in order")
+    c.add_argument("output")
+    c.add_argument("inputs", nargs="+")
+    c.set_defaults(func=cmd_cat)
     args = ap.parse_args()
     sys.exit(args.func(args))
 

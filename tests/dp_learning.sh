@@ -6,19 +6,22 @@
 # logins), a second login that moves a host to a new FCID (the rules follow
 # it), a LOGO that takes the rules away (the flows fall back to plain
 # forwarding). fcoe-gen's --login-gap puts filler frames after each login
-# phase so the tables lcore has applied what it learned before the next
-# frame of a flow: then every frame is exact. The gap (default 50000 frames,
-# about 20 ms of a worker's time here; the third argument) is what makes
-# that hold: learning takes tens of frames on an idle machine, but more than
-# a thousand were seen when the tables lcore lost its core for a while. Without the gap the frames of a
-# flow may go plain until the rule is in: every frame must still come out
-# either rewritten or plain, and the plain ones be accounted for
-# (before_rule, flow_miss); the numbers are printed.
+# phase, and the capture is replayed a phase at a time (dp_lib.sh,
+# fcr_phased): the next phase only once fcredirect has sent every frame of
+# the one before and applied what its logins taught, as a real fabric's
+# causality would have it (an ENode sends nothing before the fabric's
+# accept, which fcredirect holds until it is applied). Then every frame is
+# exact, however the machine is loaded: a state, not a gap's length, orders
+# them. The filler frames (default 64; the third argument) only mark where
+# a phase ends. Without phases (learned-nogap) the frames of a flow may go
+# plain until the rule is in: every frame must still come out either
+# rewritten or plain, and the plain ones be accounted for (before_rule,
+# flow_miss); the numbers are printed.
 #
 # usage: dp_learning.sh <fcredirect> <fcoe-gen> [gap]
 FCR=${1:?usage: dp_learning.sh <fcredirect> <fcoe-gen> [gap]}
 GEN=${2:?usage: dp_learning.sh <fcredirect> <fcoe-gen> [gap]}
-GAP=${3:-50000}
+GAP=${3:-64}
 . "$(dirname "$0")/dp_lib.sh"
 # port 0 replays the whole fabric, the FCF's replies among it: a fabric port
 FABRIC=0
@@ -38,8 +41,7 @@ learn_case() {
 	else
 		cp "$TMP/$name.cmds" "$TMP/$name.cfg"
 	fi
-	script "$TMP/$name.cfg" "$TMP/$name.run"
-	fcr "$name" "$TMP/$name.pcap" "$TMP/$name.run" || return 0
+	fcr_phased "$name" "$TMP/$name.pcap" "$TMP/$name.cfg" || return 0
 	judge "$name" "$name" "$TMP/$name.run" "${copt[@]}"
 	echo "  observed: $(grep -m1 'login_to_binding' "$TMP/$name.log" | tr -s ' ' | sed 's/^ //')"
 }

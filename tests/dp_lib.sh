@@ -86,21 +86,14 @@ script() {
 	} >"$2"
 }
 
-# fcr NAME IN CMDS [--workers 2] [-- extra program options]: runs fcredirect
-# with port 0 replaying IN (a capture, or with 2 workers two captures
-# IN,IN2 on two RX queues), ports 1 and 2 writing only. Outputs
-# $TMP/NAME.out<port>[ab].pcap, standard output and error in $TMP/NAME.log.
-# Sets FCR_RC.
-fcr() {
-	local name=$1 in=$2 cmds=$3
+# fcr_args NAME IN WORKERS [extra program options]: the program's
+# arguments for run NAME into FCR_ARGS: port 0 replaying IN (a capture, or
+# with 2 workers two captures IN,IN2 on two RX queues), ports 1 and 2
+# writing only, outputs $TMP/NAME.out<port>[ab].pcap.
+fcr_args() {
+	local name=$1 in=$2 workers=$3 p
 	shift 3
-	local workers=1 p
 	local -a eal vdev app
-	if [ "${1:-}" = "--workers" ]; then
-		workers=$2
-		shift 2
-	fi
-	[ "${1:-}" = "--" ] && shift
 	# save config and load config read and write the test's folder
 	app=(--config-dir "$TMP" "$@")
 	# FABRIC=P[,P]: the trust model, those ports facing the fabric
@@ -122,6 +115,35 @@ fcr() {
 		done
 		app=(--config "(0,0,1),(0,1,2)" "${app[@]}")
 	fi
+	FCR_ARGS=(--no-huge -m 512 --no-pci "${eal[@]}" --file-prefix "dp$$-$name"
+		--log-level=lib.eal:error --log-level=pmd.net.pcap:error "${vdev[@]}"
+		-- -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 "${app[@]}")
+}
+
+# fcr_done NAME: after run NAME (FCR_RC set): its DPDK runtime directory
+# removed; a failure said. 0 or 1.
+fcr_done() {
+	rm -rf "/var/run/dpdk/dp$$-$1" 2>/dev/null || true
+	if [ "$FCR_RC" -ne 0 ]; then
+		ko "$1: fcredirect exited $FCR_RC"
+		tail -5 "$TMP/$1.log" | sed 's/^/        /'
+		return 1
+	fi
+}
+
+# fcr NAME IN CMDS [--workers 2] [-- extra program options]: runs fcredirect
+# on IN (fcr_args) with the commands CMDS, @FRAMES@ in them the number of
+# frames IN holds; standard output and error in $TMP/NAME.log. Sets FCR_RC.
+fcr() {
+	local name=$1 in=$2 cmds=$3
+	shift 3
+	local workers=1
+	if [ "${1:-}" = "--workers" ]; then
+		workers=$2
+		shift 2
+	fi
+	[ "${1:-}" = "--" ] && shift
+	fcr_args "$name" "$in" "$workers" "$@"
 	FCR_RC=0
 	# wait for the whole capture by its count, not for a lull: a loaded
 	# machine can pause the replay for longer than any idle time
@@ -130,16 +152,118 @@ fcr() {
 		frames=$((frames + $(pcap_frames "$f")))
 	done
 	sed "s/@FRAMES@/$frames/" "$cmds" >"$TMP/$name.cmds.run"
-	"$FCR" --no-huge -m 512 --no-pci "${eal[@]}" --file-prefix "dp$$-$name" \
-		--log-level=lib.eal:error --log-level=pmd.net.pcap:error "${vdev[@]}" \
-		-- -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 "${app[@]}" \
-		<"$TMP/$name.cmds.run" >"$TMP/$name.log" 2>&1 || FCR_RC=$?
-	rm -rf "/var/run/dpdk/dp$$-$name" 2>/dev/null || true
-	if [ "$FCR_RC" -ne 0 ]; then
-		ko "$name: fcredirect exited $FCR_RC"
-		tail -5 "$TMP/$name.log" | sed 's/^/        /'
-		return 1
+	"$FCR" "${FCR_ARGS[@]}" <"$TMP/$name.cmds.run" >"$TMP/$name.log" 2>&1 || FCR_RC=$?
+	fcr_done "$name"
+}
+
+# fcr_wait_line NAME PATTERN N: until run NAME's output holds N lines
+# matching PATTERN (a state the commands sent so far lead to), while the
+# program runs, for at most 120 s. 0, or 1 when it does not come.
+fcr_wait_line() {
+	local deadline=$((SECONDS + 120))
+	while [ "$(grep -cE "$2" "$TMP/$1.log" || true)" -lt "$3" ]; do
+		if ! kill -0 "$FCR_PID" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+			ko "$1: no '$2' (the ${3}th) in its output"
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# fcr_phased NAME CAPTURE CFG [--workers 2] [-- extra program options]: as
+# fcr with the configuration CFG, the capture replayed in phases
+# (dp_check.py phases: one ends after each run of fcoe-gen's --login-gap
+# frames), each only once the one before is wholly applied: after a phase,
+# `stop` waits until the workers have sent every frame, and every login
+# frame they held waited until the tables lcore applied what it taught.
+# Between phases port 0 is stopped, the next phase put where its rx_pcap
+# reads (net_pcap opens it again at port start) and its output so far set
+# aside (its tx_pcap starts anew); at the end port 0's outputs are one
+# capture again. A real fabric needs no such gate: an ENode sends nothing
+# before the fabric's accept, which fcredirect holds until it is applied;
+# a replay sends on regardless. $TMP/NAME.run: the commands up to the first
+# start (for judge). Sets FCR_RC.
+fcr_phased() {
+	local name=$1 cap=$2 cfg=$3
+	shift 3
+	local workers=1 k i q frames=0 n fd
+	local -a rx outs0 sides
+	if [ "${1:-}" = "--workers" ]; then
+		workers=$2
+		shift 2
 	fi
+	[ "${1:-}" = "--" ] && shift
+	python3 "$DP_CHECK" phases "$cap" "$TMP/$name.ph" >"$TMP/$name.phases"
+	sed 's/^/  /' "$TMP/$name.phases"
+	k=$(sed -n 's/^dp_check phases: \([0-9]*\) phases.*/\1/p' "$TMP/$name.phases")
+	if [ "$workers" -eq 1 ]; then
+		rx=("$TMP/$name.rx0.pcap")
+		sides=("")
+	else
+		rx=("$TMP/$name.rx0.pcap" "$TMP/$name.rx1.pcap")
+		sides=(a b)
+		for i in $(seq 1 "$k"); do
+			python3 "$DP_CHECK" split "$TMP/$name.ph.$i.pcap" \
+				"$TMP/$name.ph.$i.q0.pcap" "$TMP/$name.ph.$i.q1.pcap" >/dev/null
+		done
+	fi
+	# phase i's capture of queue q
+	phase_rx() {
+		if [ "$workers" -eq 1 ]; then
+			echo "$TMP/$name.ph.$1.pcap"
+		else
+			echo "$TMP/$name.ph.$1.q$2.pcap"
+		fi
+	}
+	for q in "${!rx[@]}"; do
+		cp "$(phase_rx 1 "$q")" "${rx[$q]}"
+	done
+	fcr_args "$name" "$(IFS=,; echo "${rx[*]}")" "$workers" "$@"
+	{ cat "$cfg"; echo "start"; } >"$TMP/$name.run"
+	mkfifo "$TMP/$name.stdin"
+	FCR_RC=0
+	"$FCR" "${FCR_ARGS[@]}" <"$TMP/$name.stdin" >"$TMP/$name.log" 2>&1 &
+	FCR_PID=$!
+	exec {fd}>"$TMP/$name.stdin"
+	# a program that has gone reads nothing more: what is written then is
+	# lost, not this script (its exit status says what happened)
+	trap '' PIPE
+	send() { printf "$@" >&"$fd" 2>/dev/null || true; }
+	send '%s\n' "$(cat "$cfg")"
+	for i in $(seq 1 "$k"); do
+		for q in "${!rx[@]}"; do
+			frames=$((frames + $(pcap_frames "$(phase_rx "$i" "$q")")))
+		done
+		[ "$i" -gt 1 ] && send 'port start 0\n'
+		send 'start\nwait rx %s 120000\nstop\n' "$frames"
+		[ "$i" -eq "$k" ] && break
+		# port 0 stopped, as the port summary says: its files are closed
+		send 'port stop 0\nshow port summary all\n'
+		fcr_wait_line "$name" '^0 +net_pcap0 .* stopped ' "$i" || break
+		for n in "${sides[@]}"; do
+			mv "$TMP/$name.out0$n.pcap" "$TMP/$name.out0$n.p$i.pcap"
+		done
+		for q in "${!rx[@]}"; do
+			cp "$(phase_rx $((i + 1)) "$q")" "${rx[$q]}"
+		done
+	done
+	send 'show fwd stats\nredirect list\nbinding list\nquit\n'
+	exec {fd}>&-
+	trap - PIPE
+	wait "$FCR_PID" || FCR_RC=$?
+	unset -f phase_rx send
+	for n in "${sides[@]}"; do
+		outs0=()
+		for i in $(seq 1 $((k - 1))); do
+			[ -f "$TMP/$name.out0$n.p$i.pcap" ] && outs0+=("$TMP/$name.out0$n.p$i.pcap")
+		done
+		if [ ${#outs0[@]} -gt 0 ] && [ -f "$TMP/$name.out0$n.pcap" ]; then
+			python3 "$DP_CHECK" cat "$TMP/$name.out0$n.all.pcap" "${outs0[@]}" \
+				"$TMP/$name.out0$n.pcap"
+			mv "$TMP/$name.out0$n.all.pcap" "$TMP/$name.out0$n.pcap"
+		fi
+	done
+	fcr_done "$name"
 }
 
 # outs NAME [workers]: the --out arguments of dp_check.py for run NAME

@@ -39,7 +39,10 @@ import sync_lib as sl  # noqa: E402
 FIELDS = ["frame.len", "eth.src", "eth.dst", "eth.type", "vlan.id", "vlan.etype",
           "fc.s_id", "fc.d_id", "fc.ox_id", "fc.r_ctl", "fc.seq_cnt", "fcoe.crc.status"]
 F = {n: i for i, n in enumerate(FIELDS)}
-GEN_OPTS = ["--login-gap", "3000"]  # time for A to apply what it learns before data
+# filler frames after the logins: B's capture (no logins) pairs up with A's
+# once the FIP and filler frames are out; what orders learning before data
+# is the replay of the FIP frames alone, and A's redirects `active` first
+GEN_OPTS = ["--login-gap", "64"]
 
 
 def tshark(path):
@@ -129,7 +132,7 @@ def main():
     t.check(ok_a and ok, "A is ready and its %d redirects are active before it forwards" %
             nb_redirects, out)
     a.cmd("start")
-    a.query("wait idle 300", timeout=70)
+    a.query("wait rx %d 60000" % sl.pcap_frames(a.rx), timeout=70)
     a.cmd("stop")
     st_a = sl.fwd_stats(a.query("show fwd stats"))
     red_a = a.query("redirect list")
@@ -171,7 +174,7 @@ def main():
 
     t.section("A has quit: B forwards the same fabric's traffic (no logins)")
     b.cmd("start")
-    b.query("wait idle 300", timeout=70)
+    b.query("wait rx %d 60000" % sl.pcap_frames(b.rx), timeout=70)
     b.cmd("stop")
     st_b = sl.fwd_stats(b.query("show fwd stats"))
     out = b.query("redirect list")

@@ -403,6 +403,19 @@ def parse_sync_stats(out):
     return st
 
 
+def pcap_frames(path):
+    """How many frames a pcap file holds: what `wait rx` waits for, a
+    state, where `wait idle` would wait for a lull a loaded machine can
+    make early."""
+    with open(path, "rb") as f:
+        b = f.read()
+    o, n = 24, 0
+    while o + 16 <= len(b):
+        o += 16 + int.from_bytes(b[o + 8:o + 12], "little")
+        n += 1
+    return n
+
+
 def lines_of(out, prefix):
     """The lines of a list command that describe entries (sorted), e.g.
     lines_of(out, 'binding '); a redirect's before_rule (frames this node

@@ -131,7 +131,7 @@ def main():
     errs = a.cmds(routes + redirects)
     t.check(not errs, "A takes the fabric's routes and redirects (no binding)", "\n".join(errs))
     a.cmd("start")
-    a.query("wait idle 300", timeout=70)
+    a.query("wait rx %d 60000" % sl.pcap_frames(a.rx), timeout=70)
     a.cmd("stop")
     bind_a = sl.lines_of(a.query("binding list"), "binding ")
     t.check(len(bind_a) == nb_bind and all(l.endswith(" learned") for l in bind_a),
