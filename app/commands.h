@@ -26,6 +26,15 @@ void fcr_commands_register(const struct fcr_cmd_def *rows, size_t n, fcr_cmd_fn 
 		fcr_commands_register(rows, RTE_DIM(rows), NULL, FCR_CMD_ON_CLI); \
 	}
 
+/* A handler that takes no argument and cannot fail: print(out). */
+#define FCR_CMD_PRINTER(name, print) \
+	static int name(const struct fcr_cmd *c, FILE *out) \
+	{ \
+		(void)c; \
+		print(out); \
+		return 0; \
+	}
+
 /* Built by fcr_commands_init() from the rows registered: by help's
  * section, and in a section in the order registered. */
 extern const struct fcr_cmd_def *fcr_commands;

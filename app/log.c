@@ -132,13 +132,7 @@ set_log_level(const struct fcr_cmd *c, FILE *out)
 	return 0;
 }
 
-static int
-show_log_levels(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	rte_log_dump(out);
-	return 0;
-}
+FCR_CMD_PRINTER(show_log_levels, rte_log_dump)
 
 static const struct fcr_cmd_def rows[] = {
 	{ .syntax = "set log level <word> <word>", .help = "log type (or pattern, e.g. fcr.*) and level: emerg alert crit err warning notice info debug", .run = set_log_level, .thread = FCR_CMD_ON_TABLES, .flags = FCR_CMD_CHANGES },

@@ -854,14 +854,6 @@ fcr_show_config(FILE *out)
 
 /* The show commands: each reads counters and tables on the tables lcore. */
 
-/* A command that takes no argument, as its printer. */
-#define PRINTER(name, print) \
-	static int name(const struct fcr_cmd *c, FILE *out) \
-	{ \
-		(void)c; \
-		print(out); \
-		return 0; \
-	}
 
 /* The <port> of a command that names one: 0, or -1 and why. */
 static int
@@ -952,7 +944,7 @@ show_port_summary(const struct fcr_cmd *c, FILE *out)
 	return 0;
 }
 
-PRINTER(show_redirect_paths, fcr_show_redirect_paths)
+FCR_CMD_PRINTER(show_redirect_paths, fcr_show_redirect_paths)
 /* The forms of show flows (fcr_cmd_def.form) */
 #define FLOWS_VLAN 0x01 /* of one VLAN: <vlan> first */
 #define FLOWS_TOP 0x02  /* the busiest: <n> last */
@@ -973,11 +965,11 @@ show_flows(const struct fcr_cmd *c, FILE *out)
 	return 0;
 }
 
-PRINTER(show_lcores, fcr_show_lcores)
-PRINTER(show_mempool, fcr_show_mempool)
-PRINTER(show_fcf, fcr_show_fcf)
-PRINTER(show_config, fcr_show_config)
-PRINTER(show_config_fwd, fcr_show_config_fwd)
+FCR_CMD_PRINTER(show_lcores, fcr_show_lcores)
+FCR_CMD_PRINTER(show_mempool, fcr_show_mempool)
+FCR_CMD_PRINTER(show_fcf, fcr_show_fcf)
+FCR_CMD_PRINTER(show_config, fcr_show_config)
+FCR_CMD_PRINTER(show_config_fwd, fcr_show_config_fwd)
 
 #define SHOW_FORM(syntax_, help_, run_, flags_, form_) \
 	{ .syntax = (syntax_), .help = (help_), .run = (run_), .thread = FCR_CMD_ON_TABLES, \

@@ -393,13 +393,7 @@ fcr_store_stop(void)
 	store_s.on = 0;
 }
 
-static int
-show_config_store(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_store_show(out);
-	return 0;
-}
+FCR_CMD_PRINTER(show_config_store, fcr_store_show)
 
 static const struct fcr_cmd_def rows[] = {
 	{ .syntax = "show config store", .help = "the configuration store: member, applied revision, lag, last error", .run = show_config_store, .section = FCR_SEC_DISPLAY },

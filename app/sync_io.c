@@ -379,13 +379,7 @@ fcr_show_sync_stats(FILE *out)
 	fprintf(out, "-----------------------------------------------------------------\n");
 }
 
-static int
-show_sync_stats(const struct fcr_cmd *c, FILE *out)
-{
-	(void)c;
-	fcr_show_sync_stats(out);
-	return 0;
-}
+FCR_CMD_PRINTER(show_sync_stats, fcr_show_sync_stats)
 
 static int
 set_sync_window(const struct fcr_cmd *c, FILE *out)
