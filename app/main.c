@@ -25,6 +25,7 @@
 #include "cutover.h"
 #include "commands.h"
 #include "fcr_crc.h"
+#include "fcr_state.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "fwd.h"
@@ -33,6 +34,7 @@
 #include "ports.h"
 #include "profile_apply.h"
 #include "show.h"
+#include "state_file.h"
 #include "store.h"
 #include "sync_io.h"
 #include "telemetry.h"
@@ -495,6 +497,19 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		rc = 2;
 		goto out;
 	}
+	/* the learned state of the last run, before a port starts or a frame
+	 * is forwarded (and after the change log: a peer hears of it) */
+	if (opt.state_file != NULL) {
+		char node[FCR_STATE_NODE_MAX + 1];
+
+		fcr_state_file_node(node, sizeof(node), nb_ports);
+		fcr_state_file_load(opt.state_file, node, fcr_fwd.tables, nb_ports,
+				    opt.fabric_mask, opt.max_bindings);
+		if (fcr_state_file_start(opt.state_file, node, fcr_fwd.tables) < 0) {
+			rc = 1;
+			goto out;
+		}
+	}
 	/* without it the tables lcore polls every 100 us, as it used to */
 	if (fcr_wake_init() < 0 || (fcr_sync_io_fd() >= 0 && fcr_wake_watch(fcr_sync_io_fd()) < 0))
 		FCR_LOG(WARNING, main, "no eventfd or epoll: the tables lcore polls when idle");
@@ -564,6 +579,8 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		fcr_tables_lcore_main(NULL);
 		pthread_join(cli, NULL);
 	}
+	/* the last snapshot written (its counters in the statistics below) */
+	fcr_state_file_stop();
 	/* a command file that failed: nothing was forwarded, nothing to report */
 	if (fcr_cli_exit_status != 0)
 		rc = fcr_cli_exit_status;
@@ -576,6 +593,7 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	fcr_ports_close(); /* closing a pcap port completes its capture file */
 	fcr_ports_free_pools();
 out:
+	fcr_state_file_stop();
 	fcr_sync_io_close();
 	fcr_wake_close();
 	fcr_tables_free(fcr_fwd.tables);

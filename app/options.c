@@ -27,6 +27,9 @@ fcr_options_usage(const char *prog)
 	       "  --cmdline-file-optional=FILE  the same, but a FILE that does not exist is no\n"
 	       "                          error (empty tables)\n"
 	       "  --version               print the version and exit\n"
+	       "  --state-file=PATH       keep the learned bindings and FCFs in PATH (written at\n"
+	       "                          most every 200 ms while they change, and at quit) and\n"
+	       "                          restore them from it at start (default: none)\n"
 	       "  --config-dir=DIR        the folder save config and load config read and write\n"
 	       "                          (default: the working directory); paths outside it are refused\n"
 	       "  --config=(p,q,l),...    worker lcore l polls RX queue q of port p\n"
@@ -215,6 +218,28 @@ parse_ports(const char *opt, const char *s, uint32_t *mask)
 	return 0;
 }
 
+/* --state-file: a file name in a folder that exists. */
+static int
+state_file_ok(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat sb;
+
+	if (path[0] == '\0' || (slash != NULL && slash[1] == '\0') ||
+	    strlen(path) > PATH_MAX - 32) {
+		fprintf(stderr, "error: --state-file: '%s' is no file name\n", path);
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash == NULL ? 1 : slash == path ? 1 :
+		 (int)(slash - path), slash == NULL ? "." : path);
+	if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "error: --state-file: the folder %s does not exist\n", dir);
+		return 0;
+	}
+	return 1;
+}
+
 int
 fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		  const struct fcr_profile *prof)
@@ -222,7 +247,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	enum { O_CMDFILE = 256, O_CMDFILE_OPT, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
-	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER };
+	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STATEFILE };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "cmdline-file-optional", required_argument, NULL, O_CMDFILE_OPT },
@@ -260,6 +285,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "rxq", required_argument, NULL, O_RXQ },
 		{ "txq", required_argument, NULL, O_TXQ },
 		{ "stats-period", required_argument, NULL, O_STATSP },
+		{ "state-file", required_argument, NULL, O_STATEFILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -417,6 +443,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 				return -1;
 			o->stats_period = (uint32_t)v;
 			break;
+		case O_STATEFILE:
+			o->state_file = optarg;
+			break;
 		case O_PMDCONFIG:
 			o->pmd_config = optarg; /* loaded before EAL started */
 			break;
@@ -506,6 +535,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		fprintf(stderr, "error: --config-dir: %s is not a folder\n", confdir);
 		return -1;
 	}
+	if (o->state_file != NULL && !state_file_ok(o->state_file))
+		return -1;
 	if (o->sync.nb_peers > 0 && !o->sync.enabled) {
 		fprintf(stderr, "error: --sync-peer needs --sync-bind (the address to replicate from)\n");
 		return -1;

@@ -48,6 +48,7 @@ struct fcr_options {
 	const char *pmd_config;               /* applied before EAL: see profile_apply.c */
 	int vlan_strip;
 	uint32_t stats_period;                /* seconds; 0: off */
+	const char *state_file;               /* --state-file; NULL: none */
 	uint16_t rxq;                         /* default map: queues per port */
 	uint16_t txq;                         /* 0: one per worker */
 	uint16_t passthrough[FCR_MAX_PORTS];

@@ -16,6 +16,7 @@
 #include "fwd.h"
 #include "log.h"
 #include "options.h"
+#include "state_file.h"
 #include "sync_io.h"
 #include "notes_log.h"
 #include "tables_lcore.h"
@@ -320,9 +321,11 @@ fcr_tables_lcore_main(void *arg)
 		fcr_sync_io_poll(ms);
 		fcr_notes_log_tick(ms);
 		upkeep(ms);
+		fcr_state_file_tick(ms);
 		if (n == 0)
 			idle();
 	}
 	drain_sent();
+	fcr_state_file_final();
 	return 0;
 }

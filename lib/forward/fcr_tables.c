@@ -207,7 +207,8 @@ note_binding(struct fcr_tables *t, enum fcr_note_kind kind, uint32_t n,
 }
 
 /* Bind binding n (other: the one holding fcid now, or FCR_BINDING_NONE)
- * and rebuild the redirects of both it and the one it evicted. */
+ * and rebuild the redirects of both it and the one it evicted. 1 if the
+ * binding changed, 0 if it was already so, -ENOSPC. */
 static int
 bind_at(struct fcr_tables *t, uint32_t n, uint32_t fcid, enum fcr_bind_origin origin,
 	uint64_t vn, uint32_t other)
@@ -227,10 +228,10 @@ bind_at(struct fcr_tables *t, uint32_t n, uint32_t fcid, enum fcr_bind_origin or
 	if (rc > 0) {
 		note_binding(t, FCR_NOTE_BOUND, n, old);
 		fcr_redirect_binding_changed(t->redirects, n);
-		if (origin == FCR_BIND_LEARNED)
-			t->st.bindings_learned++;
 	}
-	return 0;
+	if (rc > 0 || evicted != FCR_BINDING_NONE)
+		t->state_gen++;
+	return rc;
 }
 
 static int
@@ -239,10 +240,15 @@ bind(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 {
 	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 1);
 
+	int rc;
+
 	if (n == FCR_BINDING_NONE)
 		return -ENOSPC;
-	return bind_at(t, n, fcid, origin, vn,
-		       fcr_binding_by_fcid(t->bindings, vlan, fcid & FCR_FCID_MASK));
+	rc = bind_at(t, n, fcid, origin, vn,
+		     fcr_binding_by_fcid(t->bindings, vlan, fcid & FCR_FCID_MASK));
+	if (rc > 0 && origin == FCR_BIND_LEARNED)
+		t->st.bindings_learned++;
+	return rc < 0 ? rc : 0;
 }
 
 int
@@ -271,6 +277,7 @@ unbind(struct fcr_tables *t, uint32_t n)
 
 	if (!fcr_binding_unbind(t->bindings, n))
 		return -ENOENT;
+	t->state_gen++;
 	note_binding(t, FCR_NOTE_UNBOUND, n, old);
 	fcr_redirect_binding_changed(t->redirects, n);
 	fcr_binding_maybe_free(t->bindings, n);
@@ -362,33 +369,86 @@ note_static_kept(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fc
 
 /* The fabric granted fcid to wwpn, whose request came in on `port`; its
  * frames come from the MAC in vn. A static binding is the operator's word:
- * a login never changes it, nor takes its FCID. */
-static void
+ * a login never changes it, nor takes its FCID. restored: from the state
+ * file at start, not a login (not counted as one). 0 when it is bound so,
+ * -EEXIST (a static binding stands), -ENOSPC. */
+static int
 learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
-      uint64_t vn, uint64_t enode)
+      uint64_t vn, uint64_t enode, int restored)
 {
 	struct fcr_binding_table *bt = t->bindings;
 	uint32_t n = fcr_binding_get(bt, vlan, wwpn, 0);
 	uint32_t o = fcr_binding_by_fcid(bt, vlan, fcid);
 	const struct fcr_binding *nm = n != FCR_BINDING_NONE ? &bt->entry[n] : NULL;
+	uint64_t old_vn;
+	int rc;
 
 	if (nm != NULL && nm->origin == FCR_BIND_STATIC) {
 		if (nm->fcid != fcid)
 			note_static_kept(t, vlan, wwpn, fcid, nm->fcid, 0);
-		return;
+		return -EEXIST;
 	}
 	if (o != FCR_BINDING_NONE && o != n && bt->entry[o].origin == FCR_BIND_STATIC) {
 		note_static_kept(t, vlan, wwpn, fcid, FCR_FCID_NONE, bt->entry[o].wwpn);
-		return;
+		return -EEXIST;
 	}
 	if (n == FCR_BINDING_NONE)
 		n = fcr_binding_new(bt, vlan, wwpn);
-	if (n != FCR_BINDING_NONE && bind_at(t, n, fcid, FCR_BIND_LEARNED, vn, o) == 0) {
-		bt->entry[n].enode = enode;
-		bt->entry[n].logins++;
-		/* a cutover may have waited for this login */
-		if (t->redirects->nb_cutover != 0)
-			fcr_redirect_binding_changed(t->redirects, n);
+	if (n == FCR_BINDING_NONE)
+		return -ENOSPC;
+	old_vn = bt->entry[n].vn;
+	rc = bind_at(t, n, fcid, FCR_BIND_LEARNED, vn, o);
+	if (rc < 0)
+		return rc;
+	if (rc > 0 && !restored)
+		t->st.bindings_learned++;
+	/* the same FCID again, through another port or from another MAC */
+	if (bt->entry[n].enode != enode || old_vn != bt->entry[n].vn)
+		t->state_gen++;
+	bt->entry[n].enode = enode;
+	if (restored)
+		return 0;
+	bt->entry[n].logins++;
+	/* a cutover may have waited for this login */
+	if (t->redirects->nb_cutover != 0)
+		fcr_redirect_binding_changed(t->redirects, n);
+	return 0;
+}
+
+int
+fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
+			   uint32_t fcid, uint64_t vn, uint64_t enode, uint64_t now,
+			   uint64_t ticks_per_ms)
+{
+	int rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn, enode, 1);
+
+	/* Kept alive, as far as anyone here knows, one keep-alive period
+	 * ago: an ENode that does not keep alive within 1.5 periods more is
+	 * timed out by fcr_tables_keepalive (2.5 periods) and its bindings
+	 * go. That is how restored state is checked against the fabric. */
+	if (rc == 0 && enode != 0)
+		fcr_enode_alive(t->enodes, enode, now - (uint64_t)t->fka_ms * ticks_per_ms);
+	return rc;
+}
+
+void
+fcr_tables_fcf_set(struct fcr_tables *t, uint16_t vlan, const uint8_t mac[6],
+		   uint64_t name, int map_known, uint32_t fc_map)
+{
+	struct fcr_fcf *f = &t->fcf[vlan & 0xFFF];
+
+	if (!f->known || memcmp(f->mac, mac, 6) != 0 || f->name != name ||
+	    (map_known && (!f->map_known ||
+			   fcr_tables_fc_map(t, vlan) != (fc_map & 0xFFFFFF))))
+		t->state_gen++;
+	memcpy(f->mac, mac, 6);
+	f->name = name;
+	f->known = 1;
+	if (map_known) {
+		/* the VLAN's VN_Port MACs are FC-MAP || FCID with the FCF's */
+		f->map_known = 1;
+		__atomic_store_n(&t->vlan_fc_map[vlan & 0xFFF], fc_map & 0xFFFFFF,
+				 __ATOMIC_RELAXED);
 	}
 }
 
@@ -477,7 +537,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			else
 				learn(t, ev->vlan, ev->wwpn, got.fcid,
 				      got.vn | (uint64_t)ev->port << 48,
-				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
+				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0);
 			break;
 		}
 		p = pending_new(t, &k);
@@ -529,7 +589,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			break;
 		vn = granted_vn(t, ev) | (uint64_t)got.port << 48;
 		learn(t, ev->vlan, got.wwpn, ev->d_id, vn,
-		      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
+		      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0);
 		break;
 	case FCR_LOGIN_KA:
 		/* an ENode behind an edge port is alive; watched from now on */
@@ -539,17 +599,11 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 	case FCR_LOGIN_ADV:
 		if (!from_fabric(t, ev))
 			break;
-		if (ev->port_id != UINT32_MAX)
+		if (ev->port_id != UINT32_MAX && t->fka_ms != ev->port_id) {
 			t->fka_ms = ev->port_id;
-		memcpy(t->fcf[ev->vlan & 0xFFF].mac, ev->mac, 6);
-		t->fcf[ev->vlan & 0xFFF].name = ev->name;
-		t->fcf[ev->vlan & 0xFFF].known = 1;
-		if (ev->s_id != 0) {
-			/* the VLAN's VN_Port MACs are FC-MAP || FCID with the FCF's */
-			t->fcf[ev->vlan & 0xFFF].map_known = 1;
-			__atomic_store_n(&t->vlan_fc_map[ev->vlan & 0xFFF], ev->s_id & 0xFFFFFF,
-					 __ATOMIC_RELAXED);
+			t->state_gen++;
 		}
+		fcr_tables_fcf_set(t, ev->vlan, ev->mac, ev->name, ev->s_id != 0, ev->s_id);
 		break;
 	case FCR_LOGIN_VLANS:
 		/* what an ENode's VLAN discovery was told: shown, not acted on */

@@ -51,7 +51,10 @@ struct fcr_tables_params {
 	X(cutovers, "VN_Ports made to log in again (the FCF's Clear Virtual Links) when the operator changed their pair's path") \
 	X(cutovers_unsent, "VN_Ports that could not be made to log in again: not learned over FIP, no FCF advertisement seen on their VLAN, or no mbuf") \
 	X(cutovers_timed_out, "cutovers that took the new path after 20 s without the host logging in again") \
-	X(cutover_drains_timed_out, "cutovers whose pair still had exchanges open after 5 s of held commands: its ports told to log in again anyway")
+	X(cutover_drains_timed_out, "cutovers whose pair still had exchanges open after 5 s of held commands: its ports told to log in again anyway") \
+	X(state_writes, "snapshots of the learned state written to --state-file") \
+	X(state_write_failures, "snapshots of the learned state that could not be written to --state-file") \
+	X(state_restored_bindings, "learned bindings restored from --state-file at start")
 
 struct fcr_tables_stats {
 #define FCR_TS_FIELD(name, text) uint64_t name;
@@ -96,6 +99,9 @@ struct fcr_tables {
 	 * read by workers */
 	uint32_t *vlan_fc_map;
 	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
+	/* bumped when what the state file holds changes: a learned binding
+	 * appears, changes or goes, an FCF record or fka_ms changes */
+	uint64_t state_gen;
 	struct fcr_tables_stats st;
 	struct fcr_note_hook note_hook;  /* bindings and redirects changing state */
 };
@@ -121,6 +127,27 @@ int fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			   uint32_t fcid, enum fcr_bind_origin origin);
 /* 0 or -ENOENT. */
 int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
+
+/*
+ * A learned binding from the state file (app/state_file.c), at start: as a
+ * fabric login would have learned it (the VN_Port table, the redirects
+ * naming it, the change log), its frames allowed from vn (MAC | port <<
+ * 48), its ENode enode (fcr_enode_key, 0: none). Its ENode is stamped in
+ * the keep-alive table as kept alive one period (fka_ms) before now (the
+ * workers' TSC; ticks_per_ms), so one that does not keep alive within 1.5
+ * periods more is timed out (fcr_tables_keepalive) and its bindings go.
+ * Not counted as learned. 0, -EEXIST (a static binding holds the WWPN or
+ * the FCID), -ENOSPC.
+ */
+int fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
+			       uint32_t fcid, uint64_t vn, uint64_t enode, uint64_t now,
+			       uint64_t ticks_per_ms);
+
+/* The FCF a VLAN's advertisements on a fabric port name (or the state
+ * file restores): its MAC, name and, map_known, its FC-MAP for the VLAN's
+ * FPMA MACs. */
+void fcr_tables_fcf_set(struct fcr_tables *t, uint16_t vlan, const uint8_t mac[6],
+			uint64_t name, int map_known, uint32_t fc_map);
 
 /* Start noting changes for replication. 0 or -ENOMEM. */
 int fcr_tables_attach_log(struct fcr_tables *t, int socket);

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_hash_crc.h>
+
+#include "fcr_state.h"
+
+static void
+put_le(uint8_t *p, uint64_t v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint64_t
+get_le(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | p[n];
+	return v;
+}
+
+uint32_t
+fcr_state_crc(const uint8_t *p, size_t len)
+{
+	uint32_t crc = 0xFFFFFFFFu;
+
+	/* rte_hash_crc takes a 32-bit length: large buffers in pieces */
+	while (len > 0) {
+		uint32_t n = len > (1u << 30) ? 1u << 30 : (uint32_t)len;
+
+		crc = rte_hash_crc(p, n, crc);
+		p += n;
+		len -= n;
+	}
+	return ~crc;
+}
+
+size_t
+fcr_state_size(uint32_t nb_bindings, uint32_t nb_fcfs, size_t node_len)
+{
+	return FCR_STATE_HDR_LEN + node_len + (size_t)nb_bindings * FCR_STATE_BINDING_LEN +
+	       (size_t)nb_fcfs * FCR_STATE_FCF_LEN + 4;
+}
+
+int
+fcr_state_begin(struct fcr_state_enc *e, uint8_t *buf, size_t cap, const char *node,
+		uint64_t written, uint32_t fka_ms)
+{
+	size_t n = strlen(node);
+
+	memset(e, 0, sizeof(*e));
+	if (n == 0 || n > FCR_STATE_NODE_MAX || cap < FCR_STATE_HDR_LEN + n)
+		return -1;
+	e->buf = buf;
+	e->cap = cap;
+	memset(buf, 0, FCR_STATE_HDR_LEN);
+	memcpy(buf, FCR_STATE_MAGIC, 8);
+	put_le(buf + 8, FCR_STATE_VERSION, 4);
+	put_le(buf + 12, n, 4);
+	put_le(buf + 16, written, 8);
+	put_le(buf + 32, fka_ms, 4);
+	memcpy(buf + FCR_STATE_HDR_LEN, node, n);
+	e->len = FCR_STATE_HDR_LEN + n;
+	return 0;
+}
+
+int
+fcr_state_put_binding(struct fcr_state_enc *e, const struct fcr_state_binding *b)
+{
+	uint8_t *p;
+
+	if (e->buf == NULL || e->nb_fcfs != 0 || e->cap - e->len < FCR_STATE_BINDING_LEN)
+		return -1;
+	p = e->buf + e->len;
+	put_le(p, b->wwpn, 8);
+	put_le(p + 8, b->vn, 8);
+	put_le(p + 16, b->enode, 8);
+	put_le(p + 24, b->fcid, 4);
+	put_le(p + 28, b->vlan, 2);
+	put_le(p + 30, 0, 2);
+	e->len += FCR_STATE_BINDING_LEN;
+	e->nb_bindings++;
+	return 0;
+}
+
+int
+fcr_state_put_fcf(struct fcr_state_enc *e, const struct fcr_state_fcf *f)
+{
+	uint8_t *p;
+
+	if (e->buf == NULL || e->cap - e->len < FCR_STATE_FCF_LEN)
+		return -1;
+	p = e->buf + e->len;
+	memset(p, 0, FCR_STATE_FCF_LEN);
+	put_le(p, f->vlan, 2);
+	p[2] = f->map_known;
+	put_le(p + 4, f->fc_map, 4);
+	memcpy(p + 8, f->mac, 6);
+	put_le(p + 16, f->name, 8);
+	e->len += FCR_STATE_FCF_LEN;
+	e->nb_fcfs++;
+	return 0;
+}
+
+size_t
+fcr_state_end(struct fcr_state_enc *e)
+{
+	if (e->buf == NULL || e->cap - e->len < 4)
+		return 0;
+	put_le(e->buf + 24, e->nb_bindings, 4);
+	put_le(e->buf + 28, e->nb_fcfs, 4);
+	put_le(e->buf + 40, e->len + 4, 8);
+	put_le(e->buf + e->len, fcr_state_crc(e->buf, e->len), 4);
+	e->len += 4;
+	return e->len;
+}
+
+static int
+zeros(const uint8_t *p, size_t n)
+{
+	while (n-- > 0)
+		if (*p++ != 0)
+			return 0;
+	return 1;
+}
+
+#define WHY(...) do { snprintf(why, why_len, __VA_ARGS__); return -1; } while (0)
+
+int
+fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
+		 struct fcr_state_info *info, char *why, size_t why_len)
+{
+	uint64_t flen;
+	uint32_t crc, want;
+
+	memset(info, 0, sizeof(*info));
+	if (len < 12)
+		WHY("truncated: %zu bytes, less than a header", len);
+	if (memcmp(buf, FCR_STATE_MAGIC, 8) != 0)
+		WHY("not a state file (no FCRSTATE magic)");
+	info->version = (uint32_t)get_le(buf + 8, 4);
+	/* another version may lay out its fields otherwise: nothing more is read */
+	if (info->version != FCR_STATE_VERSION)
+		WHY("format version %" PRIu32 ", this program reads version %u",
+		    info->version, FCR_STATE_VERSION);
+	if (len < FCR_STATE_HDR_LEN + 4)
+		WHY("truncated: %zu bytes, less than a header", len);
+	flen = get_le(buf + 40, 8);
+	if (flen != len)
+		WHY("truncated or extended: its header says %" PRIu64 " bytes, the file has %zu",
+		    flen, len);
+	crc = (uint32_t)get_le(buf + len - 4, 4);
+	want = fcr_state_crc(buf, len - 4);
+	if (crc != want)
+		WHY("checksum mismatch: CRC32C 0x%08" PRIx32 " stored, 0x%08" PRIx32 " computed",
+		    crc, want);
+	info->node_len = (uint32_t)get_le(buf + 12, 4);
+	info->written = get_le(buf + 16, 8);
+	info->nb_bindings = (uint32_t)get_le(buf + 24, 4);
+	info->nb_fcfs = (uint32_t)get_le(buf + 28, 4);
+	info->fka_ms = (uint32_t)get_le(buf + 32, 4);
+	if (!zeros(buf + 36, 4) || !zeros(buf + 48, 16))
+		WHY("reserved header bytes not zero");
+	if (info->node_len == 0 || info->node_len > FCR_STATE_NODE_MAX)
+		WHY("node identity of %" PRIu32 " bytes (1 to %u)", info->node_len,
+		    FCR_STATE_NODE_MAX);
+	if (info->nb_bindings > exp->max_bindings)
+		WHY("%" PRIu32 " bindings, more than this node's --max-bindings %" PRIu32,
+		    info->nb_bindings, exp->max_bindings);
+	if (info->nb_fcfs > FCR_STATE_MAX_FCFS)
+		WHY("%" PRIu32 " FCFs, more than one a VLAN", info->nb_fcfs);
+	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) != len)
+		WHY("%" PRIu32 " bindings and %" PRIu32 " FCFs do not make %zu bytes",
+		    info->nb_bindings, info->nb_fcfs, len);
+	memcpy(info->node, buf + FCR_STATE_HDR_LEN, info->node_len);
+	info->node[info->node_len] = '\0';
+	if (strlen(info->node) != info->node_len || strcmp(info->node, exp->node) != 0)
+		WHY("written by another node ('%.80s'; this node is '%.80s')", info->node,
+		    exp->node);
+	return 0;
+}
+
+static int
+mac_ok(uint64_t mac48)
+{
+	/* not multicast (the first byte's low bit), not all zeros */
+	return mac48 != 0 && !(mac48 >> 40 & 1);
+}
+
+/* A MAC as fcr_vn_pack lays it: its first byte in bits 40-47. */
+static uint64_t
+mac48(const uint8_t mac[6])
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		v = v << 8 | mac[i];
+	return v;
+}
+
+static int
+by_wwpn(const void *a, const void *b)
+{
+	const struct fcr_state_binding *x = a, *y = b;
+
+	if (x->vlan != y->vlan)
+		return x->vlan < y->vlan ? -1 : 1;
+	return x->wwpn < y->wwpn ? -1 : x->wwpn > y->wwpn;
+}
+
+static int
+by_fcid(const void *a, const void *b)
+{
+	const struct fcr_state_binding *x = a, *y = b;
+
+	if (x->vlan != y->vlan)
+		return x->vlan < y->vlan ? -1 : 1;
+	return x->fcid < y->fcid ? -1 : x->fcid > y->fcid;
+}
+
+static int
+binding_check(const uint8_t *p, const struct fcr_state_expect *exp, uint32_t i,
+	      struct fcr_state_binding *b, char *why, size_t why_len)
+{
+	unsigned int port;
+
+	b->wwpn = get_le(p, 8);
+	b->vn = get_le(p + 8, 8);
+	b->enode = get_le(p + 16, 8);
+	b->fcid = (uint32_t)get_le(p + 24, 4);
+	b->vlan = (uint16_t)get_le(p + 28, 2);
+	port = (unsigned int)(b->vn >> 48) & 0xFF;
+	if (!zeros(p + 30, 2))
+		WHY("binding %" PRIu32 ": reserved bytes not zero", i);
+	if (b->vlan >= 4096)
+		WHY("binding %" PRIu32 ": VLAN %u (not below 4096)", i, b->vlan);
+	if (b->fcid == 0 || b->fcid > 0xFFFFFF)
+		WHY("binding %" PRIu32 ": FCID 0x%" PRIx32 " (not a 24-bit FCID other than 0)",
+		    i, b->fcid);
+	if (b->wwpn == 0)
+		WHY("binding %" PRIu32 ": WWPN 0", i);
+	if (b->vn >> 56 != 0)
+		WHY("binding %" PRIu32 ": flags in its source word", i);
+	if (port >= exp->nb_ports)
+		WHY("binding %" PRIu32 ": port %u (this node has %u)", i, port, exp->nb_ports);
+	if (port < 32 && (exp->fabric_mask >> port & 1))
+		WHY("binding %" PRIu32 ": port %u is a fabric port (--fabric-ports)", i, port);
+	if (!mac_ok(b->vn & 0xFFFFFFFFFFFFull))
+		WHY("binding %" PRIu32 ": MAC multicast or zero", i);
+	if (b->enode != 0 && (b->enode >> 60 != 0 || (b->enode >> 48 & 0xFFF) != b->vlan ||
+			      !mac_ok(b->enode & 0xFFFFFFFFFFFFull)))
+		WHY("binding %" PRIu32 ": ENode key not of its VLAN or of a unicast MAC", i);
+	return 0;
+}
+
+int
+fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
+		  const struct fcr_state_info *info, struct fcr_state_binding *b,
+		  struct fcr_state_fcf *f, char *why, size_t why_len)
+{
+	uint64_t vlans[4096 / 64] = { 0 };
+	const uint8_t *p = buf + FCR_STATE_HDR_LEN + info->node_len;
+	uint32_t i;
+
+	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) != len)
+		WHY("%zu bytes, not what its header counts", len);
+	for (i = 0; i < info->nb_bindings; i++, p += FCR_STATE_BINDING_LEN)
+		if (binding_check(p, exp, i, &b[i], why, why_len) < 0)
+			return -1;
+	for (i = 0; i < info->nb_fcfs; i++, p += FCR_STATE_FCF_LEN) {
+		struct fcr_state_fcf *x = &f[i];
+
+		x->vlan = (uint16_t)get_le(p, 2);
+		x->map_known = p[2];
+		x->fc_map = (uint32_t)get_le(p + 4, 4);
+		memcpy(x->mac, p + 8, 6);
+		x->name = get_le(p + 16, 8);
+		if (x->vlan >= 4096 || p[3] != 0 || !zeros(p + 14, 2) || x->map_known > 1 ||
+		    x->fc_map > 0xFFFFFF || !mac_ok(mac48(x->mac)))
+			WHY("FCF %" PRIu32 ": VLAN, FC-MAP, MAC or reserved bytes out of range", i);
+		if (vlans[x->vlan >> 6] >> (x->vlan & 63) & 1)
+			WHY("FCF %" PRIu32 ": a second FCF on VLAN %u", i, x->vlan);
+		vlans[x->vlan >> 6] |= 1ull << (x->vlan & 63);
+	}
+	if (info->nb_bindings < 2)
+		return 0;
+	qsort(b, info->nb_bindings, sizeof(*b), by_wwpn);
+	for (i = 1; i < info->nb_bindings; i++)
+		if (by_wwpn(&b[i - 1], &b[i]) == 0)
+			WHY("two bindings of VLAN %u WWPN %016" PRIx64, b[i].vlan, b[i].wwpn);
+	qsort(b, info->nb_bindings, sizeof(*b), by_fcid);
+	for (i = 1; i < info->nb_bindings; i++)
+		if (by_fcid(&b[i - 1], &b[i]) == 0)
+			WHY("two bindings of VLAN %u FCID 0x%06" PRIx32, b[i].vlan, b[i].fcid);
+	return 0;
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The state file's format (`--state-file`): what a restart must not lose,
+ * the learned bindings and the FCFs, as bytes. Pure: encoding into a
+ * caller's flat buffer and decoding from one; the program reads and
+ * writes the file (app/state_file.c).
+ *
+ * Little-endian, fixed-width fields:
+ *
+ *   header, 64 bytes
+ *     0   8  magic "FCRSTATE"
+ *     8   4  format version (FCR_STATE_VERSION)
+ *    12   4  node identity's length N (1..FCR_STATE_NODE_MAX)
+ *    16   8  when written: wall clock, Unix seconds
+ *    24   4  learned bindings B
+ *    28   4  FCFs F
+ *    32   4  the FCF's keep-alive period, ms (fka_ms; 0: none)
+ *    36   4  0
+ *    40   8  the file's length: 64 + N + B * 32 + F * 24 + 4
+ *    48  16  0
+ *   node identity, N bytes (no NUL): the node that wrote it
+ *   B binding records, 32 bytes each
+ *     0   8  WWPN (not 0)
+ *     8   8  VN_Port source word: MAC in bits 0-47 (unicast), the edge
+ *            port it logged in through in bits 48-55, nothing above
+ *    16   8  its ENode (fcr_enode_key: MAC, VLAN in 48-59), 0: none
+ *    24   4  FCID (24 bits, not 0)
+ *    28   2  VLAN (< 4096)
+ *    30   2  0
+ *   F FCF records, 24 bytes each
+ *     0   2  VLAN (< 4096)
+ *     2   1  map_known: the VLAN's FC-MAP is from its advertisements (0, 1)
+ *     3   1  0
+ *     4   4  the VLAN's FC-MAP (24 bits)
+ *     8   6  the FCF's MAC (unicast)
+ *    14   2  0
+ *    16   8  the FCF's name (switch name)
+ *   CRC32C (Castagnoli, as rte_hash_crc computes it: initial value
+ *   0xFFFFFFFF, the result inverted) of every byte before it, 4 bytes.
+ *
+ * A decoder takes a file whole or not at all: every field above is
+ * checked, and no two bindings share a (VLAN, WWPN) or a (VLAN, FCID),
+ * before the caller applies any of it.
+ */
+#ifndef FCR_STATE_H
+#define FCR_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FCR_STATE_MAGIC "FCRSTATE"
+#define FCR_STATE_VERSION 1u
+#define FCR_STATE_HDR_LEN 64u
+#define FCR_STATE_BINDING_LEN 32u
+#define FCR_STATE_FCF_LEN 24u
+#define FCR_STATE_NODE_MAX 255u
+#define FCR_STATE_MAX_FCFS 4096u
+
+struct fcr_state_binding {
+	uint64_t wwpn;
+	uint64_t vn;      /* MAC | port << 48 */
+	uint64_t enode;   /* fcr_enode_key, or 0 */
+	uint32_t fcid;
+	uint16_t vlan;
+};
+
+struct fcr_state_fcf {
+	uint64_t name;
+	uint32_t fc_map;
+	uint16_t vlan;
+	uint8_t map_known;
+	uint8_t mac[6];
+};
+
+/* What a header says. */
+struct fcr_state_info {
+	uint32_t version;
+	uint64_t written;         /* Unix seconds */
+	uint32_t nb_bindings;
+	uint32_t nb_fcfs;
+	uint32_t fka_ms;
+	uint32_t node_len;
+	char node[FCR_STATE_NODE_MAX + 1]; /* NUL-terminated copy */
+};
+
+/* What a file must agree with to be taken. */
+struct fcr_state_expect {
+	const char *node;         /* this node's identity */
+	uint32_t max_bindings;    /* more is refused before anything is read */
+	uint16_t nb_ports;        /* a binding's port is below it ... */
+	uint32_t fabric_mask;     /* ... and not a fabric port */
+};
+
+/* The bytes a file of nb_bindings and nb_fcfs written by `node` takes. */
+size_t fcr_state_size(uint32_t nb_bindings, uint32_t nb_fcfs, size_t node_len);
+
+/*
+ * Encoding into buf (cap bytes, at least fcr_state_size of what goes in):
+ * begin writes the header and the node, put_* append records (the
+ * bindings first, then the FCFs), end fills in the counts and the length
+ * and appends the CRC. begin returns 0 or -1 (a node of 1 to
+ * FCR_STATE_NODE_MAX bytes, the header does not fit); put_* -1 when the
+ * record does not fit or comes out of order; end returns the file's
+ * length, or 0 when the CRC does not fit.
+ */
+struct fcr_state_enc {
+	uint8_t *buf;
+	size_t cap;
+	size_t len;
+	uint32_t nb_bindings;
+	uint32_t nb_fcfs;
+};
+int fcr_state_begin(struct fcr_state_enc *e, uint8_t *buf, size_t cap, const char *node,
+		    uint64_t written, uint32_t fka_ms);
+int fcr_state_put_binding(struct fcr_state_enc *e, const struct fcr_state_binding *b);
+int fcr_state_put_fcf(struct fcr_state_enc *e, const struct fcr_state_fcf *f);
+size_t fcr_state_end(struct fcr_state_enc *e);
+
+/*
+ * Decoding, whole or not at all. fcr_state_header checks the magic, the
+ * version, the node (exp->node), the length against len and the counts,
+ * the bound on bindings, and the CRC; fills *info. Then the caller, who
+ * knows the counts, gives arrays of info->nb_bindings and info->nb_fcfs
+ * to fcr_state_records, which checks every record and that no two
+ * bindings share a (VLAN, WWPN) or a (VLAN, FCID) (b comes back sorted
+ * by (VLAN, FCID)). Each returns 0, or -1 with the reason in why (one
+ * line, no path).
+ */
+int fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
+		     struct fcr_state_info *info, char *why, size_t why_len);
+int fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
+		      const struct fcr_state_info *info, struct fcr_state_binding *b,
+		      struct fcr_state_fcf *f, char *why, size_t why_len);
+
+/* CRC32C of len bytes (rte_hash_crc, standard form: 0xE3069283 for "123456789"). */
+uint32_t fcr_state_crc(const uint8_t *p, size_t len);
+
+#endif /* FCR_STATE_H */
