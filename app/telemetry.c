@@ -31,7 +31,8 @@ static int
 tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct fcr_fwd_totals t;
-	struct rte_tel_data *drops, *legs, *ports;
+	struct rte_tel_data *drops, *legs, *ports, *tables;
+	const struct fcr_tables_stats *ts = &fcr_fwd.tables->st;
 	unsigned int i;
 
 	(void)cmd;
@@ -49,12 +50,19 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	legs = rte_tel_data_alloc();
 	drops = rte_tel_data_alloc();
 	ports = rte_tel_data_alloc();
-	if (legs == NULL || drops == NULL || ports == NULL) {
+	tables = rte_tel_data_alloc();
+	if (legs == NULL || drops == NULL || ports == NULL || tables == NULL) {
 		rte_tel_data_free(legs);
 		rte_tel_data_free(drops);
 		rte_tel_data_free(ports);
+		rte_tel_data_free(tables);
 		return -ENOMEM;
 	}
+	/* the tables lcore's counters, by the names `show fwd stats` gives them */
+	rte_tel_data_start_dict(tables);
+#define FCR_TEL_TS(name, text) rte_tel_data_add_dict_u64(tables, #name, ts->name);
+	FCR_TABLES_STATS(FCR_TEL_TS)
+#undef FCR_TEL_TS
 	rte_tel_data_start_dict(legs);
 	for (i = 0; i < FCR_LEG_COUNT; i++)
 		rte_tel_data_add_dict_u64(legs, fcr_leg_name(i), t.w.pl.leg[i]);
@@ -73,6 +81,7 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_container(d, "sent_by_kind", legs, 0);
 	rte_tel_data_add_dict_container(d, "drops", drops, 0);
 	rte_tel_data_add_dict_container(d, "ports", ports, 0);
+	rte_tel_data_add_dict_container(d, "tables", tables, 0);
 	return 0;
 }
 

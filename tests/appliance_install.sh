@@ -59,7 +59,7 @@ run_start() { # env assignments...; prints the command
 }
 mkdir -p "$tmp/conf"
 cmd=$(run_start FCR_LCORES=0-5 FCR_PROFILE=ice FCR_SYNC_OPTIONS=)
-echo "$cmd" | grep -q -- "^$prefix/bin/fcredirect -l 0-5 --file-prefix fcredirect -- --pmd-config ice --cmdline-file-optional $tmp/conf/startup.cmds --config-dir $tmp/conf --stats-period 60 *$"
+echo "$cmd" | grep -q -- "^$prefix/bin/fcredirect -l 0-5 --file-prefix fcredirect -- --pmd-config ice --cmdline-file-optional $tmp/conf/startup.cmds --config-dir $tmp/conf --stats-period 60 --state-file /var/lib/fcredirect/fcredirect.state *$"
 check $? "as shipped: fcredirect with the profile, the optional command file, no replication" "$cmd"
 cmd=$(run_start FCR_SYNC_OPTIONS="--sync-bind 10.10.0.1:7100 --sync-peer 10.10.0.2:7100")
 ! echo "$cmd" | grep -q -- "--sync" && grep -q "no key file $tmp/conf/sync.key: replication off" "$tmp/start.err"
@@ -67,7 +67,7 @@ check $? "peers given, no key file: replication off, and it says why" "$cmd $(ca
 head -c 32 /dev/urandom >"$tmp/conf/sync.key"
 chmod 600 "$tmp/conf/sync.key"
 cmd=$(run_start FCR_SYNC_OPTIONS="--sync-bind 10.10.0.1:7100 --sync-peer 10.10.0.2:7100")
-echo "$cmd" | grep -q -- "--sync-bind 10.10.0.1:7100 --sync-peer 10.10.0.2:7100 --sync-key-file $tmp/conf/sync.key$"
+echo "$cmd" | grep -q -- "--state-file /var/lib/fcredirect/fcredirect.state --sync-bind 10.10.0.1:7100 --sync-peer 10.10.0.2:7100 --sync-key-file $tmp/conf/sync.key$"
 check $? "peers and the key file: replication on with that key" "$cmd"
 
 echo "fcredirect-setup: hugepages once, unless enough are there"

@@ -17,7 +17,7 @@ if [ "${1:-}" = "-t" ]; then
 	shift 2
 fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(frame login pipeline sync config profile)
+[ ${#targets[@]} -gt 0 ] || targets=(frame login pipeline sync config profile state)
 build=${FCR_FUZZ_BUILD:-build-fuzz}
 
 FCR_EXTRA_PACKAGES="clang ${FCR_EXTRA_PACKAGES:-}" ./tools/bootstrap.sh >/dev/null

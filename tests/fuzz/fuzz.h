@@ -52,7 +52,7 @@ long fz_iters_or(long def);
 
 /* One generator per input: (seed, target, iteration) reproduces it.
  * Targets keep their numbers (frame 1, login 2, pipeline 3, sync 4,
- * config 5, profile 6) so a
+ * config 5, profile 6, state 7) so a
  * seed makes the same inputs it always made. */
 void fz_rng(struct tu_rng *r, uint32_t target, uint64_t i);
 

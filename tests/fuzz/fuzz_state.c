@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Fuzz target "state": the state file's decoder (lib/forward/fcr_state.c,
+ * what `--state-file` loads at start). Whatever the file holds: refused
+ * with a reason, or taken whole, and then every record within the checks
+ * and the file made again from them decodes to the same records.
+ *
+ * One input: the file's bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fcr_binding.h"
+#include "fcr_state.h"
+#include "fuzz.h"
+
+#define SZ_NODE "fuzz ports net_pcap0,net_pcap1,net_pcap2,net_pcap3"
+#define SZ_MAX (1u << 16)
+
+static const struct fcr_state_expect sz_exp = {
+	.node = SZ_NODE, .max_bindings = 1024, .nb_ports = 4, .fabric_mask = 1u << 3,
+};
+
+static struct {
+	long taken, refused;
+} tally;
+
+static struct fcr_state_binding sz_b[1024], sz_b2[1024];
+static struct fcr_state_fcf sz_f[FCR_STATE_MAX_FCFS], sz_f2[FCR_STATE_MAX_FCFS];
+static uint8_t sz_again[SZ_MAX + 1024];
+
+static int
+state_one(const uint8_t *data, size_t size)
+{
+	struct fcr_state_info info, info2;
+	struct fcr_state_enc e;
+	char why[256];
+	uint32_t i;
+	size_t len;
+
+	if (size > SZ_MAX)
+		return -1;
+	why[0] = '\0';
+	if (fcr_state_header(data, size, &sz_exp, &info, why, sizeof(why)) < 0 ||
+	    fcr_state_records(data, size, &sz_exp, &info, sz_b, sz_f, why, sizeof(why)) < 0) {
+		tally.refused++;
+		FZ_CHECK(why[0] != '\0', "refused without a reason");
+		return 0;
+	}
+	tally.taken++;
+	FZ_CHECK(info.nb_bindings <= sz_exp.max_bindings, "%u bindings", info.nb_bindings);
+	for (i = 0; i < info.nb_bindings; i++) {
+		unsigned int port = (unsigned int)(sz_b[i].vn >> 48);
+
+		FZ_CHECK(sz_b[i].vlan < 4096 && sz_b[i].fcid != 0 && sz_b[i].fcid <= 0xFFFFFF &&
+			 sz_b[i].wwpn != 0 && port < 3, "binding %u taken out of range", i);
+		FZ_CHECK(i == 0 || sz_b[i - 1].vlan != sz_b[i].vlan || sz_b[i - 1].fcid != sz_b[i].fcid,
+			 "two bindings of one FCID taken");
+	}
+	/* made again, it decodes to the same */
+	FZ_CHECK(fcr_state_begin(&e, sz_again, sizeof(sz_again), info.node, info.written,
+				 info.fka_ms) == 0, "begin");
+	for (i = 0; i < info.nb_bindings; i++)
+		FZ_CHECK(fcr_state_put_binding(&e, &sz_b[i]) == 0, "put binding");
+	for (i = 0; i < info.nb_fcfs; i++)
+		FZ_CHECK(fcr_state_put_fcf(&e, &sz_f[i]) == 0, "put FCF");
+	len = fcr_state_end(&e);
+	FZ_CHECK(len == size, "made again in %zu bytes, not %zu", len, size);
+	FZ_CHECK(fcr_state_header(sz_again, len, &sz_exp, &info2, why, sizeof(why)) == 0 &&
+		 fcr_state_records(sz_again, len, &sz_exp, &info2, sz_b2, sz_f2, why,
+				   sizeof(why)) == 0, "made again, refused: %s", why);
+	FZ_CHECK(memcmp(sz_b, sz_b2, sizeof(sz_b[0]) * info.nb_bindings) == 0 &&
+		 memcmp(sz_f, sz_f2, sizeof(sz_f[0]) * info.nb_fcfs) == 0,
+		 "made again, other records");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* A good file of up to 40 bindings and 4 FCFs, then its mutations. */
+static size_t
+sz_make(struct tu_rng *r, uint8_t *out, size_t cap)
+{
+	struct fcr_state_enc e;
+	uint32_t nb = tu_below(r, 40), nf = tu_below(r, 5), i;
+	size_t len;
+
+	fcr_state_begin(&e, out, cap, tu_below(r, 50) ? SZ_NODE : "another", 1700000000, 8000);
+	for (i = 0; i < nb; i++) {
+		uint8_t mac[6] = { 0x0e, 0xfc, 0x00, 0x01, 0x00, (uint8_t)i };
+		struct fcr_state_binding b = {
+			.wwpn = 0x2100000000000000ull | (tu_below(r, 30) ? i : tu_below(r, 64)),
+			.vlan = (uint16_t)(100 + tu_below(r, 2)),
+			.fcid = 0x010000 | (tu_below(r, 30) ? i : tu_below(r, 64)),
+			/* now and then the fabric port (3) */
+			.vn = fcr_vn_pack(mac, tu_below(r, 30) ? tu_below(r, 3) : 3),
+		};
+
+		if (tu_below(r, 2))
+			b.enode = (uint64_t)b.vlan << 48 | 0x020000000000ull | tu_below(r, 16);
+		fcr_state_put_binding(&e, &b);
+	}
+	for (i = 0; i < nf; i++) {
+		struct fcr_state_fcf f = {
+			.vlan = (uint16_t)(100 + tu_below(r, 3)), .map_known = (uint8_t)tu_below(r, 2),
+			.fc_map = 0x0efc00, .mac = { 0x0e, 0xfc, 0x00, 0xff, 0xff, 0xfe }, .name = 7,
+		};
+
+		fcr_state_put_fcf(&e, &f);
+	}
+	len = fcr_state_end(&e);
+	switch (tu_below(r, 6)) {
+	case 0: /* as made */
+		break;
+	case 1: /* bits flipped */
+		for (i = tu_below(r, 4) + 1; i > 0 && len > 0; i--)
+			out[tu_below(r, (uint32_t)len)] ^= (uint8_t)(1u << tu_below(r, 8));
+		break;
+	case 2: /* cut short */
+		len = tu_below(r, (uint32_t)len + 1);
+		break;
+	case 3: /* extended */
+		for (i = tu_below(r, 64); i > 0 && len < cap; i--)
+			out[len++] = (uint8_t)tu_below(r, 256);
+		break;
+	case 4: /* a header field set, the length and CRC made to agree */
+		if (len >= FCR_STATE_HDR_LEN + 4) {
+			uint32_t off = 8 + 4 * tu_below(r, 14);
+			uint32_t crc;
+
+			out[off] = (uint8_t)tu_below(r, 256);
+			crc = fcr_state_crc(out, len - 4);
+			memcpy(out + len - 4, &crc, 4);
+		}
+		break;
+	default: /* a record's byte set, the CRC made to agree */
+		if (len > FCR_STATE_HDR_LEN + 4) {
+			uint32_t crc;
+
+			out[FCR_STATE_HDR_LEN + tu_below(r, (uint32_t)(len - FCR_STATE_HDR_LEN - 4))] =
+				(uint8_t)tu_below(r, 256);
+			crc = fcr_state_crc(out, len - 4);
+			memcpy(out + len - 4, &crc, 4);
+		}
+		break;
+	}
+	return len;
+}
+
+static void
+fuzz_state_files(void **state)
+{
+	static uint8_t in[8192];
+	long n = fz_iters_or(100000), i;
+	char extra[100];
+	double t0 = fz_now();
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		struct tu_rng r;
+		size_t len;
+
+		fz_rng(&r, 7, (uint64_t)i);
+		len = sz_make(&r, in, sizeof(in));
+		FZ_CHECK(fz_run_one(in, len) == 0, "input refused");
+	}
+	snprintf(extra, sizeof(extra), "%ld taken, %ld refused", tally.taken, tally.refused);
+	fz_report(n, "files", t0, extra);
+	assert_true(tally.taken > 0 && tally.refused > 0);
+}
+
+static int
+state_init(void)
+{
+	return 0;
+}
+
+static void
+state_fini(void)
+{
+}
+
+const struct fz_target fz_this = {
+	.name = "state",
+	.init = state_init,
+	.fini = state_fini,
+	.one = state_one,
+	.test = cmocka_unit_test(fuzz_state_files),
+};

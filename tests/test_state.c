@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The state file's format (lib/forward/fcr_state.c) and the restore of what
+ * it holds into the tables (fcr_tables_binding_restore): a round trip of
+ * many bindings and FCFs; every truncation and every flipped bit of a small
+ * file refused; each record check; a restored redirect active at once and a
+ * restored ENode that does not keep alive timed out after 1.5 periods.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+
+#include "fcr_state.h"
+#include "fcr_tables.h"
+#include "test_util.h"
+
+#define NODE "node-a ports net_pcap0,net_pcap1,net_pcap2,net_pcap3"
+#define FABRIC 3
+
+static const struct fcr_state_expect expect = {
+	.node = NODE, .max_bindings = 200000, .nb_ports = 4, .fabric_mask = 1u << FABRIC,
+};
+
+static struct fcr_state_binding
+mkb(uint32_t i)
+{
+	uint8_t mac[6] = { 0x0e, 0xfc, 0x00, (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i };
+	uint8_t en[6] = { 0x02, 0x00, 0x00, (uint8_t)(i >> 18), (uint8_t)(i >> 10), (uint8_t)(i >> 2) };
+	uint16_t vlan = (uint16_t)(100 + i % 3);
+
+	return (struct fcr_state_binding){
+		.wwpn = 0x2100000000000000ull | i, .vlan = vlan, .fcid = 0x010000 + i,
+		.vn = fcr_vn_pack(mac, i % 3), /* ports 0-2: edge */
+		.enode = i % 5 == 0 ? 0 : fcr_enode_key(vlan, en),
+	};
+}
+
+static struct fcr_state_fcf
+mkf(uint16_t vlan)
+{
+	struct fcr_state_fcf f = {
+		.vlan = vlan, .map_known = vlan & 1, .fc_map = 0x0efc00 + vlan,
+		.name = 0x1000000000000000ull | vlan, .mac = { 0x0e, 0xfc, 0x00, 0xff, 0xff, (uint8_t)vlan },
+	};
+
+	return f;
+}
+
+/* A file of nb bindings (mkb) and nf FCFs (mkf), in *len bytes. */
+static uint8_t *
+encode(uint32_t nb, uint32_t nf, size_t *len)
+{
+	size_t cap = fcr_state_size(nb, nf, strlen(NODE));
+	uint8_t *buf = malloc(cap);
+	struct fcr_state_enc e;
+	uint32_t i;
+
+	assert_non_null(buf);
+	assert_int_equal(fcr_state_begin(&e, buf, cap, NODE, 1700000000, 8000), 0);
+	for (i = 0; i < nb; i++) {
+		struct fcr_state_binding b = mkb(i);
+
+		assert_int_equal(fcr_state_put_binding(&e, &b), 0);
+	}
+	for (i = 0; i < nf; i++) {
+		struct fcr_state_fcf f = mkf((uint16_t)(100 + i));
+
+		assert_int_equal(fcr_state_put_fcf(&e, &f), 0);
+	}
+	*len = fcr_state_end(&e);
+	assert_int_equal(*len, cap);
+	return buf;
+}
+
+/* 0 when the file decodes whole, else -1 (why filled); the records out. */
+static int
+decode(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
+       struct fcr_state_info *info, struct fcr_state_binding **b,
+       struct fcr_state_fcf **f, char *why)
+{
+	*b = NULL;
+	*f = NULL;
+	why[0] = '\0';
+	if (fcr_state_header(buf, len, exp, info, why, 256) < 0)
+		return -1;
+	*b = malloc(sizeof(**b) * (info->nb_bindings + 1));
+	*f = malloc(sizeof(**f) * (info->nb_fcfs + 1));
+	assert_non_null(*b);
+	assert_non_null(*f);
+	return fcr_state_records(buf, len, exp, info, *b, *f, why, 256);
+}
+
+static void
+crc_is_crc32c(void **state)
+{
+	(void)state;
+	assert_int_equal(fcr_state_crc((const uint8_t *)"123456789", 9), 0xE3069283u);
+}
+
+static void
+round_trip_of_many_bindings_and_fcfs(void **state)
+{
+	const uint32_t nb = 100000, nf = 40;
+	struct fcr_state_binding *b;
+	struct fcr_state_fcf *f;
+	struct fcr_state_info info;
+	char why[256];
+	size_t len;
+	uint8_t *buf = encode(nb, nf, &len);
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), 0);
+	assert_int_equal(info.version, FCR_STATE_VERSION);
+	assert_int_equal(info.nb_bindings, nb);
+	assert_int_equal(info.nb_fcfs, nf);
+	assert_int_equal(info.fka_ms, 8000);
+	assert_int_equal(info.written, 1700000000);
+	assert_string_equal(info.node, NODE);
+	/* b comes back sorted by (VLAN, FCID): find each by its FCID */
+	for (i = 0; i < nb; i++) {
+		struct fcr_state_binding want = mkb(b[i].fcid - 0x010000);
+
+		assert_true(b[i].fcid >= 0x010000 && b[i].fcid < 0x010000 + nb);
+		assert_int_equal(b[i].wwpn, want.wwpn);
+		assert_int_equal(b[i].vlan, want.vlan);
+		assert_int_equal(b[i].vn, want.vn);
+		assert_int_equal(b[i].enode, want.enode);
+	}
+	for (i = 0; i < nf; i++) {
+		struct fcr_state_fcf want = mkf((uint16_t)(100 + i));
+
+		assert_int_equal(f[i].vlan, want.vlan);
+		assert_int_equal(f[i].map_known, want.map_known);
+		assert_int_equal(f[i].fc_map, want.fc_map);
+		assert_int_equal(f[i].name, want.name);
+		assert_memory_equal(f[i].mac, want.mac, 6);
+	}
+	free(b);
+	free(f);
+	free(buf);
+}
+
+static void
+every_truncation_and_every_flipped_bit_is_refused(void **state)
+{
+	struct fcr_state_binding *b;
+	struct fcr_state_fcf *f;
+	struct fcr_state_info info;
+	char why[256];
+	size_t len, n, bit;
+	uint8_t *buf = encode(3, 2, &len);
+	uint8_t *copy = malloc(len);
+
+	(void)state;
+	assert_non_null(copy);
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), 0);
+	free(b);
+	free(f);
+	for (n = 0; n < len; n++) {
+		/* a copy of exactly n bytes: a read past them is ASan's to see */
+		uint8_t *cut = malloc(n ? n : 1);
+
+		memcpy(cut, buf, n);
+		assert_int_equal(decode(cut, n, &expect, &info, &b, &f, why), -1);
+		assert_true(why[0] != '\0');
+		free(b);
+		free(f);
+		free(cut);
+	}
+	for (n = 0; n < len; n++)
+		for (bit = 0; bit < 8; bit++) {
+			memcpy(copy, buf, len);
+			copy[n] ^= (uint8_t)(1u << bit);
+			assert_int_equal(decode(copy, len, &expect, &info, &b, &f, why), -1);
+			assert_true(why[0] != '\0');
+			free(b);
+			free(f);
+		}
+	free(copy);
+	free(buf);
+}
+
+/* One binding of a 2-binding file made bad by set(), the file's CRC
+ * right: refused, the reason naming `says`. */
+static void
+refused_record(void (*set)(struct fcr_state_binding *b), const char *says)
+{
+	struct fcr_state_binding one = mkb(0), two = mkb(1), *b;
+	struct fcr_state_fcf *f;
+	struct fcr_state_info info;
+	struct fcr_state_enc e;
+	uint8_t buf[512];
+	char why[256];
+	size_t len;
+
+	set(&two);
+	assert_int_equal(fcr_state_begin(&e, buf, sizeof(buf), NODE, 1, 8000), 0);
+	assert_int_equal(fcr_state_put_binding(&e, &one), 0);
+	assert_int_equal(fcr_state_put_binding(&e, &two), 0);
+	len = fcr_state_end(&e);
+	assert_true(len > 0);
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
+	if (strstr(why, says) == NULL)
+		fail_msg("'%s' does not say '%s'", why, says);
+	free(b);
+	free(f);
+}
+
+static void set_fabric_port(struct fcr_state_binding *b) { b->vn = (b->vn & 0xFFFFFFFFFFFFull) | (uint64_t)FABRIC << 48; }
+static void set_no_port(struct fcr_state_binding *b) { b->vn = (b->vn & 0xFFFFFFFFFFFFull) | 4ull << 48; }
+static void set_multicast(struct fcr_state_binding *b) { b->vn |= 1ull << 40; }
+static void set_zero_mac(struct fcr_state_binding *b) { b->vn &= ~0xFFFFFFFFFFFFull; }
+static void set_flags(struct fcr_state_binding *b) { b->vn |= FCR_VN_LEAVING; }
+static void set_wwpn0(struct fcr_state_binding *b) { b->wwpn = 0; }
+static void set_fcid0(struct fcr_state_binding *b) { b->fcid = 0; }
+static void set_fcid25(struct fcr_state_binding *b) { b->fcid = 0x1000000; }
+static void set_vlan(struct fcr_state_binding *b) { b->vlan = 4096; }
+static void set_enode_vlan(struct fcr_state_binding *b) { b->enode ^= 1ull << 48; }
+static void set_dup_wwpn(struct fcr_state_binding *b) { b->wwpn = mkb(0).wwpn; b->vlan = mkb(0).vlan; b->enode = 0; }
+static void set_dup_fcid(struct fcr_state_binding *b) { b->fcid = mkb(0).fcid; b->vlan = mkb(0).vlan; b->enode = 0; }
+
+static void
+each_bad_record_is_refused(void **state)
+{
+	(void)state;
+	refused_record(set_fabric_port, "is a fabric port");
+	refused_record(set_no_port, "port 4 (this node has 4)");
+	refused_record(set_multicast, "MAC multicast or zero");
+	refused_record(set_zero_mac, "MAC multicast or zero");
+	refused_record(set_flags, "flags in its source word");
+	refused_record(set_wwpn0, "WWPN 0");
+	refused_record(set_fcid0, "FCID 0x0");
+	refused_record(set_fcid25, "FCID 0x1000000");
+	refused_record(set_vlan, "VLAN 4096");
+	refused_record(set_enode_vlan, "ENode key");
+	refused_record(set_dup_wwpn, "two bindings of VLAN 100 WWPN 2100000000000000");
+	refused_record(set_dup_fcid, "two bindings of VLAN 100 FCID 0x010000");
+}
+
+static void
+another_node_version_or_size_is_refused(void **state)
+{
+	struct fcr_state_expect other = expect, small = expect;
+	struct fcr_state_binding *b;
+	struct fcr_state_fcf *f;
+	struct fcr_state_info info;
+	char why[256];
+	size_t len;
+	uint8_t *buf = encode(10, 1, &len);
+
+	(void)state;
+	other.node = "node-b ports net_pcap0,net_pcap1,net_pcap2,net_pcap3";
+	assert_int_equal(decode(buf, len, &other, &info, &b, &f, why), -1);
+	assert_non_null(strstr(why, "written by another node ('node-a"));
+	small.max_bindings = 9;
+	assert_int_equal(decode(buf, len, &small, &info, &b, &f, why), -1);
+	assert_non_null(strstr(why, "10 bindings, more than this node's --max-bindings 9"));
+	buf[8] = 2;
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
+	assert_non_null(strstr(why, "format version 2"));
+	memcpy(buf, "FCRSTATX", 8);
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
+	assert_non_null(strstr(why, "not a state file"));
+	free(buf);
+}
+
+static void
+an_encoder_without_room_says_so(void **state)
+{
+	struct fcr_state_binding one = mkb(0);
+	struct fcr_state_fcf fc = mkf(1);
+	struct fcr_state_enc e;
+	uint8_t buf[FCR_STATE_HDR_LEN + sizeof(NODE) + FCR_STATE_BINDING_LEN + 2];
+
+	(void)state;
+	assert_int_equal(fcr_state_begin(&e, buf, sizeof(buf), "", 1, 0), -1);
+	assert_int_equal(fcr_state_begin(&e, buf, sizeof(buf), NODE, 1, 0), 0);
+	assert_int_equal(fcr_state_put_binding(&e, &one), 0);
+	assert_int_equal(fcr_state_put_binding(&e, &one), -1);
+	assert_int_equal(fcr_state_put_fcf(&e, &fc), -1);
+	assert_int_equal(fcr_state_end(&e), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Restored into the tables */
+
+#define VLAN 100
+#define H 0x2100000000000001ull
+#define T 0x5000000000000001ull
+#define VI 0x2f00000000000001ull
+#define VT 0x2f00000000000002ull
+
+static struct fcr_tables *
+mk(void)
+{
+	struct fcr_tables_params p = {
+		.max_flows = 1024, .max_routes = 64, .max_bindings = 256,
+		.max_redirects = 64, .nb_workers = 1, .qsbr = NULL, .socket = 0,
+	};
+	static int seq;
+	char name[32];
+	struct fcr_tables *t;
+
+	snprintf(name, sizeof(name), "st%d", seq++);
+	t = fcr_tables_create(name, &p);
+	assert_non_null(t);
+	t->fabric_mask = 1u << FABRIC;
+	return t;
+}
+
+static uint64_t
+enode_of(unsigned int i)
+{
+	uint8_t mac[6] = { 0x02, 0, 0, 0, 0, (uint8_t)(i + 1) };
+
+	return fcr_enode_key(VLAN, mac);
+}
+
+static uint64_t
+vn_of(uint32_t fcid, unsigned int port)
+{
+	uint8_t mac[6];
+
+	fcr_fpma(mac, 0x0efc00, fcid);
+	return fcr_vn_pack(mac, port);
+}
+
+static void
+restored_bindings_activate_a_redirect_and_silent_enodes_time_out(void **state)
+{
+	const uint64_t tpm = 1000; /* ticks per ms */
+	const uint64_t now = 1000000000;
+	struct fcr_tables *t = mk();
+	uint64_t gen0, k;
+	uint8_t mac[6];
+	int id;
+
+	(void)state;
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_WAITING);
+	gen0 = t->state_gen;
+	t->fka_ms = 8000;
+	assert_int_equal(fcr_tables_binding_restore(t, VLAN, H, 0x010001, vn_of(0x010001, 0),
+						    enode_of(0), now, tpm), 0);
+	assert_int_equal(fcr_tables_binding_restore(t, VLAN, T, 0x410001, vn_of(0x410001, 0),
+						    enode_of(1), now, tpm), 0);
+	assert_int_equal(fcr_tables_binding_restore(t, VLAN, VI, 0x810001, vn_of(0x810001, 1),
+						    enode_of(2), now, tpm), 0);
+	/* learned over ELS: no ENode, never timed out */
+	assert_int_equal(fcr_tables_binding_restore(t, VLAN, VT, 0x810002, vn_of(0x810002, 1),
+						    0, now, tpm), 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	assert_int_equal(t->bindings->nb_bound, 4);
+	assert_int_equal(t->st.bindings_learned, 0); /* restored, not learned */
+	assert_true(t->state_gen > gen0);
+	/* the edge ports' check allows the VN_Port from its MAC on its port only */
+	k = fcr_vn_key(VLAN, 0x010001);
+	{
+		uint64_t vn;
+
+		fcr_vn_lookup_bulk(t->bindings, &k, 1, &vn);
+		fcr_fpma(mac, 0x0efc00, 0x010001);
+		assert_true(fcr_vn_allows(vn, mac, 0));
+		assert_false(fcr_vn_allows(vn, mac, 1));
+	}
+	/* a static binding stands against a restored one */
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, 0x2100000000000099ull, 0x010099,
+						FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_restore(t, VLAN, 0x2100000000000099ull, 0x010098,
+						    vn_of(0x010098, 0), 0, now, tpm), -EEXIST);
+	/* stamped one period back: alive until 1.5 periods from now */
+	assert_int_equal(fcr_tables_keepalive(t, now + 12000 * tpm - tpm, tpm), 0);
+	assert_int_equal(t->bindings->nb_bound, 5);
+	/* the host's ENode keeps alive; the target's and the VI's do not */
+	fcr_enode_alive(t->enodes, enode_of(0), now + 11000 * tpm);
+	assert_int_equal(fcr_tables_keepalive(t, now + 12000 * tpm + tpm, tpm), 2);
+	assert_int_equal(t->st.keepalive_unbound, 2);
+	assert_int_equal(t->bindings->nb_bound, 3); /* host, VT (ELS), the static one */
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_WAITING);
+	fcr_tables_free(t);
+}
+
+static void
+fcf_records_restore_the_vlans_fc_map(void **state)
+{
+	struct fcr_tables *t = mk();
+	uint8_t mac[6] = { 0x0e, 0xfc, 0x00, 0xff, 0xff, 0xfe };
+	uint64_t gen0 = t->state_gen;
+
+	(void)state;
+	fcr_tables_fcf_set(t, 7, mac, 0x10, 1, 0x0efc07);
+	assert_int_equal(fcr_tables_fc_map(t, 7), 0x0efc07);
+	assert_int_equal(fcr_tables_fc_map(t, 8), 0x0efc00);
+	assert_true(t->fcf[7].known && t->fcf[7].map_known);
+	assert_true(t->state_gen > gen0);
+	gen0 = t->state_gen;
+	fcr_tables_fcf_set(t, 7, mac, 0x10, 1, 0x0efc07); /* the same: no change */
+	assert_int_equal(t->state_gen, gen0);
+	fcr_tables_free(t);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return tu_eal_init("test_state", "256", "0");
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rte_eal_cleanup();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(crc_is_crc32c),
+		cmocka_unit_test(round_trip_of_many_bindings_and_fcfs),
+		cmocka_unit_test(every_truncation_and_every_flipped_bit_is_refused),
+		cmocka_unit_test(each_bad_record_is_refused),
+		cmocka_unit_test(another_node_version_or_size_is_refused),
+		cmocka_unit_test(an_encoder_without_room_says_so),
+		cmocka_unit_test(restored_bindings_activate_a_redirect_and_silent_enodes_time_out),
+		cmocka_unit_test(fcf_records_restore_the_vlans_fc_map),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
