@@ -55,6 +55,7 @@ static struct {
 	uint64_t last_ms;
 	uint64_t writes, failures; /* atomic, the writer's */
 	unsigned int logged;     /* the writer's: failure kinds logged */
+	int keep_off;            /* a refused file could not be moved aside */
 } sf = {
 	.mu = PTHREAD_MUTEX_INITIALIZER,
 	.cv = PTHREAD_COND_INITIALIZER,
@@ -114,10 +115,12 @@ refuse(const char *path, const char *why)
 	if (move_aside(path, bad, sizeof(bad)) == 0)
 		FCR_LOG(ERR, main, "state file %s refused: %s; moved aside to %s, nothing "
 			"restored: starting empty", path, why, bad);
-	else
+	else {
 		FCR_LOG(ERR, main, "state file %s refused: %s; it cannot be moved aside "
 			"(%s), nothing restored: starting empty, and it is not written over",
 			path, why, strerror(errno));
+		sf.keep_off = 1;
+	}
 }
 
 /* The file's bytes, or NULL with why. */
@@ -376,6 +379,8 @@ fcr_state_file_start(const char *path, const char *node, struct fcr_tables *t)
 {
 	const char *slash = strrchr(path, '/');
 
+	if (sf.keep_off)
+		return 0; /* said when it was refused */
 	sf.t = t;
 	snprintf(sf.path, sizeof(sf.path), "%s", path);
 	snprintf(sf.tmp, sizeof(sf.tmp), "%s.tmp", path);
