@@ -35,24 +35,10 @@ import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "tests"))
+import state_file as sf  # noqa: E402
 VLAN = 100
 FCF_MAC = bytes.fromhex("0efc00fffffe")
-
-_TAB = []
-for _i in range(256):
-    _c = _i
-    for _ in range(8):
-        _c = (_c >> 1) ^ (0x82F63B78 if _c & 1 else 0)
-    _TAB.append(_c)
-
-
-def crc32c(b):
-    c = 0xFFFFFFFF
-    tab = _TAB
-    for x in b:
-        c = tab[(c ^ x) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
 
 def node_identity(nports):
     """fcredirect's (app/state_file.c): the host name, the ports' names."""
@@ -62,19 +48,10 @@ def node_identity(nports):
 
 def state_file(path, n, node):
     """n learned bindings on edge port 0, 4 an ENode (lib/forward/fcr_state.h)."""
-    recs = bytearray()
-    for i in range(n):
-        fcid = 0x010000 + i
-        mac = 0x0efc00 << 24 | fcid
-        enode = VLAN << 48 | 0x020000000000 | (i // 4)
-        recs += struct.pack("<QQQIHH", 0x2100000000000000 | i, mac, enode, fcid, VLAN, 0)
-    nodeb = node.encode()
-    total = 64 + len(nodeb) + len(recs) + 4
-    hdr = struct.pack("<8sIIQIIII Q16s", b"FCRSTATE", 1, len(nodeb), int(time.time()),
-                      n, 0, 8000, 0, total, b"\0" * 16)
-    body = hdr + nodeb + recs
     with open(path, "wb") as f:
-        f.write(body + struct.pack("<I", crc32c(body)))
+        f.write(sf.make([(0x2100000000000000 | i, 0x0efc00 << 24 | (0x010000 + i),
+                          VLAN << 48 | 0x020000000000 | (i // 4), 0x010000 + i, VLAN)
+                         for i in range(n)], node))
     os.chmod(path, 0o600)
 
 

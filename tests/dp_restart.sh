@@ -69,10 +69,7 @@ rs_end() {
 
 # rs_bindings FILE: the learned bindings a state file holds (its header)
 rs_bindings() {
-	python3 -c 'import sys
-b = open(sys.argv[1], "rb").read()
-print(int.from_bytes(b[24:28], "little") if len(b) >= 64 and b[:8] == b"FCRSTATE" else -1)' "$1" \
-		2>/dev/null || echo -1
+	python3 "$DP_DIR/state_file.py" count "$1"
 }
 
 # rs_lists NAME: the binding lists of run NAME's log, one file each:
@@ -235,32 +232,10 @@ rs_restarted restart2 "$S2" && rs_judge_restart restart2 learn
 # ---------------------------------------------------------------------
 # Bad files: each refused, moved aside, nothing restored, the run goes on.
 
-# crc32c of stdin's bytes, and a file with its header and CRC remade
-rs_patch() { # FILE OFFSET HEXBYTES [NODE]: bytes set, the node replaced, the CRC remade
-	python3 - "$@" <<'PY'
-import sys
-path, off, hx = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-b = bytearray(open(path, "rb").read())
-if len(sys.argv) > 4:
-    nl = int.from_bytes(b[12:16], "little")
-    node = sys.argv[4].encode()
-    b[64:64 + nl] = node
-    b[12:16] = len(node).to_bytes(4, "little")
-    b[40:48] = len(b).to_bytes(8, "little")
-if hx:
-    b[off:off + len(hx) // 2] = bytes.fromhex(hx)
-tab = []
-for i in range(256):
-    c = i
-    for _ in range(8):
-        c = (c >> 1) ^ (0x82F63B78 if c & 1 else 0)
-    tab.append(c)
-c = 0xFFFFFFFF
-for x in b[:-4]:
-    c = tab[(c ^ x) & 0xFF] ^ (c >> 8)
-b[-4:] = (c ^ 0xFFFFFFFF).to_bytes(4, "little")
-open(path, "wb").write(b)
-PY
+# rs_patch FILE OFFSET HEXBYTES [NODE]: bytes set, the node replaced, the
+# length and CRC remade
+rs_patch() {
+	python3 "$DP_DIR/state_file.py" patch "$@"
 }
 
 # bad NAME "what" PATTERN: a run whose state file $TMP/NAME/fcredirect.state

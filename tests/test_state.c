@@ -301,19 +301,7 @@ an_encoder_without_room_says_so(void **state)
 static struct fcr_tables *
 mk(void)
 {
-	struct fcr_tables_params p = {
-		.max_flows = 1024, .max_routes = 64, .max_bindings = 256,
-		.max_redirects = 64, .nb_workers = 1, .qsbr = NULL, .socket = 0,
-	};
-	static int seq;
-	char name[32];
-	struct fcr_tables *t;
-
-	snprintf(name, sizeof(name), "st%d", seq++);
-	t = fcr_tables_create(name, &p);
-	assert_non_null(t);
-	t->fabric_mask = 1u << FABRIC;
-	return t;
+	return tu_tables(1, 1u << FABRIC);
 }
 
 static uint64_t

@@ -40,19 +40,7 @@
 static struct fcr_tables *
 mk(void)
 {
-	struct fcr_tables_params p = {
-		.max_flows = 1024, .max_routes = 64, .max_bindings = 256,
-		.max_redirects = 64, .nb_workers = 2, .qsbr = NULL, .socket = 0,
-	};
-	static int seq;
-	char name[32];
-	struct fcr_tables *t;
-
-	snprintf(name, sizeof(name), "t%d", seq++);
-	t = fcr_tables_create(name, &p);
-	assert_non_null(t);
-	t->fabric_mask = 1u << FABRIC_PORT;
-	return t;
+	return tu_tables(2, 1u << FABRIC_PORT);
 }
 
 /* The action a worker would apply to (vlan, s, d), or -1 for no entry. */

@@ -31,6 +31,28 @@
 #include "fcr_fcoe.h"
 #include "fcr_frame.h"
 #include "fcr_reason.h"
+#include "fcr_tables.h"
+
+/* Small tables for a test (1,024 flows, 256 bindings, 64 routes and
+ * redirects), no RCU (no worker reads them concurrently), the fabric
+ * ports in fabric_mask; each with a name of its own. */
+static inline struct fcr_tables *
+tu_tables(uint32_t nb_workers, uint32_t fabric_mask)
+{
+	struct fcr_tables_params p = {
+		.max_flows = 1024, .max_routes = 64, .max_bindings = 256,
+		.max_redirects = 64, .nb_workers = nb_workers, .qsbr = NULL, .socket = 0,
+	};
+	static int seq;
+	char name[32];
+	struct fcr_tables *t;
+
+	snprintf(name, sizeof(name), "tu%d", seq++);
+	t = fcr_tables_create(name, &p);
+	assert_non_null(t);
+	t->fabric_mask = fabric_mask;
+	return t;
+}
 
 /* ---------------------------------------------------------------- PRNG */
 

@@ -227,6 +227,21 @@ by_fcid(const void *a, const void *b)
 	return x->fcid < y->fcid ? -1 : x->fcid > y->fcid;
 }
 
+/* b sorted by cmp: the second of the first two equal, or NULL. */
+static const struct fcr_state_binding *
+first_twin(struct fcr_state_binding *b, uint32_t n, int (*cmp)(const void *, const void *))
+{
+	uint32_t i;
+
+	if (n < 2)
+		return NULL;
+	qsort(b, n, sizeof(*b), cmp);
+	for (i = 1; i < n; i++)
+		if (cmp(&b[i - 1], &b[i]) == 0)
+			return &b[i];
+	return NULL;
+}
+
 static int
 binding_check(const uint8_t *p, const struct fcr_state_expect *exp, uint32_t i,
 	      struct fcr_state_binding *b, char *why, size_t why_len)
@@ -269,6 +284,7 @@ fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect 
 {
 	uint64_t vlans[4096 / 64] = { 0 };
 	const uint8_t *p = buf + FCR_STATE_HDR_LEN + info->node_len;
+	const struct fcr_state_binding *t;
 	uint32_t i;
 
 	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) != len)
@@ -291,15 +307,9 @@ fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect 
 			WHY("FCF %" PRIu32 ": a second FCF on VLAN %u", i, x->vlan);
 		vlans[x->vlan >> 6] |= 1ull << (x->vlan & 63);
 	}
-	if (info->nb_bindings < 2)
-		return 0;
-	qsort(b, info->nb_bindings, sizeof(*b), by_wwpn);
-	for (i = 1; i < info->nb_bindings; i++)
-		if (by_wwpn(&b[i - 1], &b[i]) == 0)
-			WHY("two bindings of VLAN %u WWPN %016" PRIx64, b[i].vlan, b[i].wwpn);
-	qsort(b, info->nb_bindings, sizeof(*b), by_fcid);
-	for (i = 1; i < info->nb_bindings; i++)
-		if (by_fcid(&b[i - 1], &b[i]) == 0)
-			WHY("two bindings of VLAN %u FCID 0x%06" PRIx32, b[i].vlan, b[i].fcid);
+	if ((t = first_twin(b, info->nb_bindings, by_wwpn)) != NULL)
+		WHY("two bindings of VLAN %u WWPN %016" PRIx64, t->vlan, t->wwpn);
+	if ((t = first_twin(b, info->nb_bindings, by_fcid)) != NULL)
+		WHY("two bindings of VLAN %u FCID 0x%06" PRIx32, t->vlan, t->fcid);
 	return 0;
 }
