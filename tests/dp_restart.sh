@@ -24,6 +24,7 @@
 #
 # usage: dp_restart.sh <fcredirect> <fcoe-gen>
 FCR=${1:?usage: dp_restart.sh <fcredirect> <fcoe-gen>}
+# shellcheck disable=SC2034 # dp_lib.sh's
 GEN=${2:?usage: dp_restart.sh <fcredirect> <fcoe-gen>}
 . "$(dirname "$0")/dp_lib.sh"
 
@@ -41,6 +42,7 @@ rs_args() {
 	else
 		vdev+=(--vdev "net_pcap3,tx_pcap=$TMP/$name.out3.pcap")
 	fi
+	# shellcheck disable=SC2054 # one EAL argument, a list of lcores
 	FCR_ARGS=(--no-huge -m 512 --no-pci -l 0,1 --file-prefix "dp$$-$name"
 		--log-level=lib.eal:error --log-level=pmd.net.pcap:error "${vdev[@]}"
 		-- -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096
@@ -57,7 +59,8 @@ rs_start() {
 	exec {RS_FD}>"$TMP/$1.stdin"
 	trap '' PIPE
 }
-rs_send() { printf "$@" >&"$RS_FD" 2>/dev/null || true; }
+# shellcheck disable=SC2059 # the callers' formats
+rs_send() { { printf "$@" 1>&"$RS_FD"; } 2>/dev/null || true; }
 # rs_end NAME: end of input, the exit status in FCR_RC
 rs_end() {
 	exec {RS_FD}>&-
