@@ -17,6 +17,9 @@
 #   learn-kill: a run learns, is killed with SIGKILL once the file on disk
 #     holds every binding (state_writes counted); the next run restores
 #     them and forwards as above.
+#   restart-silent: the file's keep-alive period set to 1 s: the restored
+#     ENodes, which keep no alive, are timed out after 1.5 periods and
+#     their bindings go (how restored state meets the fabric).
 #   bad-*: a truncated file, a flipped byte, another format version,
 #     another node's file, mode 0644, a file of another user, a symbolic
 #     link: each refused with its log line, moved aside to PATH.bad-*,
@@ -73,6 +76,12 @@ rs_end() {
 # rs_bindings FILE: the learned bindings a state file holds (its header)
 rs_bindings() {
 	python3 "$DP_DIR/state_file.py" count "$1"
+}
+
+# rs_patch FILE OFFSET HEXBYTES [NODE]: bytes set, the node replaced, the
+# length and CRC remade
+rs_patch() {
+	python3 "$DP_DIR/state_file.py" patch "$@"
 }
 
 # rs_lists NAME: the binding lists of run NAME's log, one file each:
@@ -232,14 +241,38 @@ rm -rf "/var/run/dpdk/dp$$-learnk"
 check "learnk: killed with SIGKILL, the file holds $n_bind bindings" "$(rs_bindings "$S2")" -eq "$n_bind"
 rs_restarted restart2 "$S2" && rs_judge_restart restart2 learn
 
+echo "== restart-silent: restored ENodes that do not keep alive are timed out (keep-alive period 1 s in the file)"
+mkdir -p "$TMP/s3"
+S3=$TMP/s3/fcredirect.state
+cp "$TMP/good.state" "$S3"
+chmod 600 "$S3"
+rs_patch "$S3" 32 e8030000 # fka_ms 1000
+rs_start silent "$TMP/data.pcap" "" "$S3"
+rs_send 'binding list\n'
+if fcr_wait_line silent '^[0-9]+ bindings$' 1; then
+	# wait on the state: every ENode timed out (nothing kept alive)
+	deadline=$((SECONDS + 60))
+	while :; do
+		rs_send 'show fwd stats\n'
+		k=$(rs_stat silent keepalive_timeouts)
+		[ "${k:-0}" -ge "$n_bind" ] && break
+		if [ "$SECONDS" -ge "$deadline" ] || ! kill -0 "$FCR_PID" 2>/dev/null; then
+			break
+		fi
+		sleep 0.05
+	done
+	rs_send 'binding list\nshow fwd stats\nquit\n'
+fi
+rs_end silent
+rs_lists silent >/dev/null
+check "silent: $n_bind bindings restored, then every ENode timed out (keepalive_timeouts $(rs_stat silent keepalive_timeouts), keepalive_unbound $(rs_stat silent keepalive_unbound))" \
+	"$(wc -l <"$TMP/silent.list.1")" -eq "$n_bind" -a "$(rs_stat silent keepalive_timeouts)" = "$n_bind" \
+	-a "$(rs_stat silent keepalive_unbound)" = "$n_bind"
+check "silent: no binding left, and the state file says so after quit" \
+	"$(wc -l <"$TMP/silent.list.2")" -eq 0 -a "$(rs_bindings "$S3")" -eq 0
+
 # ---------------------------------------------------------------------
 # Bad files: each refused, moved aside, nothing restored, the run goes on.
-
-# rs_patch FILE OFFSET HEXBYTES [NODE]: bytes set, the node replaced, the
-# length and CRC remade
-rs_patch() {
-	python3 "$DP_DIR/state_file.py" patch "$@"
-}
 
 # bad NAME "what" PATTERN: a run whose state file $TMP/NAME/fcredirect.state
 # was made bad: refused with PATTERN in its log line, moved aside, nothing
