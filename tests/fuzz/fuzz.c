@@ -35,6 +35,22 @@ fz_run_one(const uint8_t *data, size_t len)
 	return fz_this.one(data, len);
 }
 
+void
+fz_run_made(uint32_t target, long n,
+	    size_t (*make)(struct tu_rng *r, void *buf, size_t cap), void *buf, size_t cap)
+{
+	long i;
+
+	for (i = 0; i < n; i++) {
+		struct tu_rng r;
+		size_t len;
+
+		fz_rng(&r, target, (uint64_t)i);
+		len = make(&r, buf, cap);
+		FZ_CHECK(fz_run_one(buf, len) == 0, "input refused");
+	}
+}
+
 long
 fz_iters_or(long def)
 {

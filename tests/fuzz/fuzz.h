@@ -47,6 +47,12 @@ int fz_run_one(const uint8_t *data, size_t len);
  * written there as <target>-<iteration>. */
 void fz_dump(const uint8_t *data, size_t len);
 
+/* n inputs of a target (its number for fz_rng), each made by make into
+ * buf (cap bytes: make returns the input's length) and run by
+ * fz_run_one, which must take it (0). */
+void fz_run_made(uint32_t target, long n,
+		 size_t (*make)(struct tu_rng *r, void *buf, size_t cap), void *buf, size_t cap);
+
 /* FCR_FUZZ_ITERS if given, else the target's default. */
 long fz_iters_or(long def);
 

@@ -217,8 +217,9 @@ cz_word(struct tu_rng *r, const char *ph, size_t phlen, char *out, size_t cap)
 /* A file of lines made from the kinds' syntax, with words cut, swapped,
  * doubled and replaced, and now and then bytes flipped. */
 static size_t
-cz_make(struct tu_rng *r, char *out, size_t cap)
+cz_make(struct tu_rng *r, void *buf, size_t cap)
 {
+	char *out = buf;
 	size_t len = 0;
 	unsigned int k, nl = 1 + tu_below(r, 6);
 
@@ -261,19 +262,12 @@ static void
 fuzz_config_files(void **state)
 {
 	static char in[CZ_MAX];
-	long n = fz_iters_or(20000), i;
+	long n = fz_iters_or(20000);
 	char extra[200];
 	double t0 = fz_now();
 
 	(void)state;
-	for (i = 0; i < n; i++) {
-		struct tu_rng r;
-		size_t len;
-
-		fz_rng(&r, 5, (uint64_t)i);
-		len = cz_make(&r, in, sizeof(in));
-		FZ_CHECK(fz_run_one((const uint8_t *)in, len) == 0, "input refused");
-	}
+	fz_run_made(5, n, cz_make, in, sizeof(in));
 	snprintf(extra, sizeof(extra), "%ld lines; files applied %ld, refused: parse %ld, "
 		 "check %ld, apply %ld", tally.lines, tally.applied, tally.refused_parse,
 		 tally.refused_check, tally.refused_apply);

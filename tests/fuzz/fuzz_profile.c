@@ -68,8 +68,9 @@ static const char *const pz_values[] = {
 
 /* A file of key = value lines, some broken, some long. */
 static size_t
-pz_make(struct tu_rng *r, char *out, size_t cap)
+pz_make(struct tu_rng *r, void *buf, size_t cap)
 {
+	char *out = buf;
 	size_t len = 0;
 	unsigned int k, n = tu_below(r, 12);
 
@@ -110,19 +111,12 @@ static void
 fuzz_profile_files(void **state)
 {
 	static char in[PZ_MAX];
-	long n = fz_iters_or(20000), i;
+	long n = fz_iters_or(20000);
 	char extra[100];
 	double t0 = fz_now();
 
 	(void)state;
-	for (i = 0; i < n; i++) {
-		struct tu_rng r;
-		size_t len;
-
-		fz_rng(&r, 6, (uint64_t)i);
-		len = pz_make(&r, in, sizeof(in));
-		FZ_CHECK(fz_run_one((const uint8_t *)in, len) == 0, "input refused");
-	}
+	fz_run_made(6, n, pz_make, in, sizeof(in));
 	snprintf(extra, sizeof(extra), "%ld loaded, %ld refused", tally.loaded, tally.refused);
 	fz_report(n, "profiles", t0, extra);
 	assert_true(tally.loaded > 0 && tally.refused > 0);

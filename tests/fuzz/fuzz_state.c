@@ -80,8 +80,9 @@ state_one(const uint8_t *data, size_t size)
 
 /* A good file of up to 40 bindings and 4 FCFs, then its mutations. */
 static size_t
-sz_make(struct tu_rng *r, uint8_t *out, size_t cap)
+sz_make(struct tu_rng *r, void *buf, size_t cap)
 {
+	uint8_t *out = buf;
 	struct fcr_state_enc e;
 	uint32_t nb = tu_below(r, 40), nf = tu_below(r, 5), i;
 	size_t len;
@@ -152,19 +153,12 @@ static void
 fuzz_state_files(void **state)
 {
 	static uint8_t in[8192];
-	long n = fz_iters_or(100000), i;
+	long n = fz_iters_or(100000);
 	char extra[100];
 	double t0 = fz_now();
 
 	(void)state;
-	for (i = 0; i < n; i++) {
-		struct tu_rng r;
-		size_t len;
-
-		fz_rng(&r, 7, (uint64_t)i);
-		len = sz_make(&r, in, sizeof(in));
-		FZ_CHECK(fz_run_one(in, len) == 0, "input refused");
-	}
+	fz_run_made(7, n, sz_make, in, sizeof(in));
 	snprintf(extra, sizeof(extra), "%ld taken, %ld refused", tally.taken, tally.refused);
 	fz_report(n, "files", t0, extra);
 	assert_true(tally.taken > 0 && tally.refused > 0);
