@@ -349,6 +349,34 @@ unknown_flow_goes_plain_and_is_reported_once(void **state)
 	free_all(m, 3);
 }
 
+/* An FCP command that is its flow's first frame: its exchange goes with
+ * the report (and with the frames missed after it), for the entry the
+ * tables lcore makes to count it open. */
+static void
+a_first_frame_command_is_reported_with_its_exchange(void **state)
+{
+	struct rte_mbuf *m[3] = {
+		frame(0x01000a, 0x41000a, 32, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP),
+		fcp(0x01000a, 0x41000a),
+		frame(0x01000a, 0x41000a, 32, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP),
+	};
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint16_t out[3];
+
+	(void)state;
+	fcr_pipeline_forget(&pl, NULL, 0);
+	assert_int_equal(run(m, 3, 0, out, &st, ev), 1);
+	assert_int_equal(ev[0].type, FCR_EV_FLOW_FIRST);
+	assert_int_equal(ev[0].cmnds, 1);
+	assert_int_equal(ev[0].ends, 0);
+	assert_int_equal(fcr_pipeline_forget(&pl, ev, 2), 1);
+	assert_int_equal(ev[0].type, FCR_EV_FLOW_MISSES);
+	assert_int_equal(ev[0].count, 2);
+	assert_int_equal(ev[0].cmnds, 1);
+	free_all(m, 3);
+}
+
 static void
 a_bad_crc_stays_exactly_as_bad(void **state)
 {
@@ -1142,6 +1170,7 @@ main(void)
 		cmocka_unit_test(a_redirect_that_is_not_active_drops_its_pair_and_counts_it),
 		cmocka_unit_test(a_held_entry_drops_new_commands_and_counts_exchanges),
 		cmocka_unit_test(unknown_flow_goes_plain_and_is_reported_once),
+		cmocka_unit_test(a_first_frame_command_is_reported_with_its_exchange),
 		cmocka_unit_test(a_bad_crc_stays_exactly_as_bad),
 		cmocka_unit_test(crc_in_a_second_segment_is_updated),
 		cmocka_unit_test(largest_payload_forwards_with_a_good_crc),

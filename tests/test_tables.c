@@ -1541,6 +1541,45 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	fcr_tables_free(t);
 }
 
+/* An FCP command that is its flow's first frame finds no entry: the
+ * worker reports it (FCR_EV_FLOW_FIRST, with the exchanges it began) and
+ * the tables lcore makes the entry. That exchange is open on the entry as
+ * much as one the workers counted: a drain waits for it, and for the
+ * commands among the frames missed after it (FCR_EV_FLOW_MISSES). */
+static void
+a_first_frame_command_is_an_open_exchange(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct cutover_probe c = { .t = t, .told = 1 };
+	struct fcr_event ev;
+	int id;
+
+	(void)state;
+	relogin_all(t);
+	t->note_hook = (struct fcr_note_hook){ .fn = tell_on_cutover, .ctx = &c };
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, FH, FT));
+	ev.count = 1;
+	ev.cmnds = 1;
+	fcr_tables_event(t, &ev);
+	ev.type = FCR_EV_FLOW_MISSES; /* two more frames, one a command */
+	ev.count = 2;
+	fcr_tables_event(t, &ev);
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, FT, FH));
+	ev.count = 1;
+	ev.cmnds = 0;
+	ev.ends = 1; /* the first command's FCP_RSP */
+	fcr_tables_event(t, &ev);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(t->redirects->r[id].draining, FCR_DRAIN_HOST);
+	assert_int_equal(fcr_redirect_open(t->redirects, (uint32_t)id), 1);
+	fcr_redirect_drain_poll(t->redirects);
+	assert_int_equal(c.drained, 0);
+	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	fcr_redirect_drain_poll(t->redirects);
+	assert_int_equal(c.drained, 1);
+	fcr_tables_free(t);
+}
+
 /* The operator's word stands: a login never moves a static binding, never
  * takes its FCID, and a fabric logout does not remove it. */
 static void
@@ -2088,6 +2127,7 @@ main(void)
 		cmocka_unit_test(fip_discovery_is_learned_from_fabric_ports_only),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
+		cmocka_unit_test(a_first_frame_command_is_an_open_exchange),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),
 		cmocka_unit_test(a_burst_keeps_what_each_first_frame_does),
 		cmocka_unit_test(random_bursts_apply_as_their_events_one_by_one),

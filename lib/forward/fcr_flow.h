@@ -125,6 +125,9 @@ struct fcr_flow_table {
 	/* frames sent before the entry existed, as the workers reported
 	 * them: a redirect taking a plain entry over counts them too */
 	uint32_t *missed;
+	/* the exchanges among them (an FCP command that was its flow's
+	 * first frame): counted with the workers' (fcr_flow_exchanges_sum) */
+	struct fcr_flow_exchanges *xmissed;
 	uint32_t expire_pos;                 /* where the expiry scan goes on */
 	uint32_t *free_idx;
 	uint32_t nb_free;
@@ -262,7 +265,8 @@ int fcr_flow_find(const struct fcr_flow_table *ft, uint64_t key);
 /* Sum of every worker's counters for one entry (first = earliest seen). */
 void fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 			   struct fcr_flow_counters *out);
-/* Sum of every worker's exchange counts for one entry (modulo 2^32). */
+/* Sum of every worker's exchange counts for one entry, and of those its
+ * frames sent before it existed brought (xmissed), modulo 2^32. */
 void fcr_flow_exchanges_sum(const struct fcr_flow_table *ft, uint32_t idx,
 			    struct fcr_flow_exchanges *out);
 /* Walk the live entries: *iter starts at 0; returns the index or -ENOENT

@@ -44,15 +44,24 @@ struct fcr_pipeline_frames {
 	unsigned int nmark;                    /* frames with the mark parse let on */
 };
 
+/* A frame of no flow entry: its flow reported (FCR_EV_FLOW_FIRST), once;
+ * the exchanges it begins or ends (an FCP command that is its flow's first
+ * frame) go with the report, for the entry the tables lcore makes of it to
+ * count them as the workers count theirs. */
 static inline unsigned int
-fcr_pipeline_report_first(struct fcr_pipeline *p, uint64_t key,
+fcr_pipeline_report_first(struct fcr_pipeline *p, uint64_t key, const struct fcr_frame *f,
 			  struct fcr_event *ev, uint64_t now)
 {
 	/* One report per new flow, not one per frame of its first bursts. */
 	unsigned int slot = (unsigned int)((key * 0x9E3779B97F4A7C15ull) >> 56), n = 0;
+	struct fcr_flow_exchanges x = { 0, 0 };
 
+	if (unlikely(fcr_flow_exchange_frame(f->r_ctl)))
+		fcr_flow_count_exchange(&x, f->r_ctl, f->type);
 	if (p->recent[slot] == key) {
 		p->recent_misses[slot]++;
+		p->recent_x[slot].cmnds += x.cmnds;
+		p->recent_x[slot].ends += x.ends;
 		return 0;
 	}
 	if (p->recent[slot] != UINT64_MAX && p->recent_misses[slot] != 0) {
@@ -60,14 +69,19 @@ fcr_pipeline_report_first(struct fcr_pipeline *p, uint64_t key,
 		fcr_event_flow(ev, p->recent[slot]);
 		ev->type = FCR_EV_FLOW_MISSES;
 		ev->count = p->recent_misses[slot];
+		ev->cmnds = p->recent_x[slot].cmnds;
+		ev->ends = p->recent_x[slot].ends;
 		ev->worker = (uint8_t)p->worker;
 		ev->tsc = now;
 		n = 1;
 	}
 	p->recent[slot] = key;
 	p->recent_misses[slot] = 0;
+	p->recent_x[slot].cmnds = p->recent_x[slot].ends = 0;
 	fcr_event_flow(&ev[n], key);
 	ev[n].count = 1;
+	ev[n].cmnds = x.cmnds;
+	ev[n].ends = x.ends;
 	ev[n].worker = (uint8_t)p->worker;
 	ev[n].tsc = now;
 	return n + 1;
@@ -381,7 +395,7 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 			if (unlikely(w->f[i].mark))
 				w->missed[i] = 0;
 			else
-				nev += fcr_pipeline_report_first(p, w->key[i],
+				nev += fcr_pipeline_report_first(p, w->key[i], &w->f[i],
 								 &ev[nev], now);
 			w->did[i] = w->f[i].d_id;
 			w->sid[i] = w->f[i].s_id;
