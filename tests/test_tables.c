@@ -1442,6 +1442,26 @@ held(struct fcr_tables *t, uint32_t s, uint32_t d)
 	return a >= 0 && ((uint64_t)a & FCR_ACTION_HOLD) != 0;
 }
 
+/* How an entry drains per exchange: FCR_ACTION_DRAIN and which way. */
+static uint64_t
+drain_bits(struct fcr_tables *t, uint32_t s, uint32_t d)
+{
+	int64_t a = action_of(t, s, d);
+
+	return a < 0 ? 0 : (uint64_t)a & (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_TO |
+					  FCR_ACTION_DRAIN_VI);
+}
+
+static unsigned int
+sets_used(const struct fcr_tables *t)
+{
+	unsigned int s, n = 0;
+
+	for (s = 0; s < FCR_DRAIN_SETS; s++)
+		n += t->redirects->set_used[s];
+	return n;
+}
+
 /* A cutover drains its pair before anyone is told: the host's new commands
  * are held until its open exchanges have ended (an FCP_RSP or a BA_ACC
  * ends one, a BA_RJT does not), then the VI's, and only then are the host
@@ -1476,6 +1496,13 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_true(held(t, FH, FT));
 	assert_false(held(t, FVI, FT)); /* the VI still serves the host's */
 	assert_four_rules(t, FH, FT, FVI, FVT);
+	/* per exchange: each rule carries the host's or the VI's, one way */
+	assert_int_equal(sets_used(t), 1);
+	assert_true(drain_bits(t, FH, FT) == FCR_ACTION_DRAIN);
+	assert_true(drain_bits(t, FVT, FH) == (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_TO));
+	assert_true(drain_bits(t, FVI, FT) == (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_VI));
+	assert_true(drain_bits(t, FT, FH) ==
+		    (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_VI | FCR_ACTION_DRAIN_TO));
 	fcr_redirect_drain_poll(t->redirects);
 	assert_int_equal(c.drained, 0);
 	sent(t, FVT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
@@ -1497,8 +1524,10 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_int_equal(t->redirects->nb_draining, 0);
 	/* told: the old path until the host is back */
 	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_true(drain_bits(t, FH, FT) == FCR_ACTION_DRAIN);
 	relogin(t, 0);
 	assert_no_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(sets_used(t), 0);
 
 	/* a new redirect on a plain pair with an exchange open */
 	assert_true(fcr_flow_set(t->flows, fcr_flow_key(VLAN, FH, FT),
@@ -1512,6 +1541,8 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_rule(t, FH, FT, FH, FT, FCR_LEG_PLAIN); /* plain, its commands held */
 	assert_true(held(t, FH, FT));
 	assert_rule(t, FT, FH, FT, FH, FCR_LEG_PLAIN);
+	assert_true(drain_bits(t, FH, FT) == FCR_ACTION_DRAIN);
+	assert_true(drain_bits(t, FT, FH) == (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_TO));
 	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
 	fcr_redirect_drain_poll(t->redirects);
 	assert_int_equal(c.drained, 2);
@@ -1522,6 +1553,8 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 	assert_false(held(t, FH, FT));
+	assert_true(drain_bits(t, FH, FT) == 0);
+	assert_int_equal(sets_used(t), 0);
 
 	/* what the keys counted before the rules does not hold the next drain,
 	 * an exchange that never ends holds it FCR_DRAIN_TICKS */

@@ -138,6 +138,97 @@ drain_end(struct fcr_redirect_table *rt, uint32_t id)
 	rt->r[last].drain_pos = r->drain_pos;
 }
 
+/* ---- the drain's exchange sets (FCR_ACTION_DRAIN) ------------------- */
+
+/* A free exchange set, cleared, that no worker can still be writing (its
+ * release passed by every worker); -1 when none. */
+static int
+xset_take(struct fcr_redirect_table *rt)
+{
+	unsigned int s;
+
+	for (s = 0; s < FCR_DRAIN_SETS; s++) {
+		if (rt->set_used[s])
+			continue;
+		if (rt->flows->qsbr != NULL &&
+		    rte_rcu_qsbr_check(rt->flows->qsbr, rt->set_token[s], false) != 1)
+			continue;
+		memset(rt->xsets[s], 0, sizeof(rt->xsets[s]));
+		rt->set_used[s] = 1;
+		return (int)s;
+	}
+	return -1;
+}
+
+/* The cutover is over: its set goes back (its entries rewritten before). */
+static void
+xset_release(struct fcr_redirect_table *rt, struct fcr_redirect *r)
+{
+	if (r->xset == 0)
+		return;
+	rt->set_used[r->xset - 1] = 0;
+	rt->set_token[r->xset - 1] = rt->flows->qsbr != NULL ?
+				     rte_rcu_qsbr_start(rt->flows->qsbr) : 0;
+	r->xset = 0;
+}
+
+/* key[k]'s action with `bits` or'ed in, when the redirect holds it. */
+static void
+mark(struct fcr_redirect_table *rt, uint32_t id, int k, uint64_t bits)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	int idx = fcr_flow_find(rt->flows, r->key[k]);
+
+	if (idx >= 0 && rt->flows->owner[idx] == id)
+		fcr_flow_set(rt->flows, r->key[k], rt->flows->action[idx] | bits, id);
+}
+
+/* The pair drains per exchange: each of its entries that carries the
+ * host's or the VI's exchanges is told which set and which way. Keys in
+ * rule_keys' order: host -> target (the host sends), VI -> target (the
+ * VI sends), target -> host (to the VI), VT -> host (to the host); or the
+ * plain pair a drain took: host -> target, target -> host. */
+static void
+xset_mark(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	uint64_t set;
+	int s;
+
+	if (r->blocking || (r->nb_keys != FCR_REDIRECT_KEYS && !plain_held(r)))
+		return;
+	s = xset_take(rt);
+	if (s < 0) {
+		rt->drains_per_flow++;
+		return;
+	}
+	r->xset = (uint8_t)(s + 1);
+	set = FCR_ACTION_DRAIN | (uint64_t)s << FCR_ACTION_DRAIN_SHIFT;
+	mark(rt, id, 0, set);
+	if (plain_held(r)) {
+		mark(rt, id, 1, set | FCR_ACTION_DRAIN_TO);
+		return;
+	}
+	mark(rt, id, 1, set | FCR_ACTION_DRAIN_VI);
+	mark(rt, id, 2, set | FCR_ACTION_DRAIN_VI | FCR_ACTION_DRAIN_TO);
+	mark(rt, id, 3, set | FCR_ACTION_DRAIN_TO);
+}
+
+unsigned int
+fcr_redirect_held_exchanges(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	unsigned int n = 0, i, who;
+
+	if (r->xset == 0)
+		return 0;
+	for (who = 0; who < 2; who++)
+		for (i = 0; i < FCR_DRAIN_SET_WORDS; i++)
+			n += (unsigned int)__builtin_popcountll(
+				__atomic_load_n(&rt->xsets[r->xset - 1][who][i], __ATOMIC_RELAXED));
+	return n;
+}
+
 /* The cutover is over: the new path. A ghost's entries go with it. */
 void
 fcr_cutover_end(struct fcr_redirect_table *rt, uint32_t id)
@@ -149,10 +240,12 @@ fcr_cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 	rt->nb_cutover--;
 	if (!r->ghost) {
 		fcr_redirect_install_noted(rt, id, r->state);
+		xset_release(rt, r);
 		return;
 	}
 	r->ghost = 0;
 	fcr_redirect_uninstall(rt, id);
+	xset_release(rt, r);
 	fcr_redirect_unref_names(rt, r, id);
 	fcr_redirect_retry_released(rt);
 	rt->free_idx[rt->nb_free++] = id;
@@ -259,6 +352,7 @@ drain_begin(struct fcr_redirect_table *rt, uint32_t id)
 		drained(rt, id, 0);
 		return;
 	}
+	xset_mark(rt, id);
 	hold(rt, id, b);
 	r->draining = FCR_DRAIN_HOST;
 	r->drain_ticks = 0;

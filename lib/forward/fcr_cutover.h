@@ -56,6 +56,10 @@ void fcr_redirect_drain_poll(struct fcr_redirect_table *rt);
 /* Exchanges open on the keys a draining redirect waits on now. */
 uint64_t fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id);
 
+/* Exchanges its drain saw begin after the change (distinct OX_IDs of the
+ * commands held, the host's and the VI's); 0 when it drains per flow. */
+unsigned int fcr_redirect_held_exchanges(const struct fcr_redirect_table *rt, uint32_t id);
+
 /* Every 100 ms: drains that waited FCR_DRAIN_TICKS end anyway (counted in
  * *drains_timed_out), cutovers that waited FCR_CUTOVER_TICKS after take
  * the new path. Returns how many did. */

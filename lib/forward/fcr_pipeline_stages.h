@@ -361,6 +361,37 @@ fcr_pipeline_exchange(uint64_t a, uint8_t leg, struct fcr_flow_exchanges *c,
 	return leg;
 }
 
+/* A frame on an entry of a pair draining per exchange (FCR_ACTION_DRAIN):
+ * of the exchanges of the entry's initiator (the host's or the VI's), a
+ * command held has its OX_ID put in the drain's set, and any other frame
+ * of an exchange in the set is dropped (FCR_LEG_NEW_EXCHANGE): that
+ * exchange began after the change, its command never went. The frames of
+ * the exchanges open at the change, and the other side's exchanges, go by
+ * the action (fcr_pipeline_exchange). Only such entries pay this. */
+static inline uint8_t
+fcr_pipeline_drain(const struct fcr_redirect_table *rd, uint64_t a, uint8_t leg,
+		   struct fcr_flow_exchanges *c, const struct fcr_frame *f)
+{
+	int to_initiator = (f->f_ctl & FCR_F_CTL_EXCH_CTX) != 0;
+
+	if (leg < FCR_LEG_HELD && to_initiator == ((a & FCR_ACTION_DRAIN_TO) != 0)) {
+		uint64_t *word = &rd->xsets[fcr_action_drain_set(a)]
+				   [(a & FCR_ACTION_DRAIN_VI) != 0][f->ox_id >> 6];
+		uint64_t bit = 1ull << (f->ox_id & 63);
+
+		if ((a & FCR_ACTION_HOLD) && f->r_ctl == FCR_RCTL_FCP_CMND &&
+		    f->type == FCR_TYPE_FCP) {
+			__atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+			return FCR_LEG_HELD;
+		}
+		if (__atomic_load_n(word, __ATOMIC_RELAXED) & bit)
+			return FCR_LEG_NEW_EXCHANGE;
+	}
+	if (fcr_flow_exchange_frame(f->r_ctl))
+		return fcr_pipeline_exchange(a, leg, c, f);
+	return leg;
+}
+
 /*
  * Each frame's action: its flow's counters, its leg, the D_ID it leaves
  * with and its route's key (the tbl24 entry prefetched); the IDs rewritten
@@ -409,7 +440,11 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		s = fcr_action_sid(a);
 		d = fcr_action_did(a);
 		w->leg[i] = (uint8_t)fcr_action_leg(a);
-		if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
+		if (unlikely(a & FCR_ACTION_DRAIN))
+			w->leg[i] = fcr_pipeline_drain(p->tables->redirects, a, w->leg[i],
+						       &ft->exchanges[p->worker][w->idx[i]],
+						       &w->f[i]);
+		else if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
 			w->leg[i] = fcr_pipeline_exchange(
 				a, w->leg[i], &ft->exchanges[p->worker][w->idx[i]], &w->f[i]);
 		/* the route's tbl24 entry (domain and area routes: the
@@ -539,10 +574,12 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 
 		hop = NULL;
 		if (unlikely(w->leg[i] >= FCR_LEG_HELD)) {
-			/* not a leg a frame is sent on (one test for all three) */
+			/* not a leg a frame is sent on (one test for all four) */
 			if (w->leg[i] == FCR_LEG_HELD) {
 				/* its initiator retries it once logged in again */
 				r = FCR_R_CUTOVER_HELD;
+			} else if (w->leg[i] == FCR_LEG_NEW_EXCHANGE) {
+				r = FCR_R_CUTOVER_NEW_EXCHANGE;
 			} else if (w->leg[i] == FCR_LEG_HIDDEN) {
 				r = FCR_R_REDIRECT_HIDDEN;
 			} else {

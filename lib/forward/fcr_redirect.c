@@ -76,7 +76,10 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	rt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
 	rt->drain_list = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
-	if (rt->r == NULL || rt->wwpn == NULL || rt->free_idx == NULL || rt->drain_list == NULL)
+	rt->xsets = rte_zmalloc_socket(NULL, sizeof(*rt->xsets) * FCR_DRAIN_SETS,
+				       RTE_CACHE_LINE_SIZE, socket);
+	if (rt->r == NULL || rt->wwpn == NULL || rt->free_idx == NULL || rt->drain_list == NULL ||
+	    rt->xsets == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
 		rt->free_idx[i] = capacity - 1 - i;
@@ -113,6 +116,7 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 	rte_free(rt->wwpn);
 	rte_free(rt->free_idx);
 	rte_free(rt->drain_list);
+	rte_free(rt->xsets);
 	rte_free(rt);
 }
 
