@@ -11,6 +11,74 @@
 
 static void drain_begin(struct fcr_redirect_table *rt, uint32_t id);
 
+/* ---- the decisions (pure) ------------------------------------------- */
+
+const char *
+fcr_cut_state_name(enum fcr_cut_state s)
+{
+	static const char *const names[FCR_CUT_STATES] = {
+		"idle", "draining host", "draining vi", "telling", "until host logs in again",
+	};
+
+	return (unsigned int)s < FCR_CUT_STATES ? names[s] : "?";
+}
+
+static struct fcr_cut_step
+step(enum fcr_cut_state s, uint16_t actions)
+{
+	return (struct fcr_cut_step){ .state = (uint8_t)s, .actions = actions };
+}
+
+struct fcr_cut_step
+fcr_cutover_step(enum fcr_cut_state s, enum fcr_cut_event ev, const struct fcr_cut_in *in)
+{
+	int draining = s == FCR_CUT_DRAIN_HOST || s == FCR_CUT_DRAIN_VI;
+
+	if (s == FCR_CUT_IDLE) {
+		if (ev != FCR_CUT_EV_CHANGE)
+			return step(s, 0);
+		/* nobody would be told when it drained: the new path at once */
+		if (!in->clearable)
+			return step(FCR_CUT_IDLE, FCR_CUT_A_NEW_PATH);
+		/* blocked or unbound: nothing open, drained at once */
+		if (!in->host_keys)
+			return step(FCR_CUT_TELLING, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+		return step(FCR_CUT_DRAIN_HOST, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_HOLD_HOST);
+	}
+	switch (ev) {
+	case FCR_CUT_EV_CHANGE:
+		return step(s, 0); /* joins it */
+	case FCR_CUT_EV_DRAINED:
+		if (s == FCR_CUT_DRAIN_HOST && in->vi_keys)
+			return step(FCR_CUT_DRAIN_VI, FCR_CUT_A_HOLD_VI);
+		if (draining)
+			return step(FCR_CUT_TELLING, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+		return step(s, 0);
+	case FCR_CUT_EV_TICK:
+		if (draining && in->ticks + 1 >= FCR_DRAIN_TICKS)
+			return step(FCR_CUT_TELLING, FCR_CUT_A_DRAIN_TIMEOUT |
+				    FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+		if (s == FCR_CUT_TOLD && in->ticks + 1 >= FCR_CUTOVER_TICKS)
+			return step(FCR_CUT_IDLE, FCR_CUT_A_CUTOVER_TIMEOUT | FCR_CUT_A_NEW_PATH);
+		return step(s, 0);
+	case FCR_CUT_EV_TOLD:
+		if (s != FCR_CUT_TELLING)
+			return step(s, 0);
+		return step(FCR_CUT_TOLD, FCR_CUT_A_RESET_TICKS | (in->plain ? FCR_CUT_A_BLOCK : 0));
+	case FCR_CUT_EV_UNTOLD:
+		if (s != FCR_CUT_TELLING)
+			return step(s, 0);
+		return step(FCR_CUT_IDLE, FCR_CUT_A_NEW_PATH);
+	case FCR_CUT_EV_HOST_BACK:
+		/* its new login ended its exchanges: nothing left to wait for */
+	case FCR_CUT_EV_MEMBER_GONE:
+		/* the pair fails closed (a ghost's goes plain) at once */
+		return step(FCR_CUT_IDLE, FCR_CUT_A_NEW_PATH);
+	default:
+		return step(s, 0);
+	}
+}
+
 /* The pair's plain entries a new redirect's drain took over (host ->
  * target, target -> host), not blocking ones. */
 static int
@@ -83,6 +151,10 @@ fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id)
 	return r->draining ? open_exchanges(rt, r, r->draining) : 0;
 }
 
+static void cut_event(struct fcr_redirect_table *rt, uint32_t id, enum fcr_cut_event ev,
+		      const struct fcr_cut_in *in);
+static void drain_step(struct fcr_redirect_table *rt, uint32_t id);
+
 /* The operator changed the path of a pair whose host and target are bound:
  * exchanges open on the old path must not go on on the new one. When
  * whoever hears it can make the host log in again (which ends its
@@ -98,15 +170,21 @@ fcr_cutover_begin(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_cut_in in = { 0 };
 	struct fcr_note note;
+	int b, x;
 
 	/* a redirect half made (no room for a member) names no one */
-	if (r->cutover || r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
+	if (r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
 	    r->binding[FCR_M_TARGET] == FCR_BINDING_NONE ||
 	    r->binding[FCR_M_VI] == FCR_BINDING_NONE ||
 	    e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
 	    e[r->binding[FCR_M_TARGET]].fcid == FCR_FCID_NONE)
 		return;
+	if (r->cut_state != FCR_CUT_IDLE) {
+		cut_event(rt, id, FCR_CUT_EV_CHANGE, &in);
+		return;
+	}
 	note = (struct fcr_note){
 		.kind = FCR_NOTE_CUTOVER, .vlan = r->vlan, .redirect = id,
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
@@ -114,13 +192,12 @@ fcr_cutover_begin(struct fcr_redirect_table *rt, uint32_t id)
 	};
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
-	if (!rt->cut_sent)
-		return;
-	rt->nb_cutover++;
-	r->cutover = 1;
-	r->cut_ticks = 0;
-	r->cut_logins = e[r->binding[FCR_M_HOST]].logins;
-	drain_begin(rt, id);
+	in.clearable = rt->cut_sent != 0;
+	if (in.clearable)
+		drain_begin(rt, id);
+	in.host_keys = (uint8_t)exchange_keys(r, FCR_DRAIN_HOST, &b, &x);
+	cut_event(rt, id, FCR_CUT_EV_CHANGE, &in);
+	drain_step(rt, id); /* nothing open: drained at once */
 }
 
 /* No longer draining (drained, or its cutover over). */
@@ -230,8 +307,8 @@ fcr_redirect_held_exchanges(const struct fcr_redirect_table *rt, uint32_t id)
 }
 
 /* The cutover is over: the new path. A ghost's entries go with it. */
-void
-fcr_cutover_end(struct fcr_redirect_table *rt, uint32_t id)
+static void
+cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 
@@ -277,12 +354,10 @@ hold_seen(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
 	       rte_rcu_qsbr_check(rt->flows->qsbr, r->drain_token, false) == 1;
 }
 
-/* Drained (or FCR_DRAIN_TICKS passed): the host and the VI are told to log
- * in again now. A new redirect's pair, plain until here, is blocked from
- * here until the host is back (fail closed); a changed or deleted one
- * keeps its old rules, commands still held. */
+/* FCR_CUT_A_TELL: the host and the VI are told to log in again now
+ * (FCR_NOTE_DRAINED); whether the host was is the next event. */
 static void
-drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
+tell(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
@@ -292,17 +367,70 @@ drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
 		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
 		.timed_out = (uint8_t)timed_out,
 	};
+	struct fcr_cut_in in = { .plain = (uint8_t)(!r->ghost && plain_held(r)) };
 
 	drain_end(rt, id);
-	r->cut_ticks = 0;
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
-	if (!rt->cut_sent) {
-		fcr_cutover_end(rt, id); /* nobody told: the new path at once */
-		return;
+	cut_event(rt, id, rt->cut_sent ? FCR_CUT_EV_TOLD : FCR_CUT_EV_UNTOLD, &in);
+}
+
+/* Into the drain list, the hold on key[k] seen by every worker first. */
+static void
+drain_hold(struct fcr_redirect_table *rt, uint32_t id, int k, int who)
+{
+	struct fcr_redirect *r = &rt->r[id];
+
+	hold(rt, id, k);
+	if (!r->draining) {
+		r->drain_pos = rt->nb_draining;
+		rt->drain_list[rt->nb_draining++] = id;
 	}
-	if (!r->ghost && plain_held(r))
+	r->draining = (uint8_t)who;
+	r->drain_token = hold_token(rt);
+}
+
+/*
+ * One event: the decision (fcr_cutover_step), then its actions carried
+ * out on the tables, in order. A redirect leaving FCR_CUT_IDLE is in a
+ * cutover (nb_cutover) until FCR_CUT_A_NEW_PATH.
+ */
+static void
+cut_event(struct fcr_redirect_table *rt, uint32_t id, enum fcr_cut_event ev,
+	  const struct fcr_cut_in *in)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	uint8_t was = r->cut_state;
+	struct fcr_cut_step s = fcr_cutover_step((enum fcr_cut_state)was, ev, in);
+	int b, x;
+
+	r->cut_state = s.state;
+	if (was == FCR_CUT_IDLE && s.state != FCR_CUT_IDLE) {
+		rt->nb_cutover++;
+		r->cutover = 1;
+		r->cut_logins = rt->bindings->entry[r->binding[FCR_M_HOST]].logins;
+	}
+	if (s.actions & FCR_CUT_A_RESET_TICKS)
+		r->drain_ticks = r->cut_ticks = 0;
+	if (s.actions & FCR_CUT_A_DRAIN_TIMEOUT)
+		rt->drains_timed_out++;
+	if (s.actions & FCR_CUT_A_CUTOVER_TIMEOUT)
+		rt->cutovers_timed_out++;
+	if ((s.actions & FCR_CUT_A_HOLD_HOST) && exchange_keys(r, FCR_DRAIN_HOST, &b, &x)) {
+		xset_mark(rt, id);
+		drain_hold(rt, id, b, FCR_DRAIN_HOST);
+	}
+	if ((s.actions & FCR_CUT_A_HOLD_VI) && exchange_keys(r, FCR_DRAIN_VI, &b, &x))
+		drain_hold(rt, id, b, FCR_DRAIN_VI);
+	if (s.actions & FCR_CUT_A_TELL)
+		tell(rt, id, (s.actions & FCR_CUT_A_DRAIN_TIMEOUT) != 0);
+	/* a new redirect's pair, plain until here, is blocked from here until
+	 * the host is back (fail closed); a changed or deleted one keeps its
+	 * old rules, commands still held */
+	if (s.actions & FCR_CUT_A_BLOCK)
 		fcr_redirect_install_noted(rt, id, r->state);
+	if ((s.actions & FCR_CUT_A_NEW_PATH) && was != FCR_CUT_IDLE)
+		cutover_end(rt, id);
 }
 
 /* The next step of a drain whose workers are past its hold: the host's
@@ -312,34 +440,29 @@ static void
 drain_step(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
+	struct fcr_cut_in in = { 0 };
 	int b, e;
 
 	while (r->draining && hold_seen(rt, r) && open_exchanges(rt, r, r->draining) == 0) {
-		if (r->draining == FCR_DRAIN_VI || !exchange_keys(r, FCR_DRAIN_VI, &b, &e)) {
-			drained(rt, id, 0);
-			return;
-		}
-		hold(rt, id, b);
-		r->draining = FCR_DRAIN_VI;
-		r->drain_token = hold_token(rt);
+		in.vi_keys = (uint8_t)exchange_keys(r, FCR_DRAIN_VI, &b, &e);
+		cut_event(rt, id, FCR_CUT_EV_DRAINED, &in);
 	}
 }
 
 /* The pair's path until the cutover: its rules, or plain (a new redirect,
- * whose pair's plain entries it takes, held), or blocked (nothing open
- * goes anywhere: drained at once). */
+ * whose pair's plain entries it takes, to be held), or blocked (nothing
+ * open goes anywhere: drained at once). */
 static void
 drain_begin(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
 	uint32_t h = e[r->binding[FCR_M_HOST]].fcid, t = e[r->binding[FCR_M_TARGET]].fcid;
-	int b, x;
 
 	if (r->nb_keys == 0) {
 		uint64_t key[2] = { fcr_flow_key(r->vlan, h, t), fcr_flow_key(r->vlan, t, h) };
 		uint64_t action[2] = {
-			fcr_action(h, t, FCR_LEG_PLAIN) | FCR_ACTION_HOLD,
+			fcr_action(h, t, FCR_LEG_PLAIN),
 			fcr_action(t, h, FCR_LEG_PLAIN),
 		};
 
@@ -348,18 +471,6 @@ drain_begin(struct fcr_redirect_table *rt, uint32_t id)
 		    fcr_redirect_set_entries(rt, id, key, action, 2, 0) == 0)
 			r->xbase[0] = 0; /* the plain entries counted from their first frame */
 	}
-	if (!exchange_keys(r, FCR_DRAIN_HOST, &b, &x)) {
-		drained(rt, id, 0);
-		return;
-	}
-	xset_mark(rt, id);
-	hold(rt, id, b);
-	r->draining = FCR_DRAIN_HOST;
-	r->drain_ticks = 0;
-	r->drain_token = hold_token(rt);
-	r->drain_pos = rt->nb_draining;
-	rt->drain_list[rt->nb_draining++] = id;
-	drain_step(rt, id);
 }
 
 void
@@ -377,41 +488,44 @@ fcr_redirect_drain_poll(struct fcr_redirect_table *rt)
  * then fails closed, a ghost's goes plain, at once). The VI's frames in
  * flight drained long before: an ENode told to log in again solicits and
  * waits for the FCF's advertisement before its new login. */
-int
-fcr_cutover_over(const struct fcr_redirect_table *rt, uint32_t id)
+void
+fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id)
 {
 	const struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_cut_in in = { 0 };
 	int m;
 
 	for (m = 0; m < FCR_M_COUNT; m++)
-		if (e[r->binding[m]].fcid == FCR_FCID_NONE)
-			return 1;
-	return e[r->binding[FCR_M_HOST]].logins != r->cut_logins;
+		if (e[r->binding[m]].fcid == FCR_FCID_NONE) {
+			cut_event(rt, id, FCR_CUT_EV_MEMBER_GONE, &in);
+			return;
+		}
+	if (e[r->binding[FCR_M_HOST]].logins != r->cut_logins)
+		cut_event(rt, id, FCR_CUT_EV_HOST_BACK, &in);
 }
 
 unsigned int
 fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_timed_out)
 {
-	unsigned int n = 0;
+	uint64_t cut0 = rt->cutovers_timed_out, drain0 = rt->drains_timed_out;
 	uint32_t id;
 
 	for (id = 0; rt->nb_cutover != 0 && id < rt->capacity; id++) {
 		struct fcr_redirect *r = &rt->r[id];
+		uint8_t was = r->cut_state;
+		struct fcr_cut_in in = { .ticks = r->draining ? r->drain_ticks : r->cut_ticks };
 
-		if (!r->cutover)
+		if (was == FCR_CUT_IDLE)
 			continue;
-		if (r->draining) {
-			if (++r->drain_ticks >= FCR_DRAIN_TICKS) {
-				drained(rt, id, 1);
-				(*drains_timed_out)++;
-			}
-		} else if (++r->cut_ticks >= FCR_CUTOVER_TICKS) {
-			fcr_cutover_end(rt, id);
-			n++;
-		}
+		cut_event(rt, id, FCR_CUT_EV_TICK, &in);
+		if (r->cut_state == was && r->draining)
+			r->drain_ticks++;
+		else if (r->cut_state == was)
+			r->cut_ticks++;
 	}
-	return n;
+	*drains_timed_out += (unsigned int)(rt->drains_timed_out - drain0);
+	return (unsigned int)(rt->cutovers_timed_out - cut0);
 }
 
 void

@@ -355,8 +355,8 @@ rebuild(struct fcr_redirect_table *rt, uint32_t id)
 {
 	if (!rt->r[id].cutover)
 		fcr_redirect_install_noted(rt, id, rt->r[id].state);
-	else if (fcr_cutover_over(rt, id))
-		fcr_cutover_end(rt, id);
+	else
+		fcr_cutover_check(rt, id);
 }
 
 int
@@ -481,8 +481,7 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	if (id < 0)
 		return id;
 	r = &rt->r[id];
-	if (!r->cutover)
-		fcr_cutover_begin(rt, (uint32_t)id);
+	fcr_cutover_begin(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
 	r->in_use = 0; /* not retried below */
 	if (rt->log != NULL) {

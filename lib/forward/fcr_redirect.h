@@ -65,6 +65,7 @@ struct fcr_redirect {
 	 * FCR_CUTOVER_TICKS have passed; a deleted redirect stays as a ghost
 	 * (not in_use: no key, no config) until then */
 	uint8_t cutover;
+	uint8_t cut_state;           /* enum fcr_cut_state (fcr_cutover.h) */
 	uint8_t ghost;
 	uint16_t cut_ticks;
 	uint32_t cut_logins;         /* the host's logins when it began */
@@ -119,6 +120,8 @@ struct fcr_redirect_table {
 	uint8_t set_used[FCR_DRAIN_SETS];
 	uint64_t set_token[FCR_DRAIN_SETS];
 	uint64_t drains_per_flow;    /* drains that found no set free */
+	uint64_t drains_timed_out;   /* since the start: FCR_DRAIN_TICKS passed */
+	uint64_t cutovers_timed_out; /* FCR_CUTOVER_TICKS passed */
 };
 
 /* NULL with rte_errno ENOBUFS when the flow table cannot keep
