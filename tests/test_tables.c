@@ -1109,7 +1109,9 @@ a_path_change_of_a_bound_pair_is_a_cutover(void **state)
 		if (l.n[i].kind != FCR_NOTE_CUTOVER)
 			continue;
 		assert_true(l.n[i].wwpn == H);
-		assert_true(l.n[i].other_wwpn == (cut == 0 ? VI : VT));
+		/* the VI of the rules in place, and a new one that replaces it */
+		assert_true(l.n[i].other_wwpn == (cut < 2 ? VI : VT));
+		assert_true(l.n[i].new_vi == (cut == 1 ? VT : 0));
 		assert_int_equal(l.n[i].vlan, VLAN);
 		cut++;
 	}
@@ -1440,6 +1442,55 @@ held(struct fcr_tables *t, uint32_t s, uint32_t d)
 	int64_t a = action_of(t, s, d);
 
 	return a >= 0 && ((uint64_t)a & FCR_ACTION_HOLD) != 0;
+}
+
+#define VI2 0x2f00000000000005ull
+#define FVI2 0x810005u
+
+/* A new VI for an existing redirect (`redirect add` naming the same host
+ * and target with another VI): the pair drains on the old rules, then the
+ * host, the old VI and the new VI are told; until the host is back the
+ * old rules stay and the new VI's way to the target is blocked (it must
+ * log in to the target through the new rules, as the host); then the new
+ * rules. */
+static void
+a_new_vi_cuts_over_to_the_new_service_node(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct plan_probe c = { .t = t, .send_ok = 1 };
+	int id;
+
+	(void)state;
+	t->nb_ports = 4;
+	relogin_all(t);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 77, VI2, 0, 5);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVI2, 77, 0, 0, 5);
+	fcf_advertises(t);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	t->note_hook = (struct fcr_note_hook){ .fn = plan_on_note, .ctx = &c };
+	sent(t, FH, FT, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP, 1);
+	assert_int_equal(fcr_redirect_add(t->redirects, VLAN, H, T, VI2, VT), id);
+	assert_int_equal(c.held, 1);
+	assert_int_equal(t->redirects->r[id].draining, FCR_DRAIN_HOST);
+	assert_four_rules(t, FH, FT, FVI, FVT);          /* the old path */
+	assert_rule(t, FVI2, FT, FVI2, FT, FCR_LEG_BLOCKED);
+	sent(t, FVT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	fcr_redirect_drain_poll(t->redirects);
+	/* drained: the host, the old VI and the new one told */
+	assert_int_equal(c.last.nb, 3);
+	assert_cvl(&c.last.tell[0], FCR_M_HOST, H, FH, 1);
+	assert_cvl(&c.last.tell[1], FCR_M_VI, VI, FVI, 3);
+	assert_cvl(&c.last.tell[2], FCR_M_VI, VI2, FVI2, 5);
+	assert_int_equal(t->st.cutovers, 3);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_rule(t, FVI2, FT, FVI2, FT, FCR_LEG_BLOCKED);
+	relogin(t, 0);                                    /* the host is back */
+	assert_int_equal(t->redirects->r[id].cutover, 0);
+	assert_four_rules(t, FH, FT, FVI2, FVT);
+	assert_true(t->redirects->r[id].vi_block == 0);
+	assert_true(action_of(t, FVI, FT) < 0);           /* the old VI: plain again */
+	fcr_tables_free(t);
 }
 
 /* How an entry drains per exchange: FCR_ACTION_DRAIN and which way. */
@@ -2161,6 +2212,7 @@ main(void)
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
 		cmocka_unit_test(a_first_frame_command_is_an_open_exchange),
+		cmocka_unit_test(a_new_vi_cuts_over_to_the_new_service_node),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),
 		cmocka_unit_test(a_burst_keeps_what_each_first_frame_does),
 		cmocka_unit_test(random_bursts_apply_as_their_events_one_by_one),

@@ -153,6 +153,74 @@ fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id)
 
 static void cut_event(struct fcr_redirect_table *rt, uint32_t id, enum fcr_cut_event ev,
 		      const struct fcr_cut_in *in);
+
+/* The new VI's way to the target open again (its rule, once in, keeps
+ * the entry). */
+static void
+vi_unblock(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	int i, idx;
+
+	if (r->vi_block == 0)
+		return;
+	for (i = 0; i < r->nb_keys; i++)
+		if (r->key[i] == r->vi_block)
+			break;
+	idx = fcr_flow_find(rt->flows, r->vi_block);
+	if (i == r->nb_keys && idx >= 0 && rt->flows->owner[idx] == id) {
+		fcr_flow_del(rt->flows, r->vi_block);
+		rt->released++;
+	}
+	r->vi_block = 0;
+}
+
+/* The VIs a note names: that of the rules in place (whose exchanges
+ * drain; the redirect's own when it has none), and a new one that
+ * replaces it (told too: it must log in to the target through the new
+ * rules, as the host). */
+static void
+vis(const struct fcr_redirect_table *rt, uint32_t id, struct fcr_note *n)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	uint64_t vi = rt->bindings->entry[r->binding[FCR_M_VI]].wwpn;
+
+	n->other_wwpn = vi;
+	n->new_vi = 0;
+	if (r->nb_keys == FCR_REDIRECT_KEYS && !r->blocking && rt->wwpn[id][FCR_M_VI] != vi) {
+		n->other_wwpn = rt->wwpn[id][FCR_M_VI];
+		n->new_vi = vi;
+	}
+}
+
+/* A changed redirect keeps its old rules through its cutover: a new VI
+ * (told with the host) must not log in to the target as itself before
+ * the rules that make it the host are in, so its way to the target is
+ * blocked meanwhile, as a new redirect's VI's is. */
+void
+fcr_cutover_block_vi(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	uint32_t vi = e[r->binding[FCR_M_VI]].fcid, t = e[r->binding[FCR_M_TARGET]].fcid;
+	uint64_t k;
+	int i;
+
+	if (!r->cutover || r->ghost || r->nb_keys != FCR_REDIRECT_KEYS || r->blocking ||
+	    vi == FCR_FCID_NONE || t == FCR_FCID_NONE ||
+	    rt->wwpn[id][FCR_M_VI] == e[r->binding[FCR_M_VI]].wwpn)
+		return;
+	k = fcr_flow_key(r->vlan, vi, t);
+	for (i = 0; i < r->nb_keys; i++)
+		if (r->key[i] == k)
+			return;
+	if (r->vi_block == k || fcr_redirect_owned_by_other(rt, id, k))
+		return;
+	if (r->vi_block != 0)
+		vi_unblock(rt, id);
+	if (fcr_flow_set(rt->flows, k, fcr_action(vi, t, FCR_LEG_BLOCKED), id) >= 0)
+		r->vi_block = k;
+}
 static void drain_step(struct fcr_redirect_table *rt, uint32_t id);
 
 /* The operator changed the path of a pair whose host and target are bound:
@@ -188,8 +256,8 @@ fcr_cutover_begin(struct fcr_redirect_table *rt, uint32_t id)
 	note = (struct fcr_note){
 		.kind = FCR_NOTE_CUTOVER, .vlan = r->vlan, .redirect = id,
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
-		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
 	};
+	vis(rt, id, &note);
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
 	in.clearable = rt->cut_sent != 0;
@@ -317,11 +385,13 @@ cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 	rt->nb_cutover--;
 	if (!r->ghost) {
 		fcr_redirect_install_noted(rt, id, r->state);
+		vi_unblock(rt, id);
 		xset_release(rt, r);
 		return;
 	}
 	r->ghost = 0;
 	fcr_redirect_uninstall(rt, id);
+	vi_unblock(rt, id);
 	xset_release(rt, r);
 	fcr_redirect_unref_names(rt, r, id);
 	fcr_redirect_retry_released(rt);
@@ -364,11 +434,11 @@ tell(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
 	struct fcr_note note = {
 		.kind = FCR_NOTE_DRAINED, .vlan = r->vlan, .redirect = id,
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
-		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
 		.timed_out = (uint8_t)timed_out,
 	};
 	struct fcr_cut_in in = { .plain = (uint8_t)(!r->ghost && plain_held(r)) };
 
+	vis(rt, id, &note);
 	drain_end(rt, id);
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
@@ -503,6 +573,8 @@ fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id)
 		}
 	if (e[r->binding[FCR_M_HOST]].logins != r->cut_logins)
 		cut_event(rt, id, FCR_CUT_EV_HOST_BACK, &in);
+	else
+		fcr_cutover_block_vi(rt, id); /* a new VI logged in meanwhile */
 }
 
 unsigned int
@@ -607,6 +679,8 @@ fcr_cutover_plan(struct fcr_tables *t, const struct fcr_note *n, struct fcr_cuto
 	plan_tell(t, n->vlan, FCR_M_HOST, n->wwpn, &p->tell[0]);
 	plan_tell(t, n->vlan, FCR_M_VI, n->other_wwpn, &p->tell[1]);
 	p->nb = 2;
+	if (n->new_vi != 0)
+		plan_tell(t, n->vlan, FCR_M_VI, n->new_vi, &p->tell[p->nb++]);
 	for (i = 0; i < p->nb; i++)
 		send += p->tell[i].clearable;
 	return send;

@@ -144,7 +144,7 @@ struct fcr_cvl {
 	uint64_t wwpn;
 };
 
-#define FCR_CUTOVER_TELL_MAX 2
+#define FCR_CUTOVER_TELL_MAX 3
 
 /* One port of the pair to make log in again. */
 struct fcr_cutover_tell {
@@ -158,7 +158,8 @@ struct fcr_cutover_tell {
 struct fcr_cutover_plan {
 	uint8_t held;            /* FCR_NOTE_CUTOVER: the host can be told, so
 				  * the pair drains, its new commands held */
-	uint8_t nb;              /* tell[0..nb): the host, then the VI */
+	uint8_t nb;              /* tell[0..nb): the host, then the VI, then
+				  * a new VI that replaces it */
 	struct fcr_cutover_tell tell[FCR_CUTOVER_TELL_MAX];
 };
 

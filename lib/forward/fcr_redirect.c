@@ -465,6 +465,8 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	 * its old rules, a new one blocks its pair (install) */
 	if (!r->cutover || r->nb_keys == 0)
 		fcr_redirect_install_noted(rt, (uint32_t)id, r->state);
+	else
+		fcr_cutover_block_vi(rt, (uint32_t)id);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, (uint32_t)id);
 	return id;

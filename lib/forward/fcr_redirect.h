@@ -82,6 +82,8 @@ struct fcr_redirect {
 	/* its drain's exchange sets (FCR_ACTION_DRAIN): which, plus one; 0
 	 * when it drains per flow (none was free) */
 	uint8_t xset;
+	/* a new VI's way to the target, blocked during its cutover (0: none) */
+	uint64_t vi_block;
 };
 
 enum { FCR_DRAIN_HOST = 1, FCR_DRAIN_VI = 2 };
