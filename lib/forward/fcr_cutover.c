@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A redirect's cutover: its pair's drain, the tick, what must be told to
  * whom (fcr_cutover.h). */
+#include <inttypes.h>
 #include <string.h>
 
 #include <rte_rcu_qsbr.h>
+
+#include "fcr_text.h"
 
 #include "fcr_cutover.h"
 #include "fcr_redirect_priv.h"
@@ -607,6 +610,80 @@ fcr_cutover_tick(struct fcr_tables *t)
 
 	t->st.cutovers_timed_out += fcr_redirect_cutover_tick(t->redirects, &drains);
 	t->st.cutover_drains_timed_out += drains;
+}
+
+/* ---- show redirect <id> -------------------------------------------- */
+
+/* The first OX_IDs of a set, up to max, as " 0x0020 0x0031 ..." */
+static void
+set_oxids(FILE *out, const uint64_t *set, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < 65536 && n < max; i++)
+		if (__atomic_load_n(&set[i >> 6], __ATOMIC_RELAXED) >> (i & 63) & 1) {
+			fprintf(out, " 0x%04x", i);
+			n++;
+		}
+}
+
+int
+fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r;
+	const struct fcr_binding *e = rt->bindings->entry;
+	char w[FCR_WWPN_STRLEN];
+	unsigned int m, held;
+
+	if (id >= rt->capacity || !rt->r[id].in_use) {
+		fprintf(out, "error: no redirect %u (`redirect list` gives each one's id)\n", id);
+		return -1;
+	}
+	r = &rt->r[id];
+	fprintf(out, "redirect %u vlan %u: %s\n", id, r->vlan,
+		fcr_redirect_state_name((enum fcr_redirect_state)r->state));
+	for (m = 0; m < FCR_M_COUNT; m++) {
+		const struct fcr_binding *b = &e[r->binding[m]];
+
+		fprintf(out, "  %-7s %s", fcr_member_name((enum fcr_member)m),
+			fcr_wwpn_format(b->wwpn, w));
+		if (b->fcid == FCR_FCID_NONE)
+			fprintf(out, "  not bound\n");
+		else
+			fprintf(out, "  fcid %06x\n", b->fcid);
+	}
+	if (r->cutover && r->state == FCR_RS_ACTIVE &&
+	    rt->wwpn[id][FCR_M_VI] != e[r->binding[FCR_M_VI]].wwpn)
+		fprintf(out, "  old vi  %s  (its rules kept until the cutover ends)\n",
+			fcr_wwpn_format(rt->wwpn[id][FCR_M_VI], w));
+	if (!r->cutover) {
+		fprintf(out, "  cutover: none\n");
+		return 0;
+	}
+	held = fcr_redirect_held_exchanges(rt, id);
+	if (r->draining) {
+		fprintf(out, "  cutover: draining %s exchanges: %" PRIu64 " open; %u begun after "
+			"the change held", r->draining == FCR_DRAIN_HOST ? "host" : "vi",
+			fcr_redirect_open(rt, id), held);
+		if (r->xset != 0 && held != 0) {
+			fprintf(out, " (OX_IDs");
+			set_oxids(out, rt->xsets[r->xset - 1][0], 8);
+			set_oxids(out, rt->xsets[r->xset - 1][1], 8);
+			fprintf(out, "%s)", held > 16 ? " ..." : "");
+		}
+		fprintf(out, "; %u of %u ticks (100 ms) left\n",
+			FCR_DRAIN_TICKS - r->drain_ticks, FCR_DRAIN_TICKS);
+		if (r->xset == 0)
+			fprintf(out, "  per flow: no exchange set was free (%" PRIu64 " drains so "
+				"far): frames of exchanges begun after the change take the old "
+				"path\n", rt->drains_per_flow);
+		return 0;
+	}
+	fprintf(out, "  cutover: %s: told %u ticks (100 ms) ago, %u of %u ticks left; "
+		"%u exchanges begun after the change held\n",
+		fcr_cut_state_name((enum fcr_cut_state)r->cut_state), r->cut_ticks,
+		FCR_CUTOVER_TICKS - r->cut_ticks, FCR_CUTOVER_TICKS, held);
+	return 0;
 }
 
 /* ---- what must be told to whom -------------------------------------- */

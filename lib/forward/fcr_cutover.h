@@ -25,6 +25,7 @@
 #define FCR_CUTOVER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fcr_note.h"
 #include "fcr_redirect.h"
@@ -120,6 +121,11 @@ uint64_t fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id);
 /* Exchanges its drain saw begin after the change (distinct OX_IDs of the
  * commands held, the host's and the VI's); 0 when it drains per flow. */
 unsigned int fcr_redirect_held_exchanges(const struct fcr_redirect_table *rt, uint32_t id);
+
+/* `show redirect <id>`: the redirect's members (WWPN, FCID), its state,
+ * and what its cutover waits for. -1 (with an error line) when no
+ * redirect has that id. */
+int fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t id);
 
 /* Every 100 ms: drains that waited FCR_DRAIN_TICKS end anyway (counted in
  * *drains_timed_out), cutovers that waited FCR_CUTOVER_TICKS after take
