@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "fcr_config.h"
+#include "fcr_cutover.h"
 #include "fcr_kind.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
@@ -945,6 +946,13 @@ show_port_summary(const struct fcr_cmd *c, FILE *out)
 }
 
 FCR_CMD_PRINTER(show_redirect_paths, fcr_show_redirect_paths)
+
+static int
+show_redirect(const struct fcr_cmd *c, FILE *out)
+{
+	return fcr_redirect_describe(out, fcr_fwd.tables->redirects, c->arg[0].u32);
+}
+
 /* The forms of show flows (fcr_cmd_def.form) */
 #define FLOWS_VLAN 0x01 /* of one VLAN: <vlan> first */
 #define FLOWS_TOP 0x02  /* the busiest: <n> last */
@@ -988,6 +996,7 @@ static const struct fcr_cmd_def rows[] = {
 	SHOW("show port xstats <port>", "the driver's extended counters (non-zero)", show_port_xstats, 0),
 	SHOW("show port summary all", "one line a port: name, driver, MAC, started or stopped, link", show_port_summary, 0),
 	SHOW("show redirect paths", "each redirect as a path: host -> VT -> service node -> VI -> target, by WWPN and FCID, and the frames of each of its legs", show_redirect_paths, 0),
+	SHOW("show redirect <n>", "one redirect by its id (redirect list): its members, state, and what its cutover waits for", show_redirect, 0),
 	SHOW("show flows", "flow entries: key, leg, rewrite, frames, bytes, rate (first 1000)", show_flows, 0),
 	SHOW_FORM("show flows vlan <vlan>", "flow entries of one VLAN", show_flows, 0, FLOWS_VLAN),
 	SHOW_FORM("show flows top <n>", "the n busiest flows", show_flows, 0, FLOWS_TOP),

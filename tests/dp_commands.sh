@@ -183,7 +183,7 @@ if fcr idle "$TMP/idle.pcap" "$TMP/idle.run" -- --flow-idle 1; then
 	# stop's statistics and show fwd stats (and quit's): flows before and after
 	flows=$(awk '$1 == "flows" && $2 ~ /^[0-9]+$/ { print $2 }' "$TMP/idle.log" | tr '\n' ' ')
 	expired=$(fwd_stat idle flows_expired)
-	active=$(grep -c ' active before_rule' "$TMP/idle.log" || true)
+	active=$(grep -c ' active id [0-9]* before_rule' "$TMP/idle.log" || true)
 	set -- $flows
 	if [ "$#" -ge 2 ] && [ "$1" -gt "$2" ] && [ "$2" -eq $((6 * active)) ] &&
 		[ "${expired:-0}" -eq $(($1 - $2)) ] && [ "$active" -eq 2 ]; then
@@ -205,6 +205,48 @@ if fcr idle "$TMP/idle.pcap" "$TMP/idle.run" -- --flow-idle 1; then
 	else
 		ko "show redirect paths: $np paths, order '$order', host_to_target $legsum vs $h2t"
 		echo "$paths" | head -20 | sed 's/^/        /'
+	fi
+fi
+
+echo "== a new VI for an existing redirect; show redirect <id>"
+# static bindings, no fabric port: nobody to tell, so the new VI's rules
+# go in at once (no cutover); show redirect names the members and says so.
+# The commands wait on states (the lines), never on time.
+VI1=2f:01:00:0d:ec:00:00:99
+cat "$TMP/cmds.cmds" >"$TMP/newvi.cmds"
+cat >>"$TMP/newvi.cmds" <<CMDS
+binding add vlan 100 wwpn $VI1 fcid 0x810099
+redirect list
+redirect add vlan 100 host $H0 target $T0 vi $VI1 vt $VT0
+redirect list
+show redirect 999
+show redirect x
+CMDS
+script "$TMP/newvi.cmds" "$TMP/newvi.run0"
+# show redirect of the changed one, by the id its redirect list line gives
+if fcr newvi "$TMP/cmds.pcap" "$TMP/newvi.run0"; then
+	id=$(grep "^redirect vlan 100 host $H0 target $T0 vi $VI1 " "$TMP/newvi.log" | head -1 |
+		sed -n 's/.* id \([0-9]*\) before_rule.*/\1/p')
+	if [ -n "$id" ] && grep -q "^redirect vlan 100 host $H0 target $T0 vi $VI1 vt $VT0 active" "$TMP/newvi.log"; then
+		ok "newvi: redirect add with another VI replaced it, active, id $id"
+	else
+		ko "newvi: no active redirect line with the new VI"
+	fi
+	if grep -q '^error: no redirect 999 (`redirect list` gives' "$TMP/newvi.log" &&
+		[ "$(grep -c '^error:' "$TMP/newvi.log")" -eq 2 ]; then
+		ok "newvi: show redirect of an unknown id and a malformed one: an error each"
+	else
+		ko "newvi: errors: $(grep '^error:' "$TMP/newvi.log" | tr '\n' ' ')"
+	fi
+	{ cat "$TMP/newvi.cmds"; echo "show redirect $id"; } >"$TMP/newvi2.cmds"
+	script "$TMP/newvi2.cmds" "$TMP/newvi2.run"
+	if fcr newvi2 "$TMP/cmds.pcap" "$TMP/newvi2.run" &&
+		grep -q "^redirect $id vlan 100: active$" "$TMP/newvi2.log" &&
+		grep -q "^  vi      $VI1  fcid 810099$" "$TMP/newvi2.log" &&
+		grep -q "^  cutover: none$" "$TMP/newvi2.log"; then
+		ok "newvi: show redirect $id: active, the new VI, no cutover"
+	else
+		ko "newvi: show redirect $id: $(sed -n "/^redirect $id vlan/,/cutover/p" "$TMP/newvi2.log" | tr '\n' '|')"
 	fi
 fi
 

@@ -59,7 +59,7 @@ if fcr learned-nogap "$TMP/learned-nogap.pcap" "$TMP/learned-nogap.run"; then
 	judge learned-nogap learned-nogap "$TMP/learned-nogap.run" --timing loose \
 		--summary "$TMP/learned-nogap.sum"
 	if [ -f "$TMP/learned-nogap.sum" ]; then
-		rl=$(grep -c '^redirect vlan .* active before_rule' "$TMP/learned-nogap.log" || true)
+		rl=$(grep -c '^redirect vlan .* active id [0-9]* before_rule' "$TMP/learned-nogap.log" || true)
 		echo "  observed: frames of redirected flows that went plain: $(awk '$1 == "late" { print $2 }' "$TMP/learned-nogap.sum")," \
 			"before_rule $(awk '$1 == "before_rule" { print $2 }' "$TMP/learned-nogap.sum")," \
 			"flow_miss $(awk '$1 == "flow_miss" { print $2 }' "$TMP/learned-nogap.sum"); redirects active at the end: $rl of 4"
@@ -93,7 +93,7 @@ fi
 echo "  check: static bindings outlive the second logins and the LOGOs"
 n=static-events
 if [ -f "$TMP/$n.log" ]; then
-	a=$(grep -c '^redirect vlan .* active before_rule' "$TMP/$n.log" || true)
+	a=$(grep -c '^redirect vlan .* active id [0-9]* before_rule' "$TMP/$n.log" || true)
 	lo=$(fwd_stat "$n" logouts)
 	k=$(fwd_stat "$n" logins_static_kept)
 	# the LOGOs name the FCIDs of the second logins, never applied: stale

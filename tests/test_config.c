@@ -129,7 +129,7 @@ add_list_save_and_del_through_the_handlers(void **state)
 			    "binding vlan 10 wwpn " H " fcid 0x010001 static\n1 bindings\n");
 	assert_string_equal(run(t, "redirect list", 0),
 			    "redirect vlan 10 host " H " target " T " vi " VI " vt " VT
-			    " waiting (waiting for target " T ") before_rule 0 not_ready 0\n"
+			    " waiting (waiting for target " T ") id 0 before_rule 0 not_ready 0\n"
 			    "1 redirects, 0 active\n");
 	assert_string_equal(saved(t),
 			    "route add 0x010000/8 port 0 fpma\n"

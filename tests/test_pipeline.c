@@ -44,6 +44,9 @@ static const uint8_t sn_mac[6] = { 0x02, 0x5e, 0x00, 0x00, 0x00, 0x99 };
 /* port 2's pass-through peer (3) does not exist */
 static const uint16_t passthrough[4] = { 1, 0, 3, 2 };
 static struct fcr_pipeline pl;
+/* the exchange of the frames frame_in makes: OX_ID, F_CTL */
+static uint16_t fc_ox = 0x1234;
+static uint32_t fc_fctl;
 
 static struct rte_mbuf *
 frame_in(uint16_t vlan, uint32_t s, uint32_t d, uint16_t payload_len, int tagged,
@@ -52,7 +55,7 @@ frame_in(uint16_t vlan, uint32_t s, uint32_t d, uint16_t payload_len, int tagged
 	static uint8_t payload[FCR_FC_MAX_PAYLOAD], buf[FCR_FCOE_MAX_FRAME];
 	struct fcr_l2_spec l2 = { .tagged = (uint8_t)tagged, .vlan = vlan, .pcp = 3 };
 	struct fcr_fc_spec fc = {
-		.r_ctl = r_ctl, .type = type, .d_id = d, .s_id = s, .ox_id = 0x1234,
+		.r_ctl = r_ctl, .type = type, .d_id = d, .s_id = s, .ox_id = fc_ox, .f_ctl = fc_fctl,
 		.rx_id = 0xFFFF, .payload = payload, .payload_len = payload_len,
 	};
 	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
@@ -319,6 +322,75 @@ a_held_entry_drops_new_commands_and_counts_exchanges(void **state)
 	free_all(m, 1);
 }
 
+/* frame() of exchange ox, sent by its originator or its responder */
+static struct rte_mbuf *
+xframe(uint32_t s, uint32_t d, uint8_t r_ctl, uint16_t ox, int responder)
+{
+	struct rte_mbuf *m;
+
+	fc_ox = ox;
+	fc_fctl = responder ? FCR_F_CTL_EXCH_CTX : 0;
+	m = frame(s, d, r_ctl == FCR_RCTL_FCP_DATA ? 512 : 32, 1, r_ctl, FCR_TYPE_FCP);
+	fc_ox = 0x1234;
+	fc_fctl = 0;
+	return m;
+}
+
+/* A pair draining per exchange (FCR_ACTION_DRAIN): the host's command
+ * held on host -> target puts its OX_ID in the drain's set, and every
+ * other frame of that exchange, either way, is dropped
+ * (cutover_new_exchange); the exchanges open at the change go on by their
+ * rules, and so do the exchanges the other side began. */
+static void
+a_draining_pair_drops_the_exchanges_begun_after_the_change(void **state)
+{
+	uint64_t kh = fcr_flow_key(VLAN, FH, FT), kv = fcr_flow_key(VLAN, FVT, FH);
+	int ih = fcr_flow_find(tables->flows, kh), iv = fcr_flow_find(tables->flows, kv);
+	uint64_t ah = tables->flows->action[ih], av = tables->flows->action[iv];
+	uint64_t set = FCR_ACTION_DRAIN | 3ull << FCR_ACTION_DRAIN_SHIFT;
+	struct rte_mbuf *m[7] = {
+		xframe(FH, FT, FCR_RCTL_FCP_DATA, 0x10, 0), /* open at the change */
+		xframe(FH, FT, FCR_RCTL_FCP_CMND, 0x20, 0), /* begun after: held */
+		xframe(FH, FT, FCR_RCTL_FCP_DATA, 0x20, 0), /* its data */
+		xframe(FVT, FH, FCR_RCTL_FCP_RSP, 0x10, 1), /* the old one ends */
+		xframe(FVT, FH, FCR_RCTL_FCP_XFER_RDY, 0x20, 1), /* the new one's */
+		xframe(FVT, FH, FCR_RCTL_FCP_DATA, 0x20, 0), /* one the VT began */
+		xframe(FH, FT, FCR_RCTL_FCP_DATA, 0x21, 0), /* of no held command */
+	};
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint32_t c0, e0, c, e;
+	uint16_t out[7];
+
+	(void)state;
+	memset(tables->redirects->xsets[3], 0, sizeof(tables->redirects->xsets[3]));
+	exchanges_of(FVT, FH, &c0, &e0);
+	fcr_flow_set(tables->flows, kh, ah | FCR_ACTION_HOLD | set, tables->flows->owner[ih]);
+	fcr_flow_set(tables->flows, kv, av | set | FCR_ACTION_DRAIN_TO, tables->flows->owner[iv]);
+	run(m, 7, 0, out, &st, ev);
+	assert_int_equal(out[0], 2);
+	assert_forwarded(m[0], FH, FVT, sn_mac, 2);
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(out[2], FCR_OUT_DROP);
+	assert_int_equal(out[3], 0);
+	assert_int_equal(out[4], FCR_OUT_DROP);
+	assert_int_equal(out[5], 0);
+	assert_int_equal(out[6], 2);
+	assert_int_equal(st.drop[FCR_R_CUTOVER_HELD], 1);
+	assert_int_equal(st.drop[FCR_R_CUTOVER_NEW_EXCHANGE], 2);
+	assert_true(tables->redirects->xsets[3][0][0x20 >> 6] == 1ull << (0x20 & 63));
+	exchanges_of(FVT, FH, &c, &e);
+	assert_int_equal(e, e0 + 1);
+	free_all(m, 7);
+	fcr_flow_set(tables->flows, kh, ah, tables->flows->owner[ih]);
+	fcr_flow_set(tables->flows, kv, av, tables->flows->owner[iv]);
+	/* no longer draining: the same frame goes */
+	m[0] = xframe(FH, FT, FCR_RCTL_FCP_DATA, 0x20, 0);
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], 2);
+	free_all(m, 1);
+}
+
 static void
 unknown_flow_goes_plain_and_is_reported_once(void **state)
 {
@@ -346,6 +418,34 @@ unknown_flow_goes_plain_and_is_reported_once(void **state)
 	fcr_fpma(dst, FCR_FC_MAP_DEFAULT, 0x410009);
 	assert_int_equal(out[2], 1);
 	assert_forwarded(m[2], 0x010009, 0x410009, dst, 1);
+	free_all(m, 3);
+}
+
+/* An FCP command that is its flow's first frame: its exchange goes with
+ * the report (and with the frames missed after it), for the entry the
+ * tables lcore makes to count it open. */
+static void
+a_first_frame_command_is_reported_with_its_exchange(void **state)
+{
+	struct rte_mbuf *m[3] = {
+		frame(0x01000a, 0x41000a, 32, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP),
+		fcp(0x01000a, 0x41000a),
+		frame(0x01000a, 0x41000a, 32, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP),
+	};
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint16_t out[3];
+
+	(void)state;
+	fcr_pipeline_forget(&pl, NULL, 0);
+	assert_int_equal(run(m, 3, 0, out, &st, ev), 1);
+	assert_int_equal(ev[0].type, FCR_EV_FLOW_FIRST);
+	assert_int_equal(ev[0].cmnds, 1);
+	assert_int_equal(ev[0].ends, 0);
+	assert_int_equal(fcr_pipeline_forget(&pl, ev, 2), 1);
+	assert_int_equal(ev[0].type, FCR_EV_FLOW_MISSES);
+	assert_int_equal(ev[0].count, 2);
+	assert_int_equal(ev[0].cmnds, 1);
 	free_all(m, 3);
 }
 
@@ -1141,7 +1241,9 @@ main(void)
 		cmocka_unit_test(every_redirect_leg_is_rewritten_and_routed),
 		cmocka_unit_test(a_redirect_that_is_not_active_drops_its_pair_and_counts_it),
 		cmocka_unit_test(a_held_entry_drops_new_commands_and_counts_exchanges),
+		cmocka_unit_test(a_draining_pair_drops_the_exchanges_begun_after_the_change),
 		cmocka_unit_test(unknown_flow_goes_plain_and_is_reported_once),
+		cmocka_unit_test(a_first_frame_command_is_reported_with_its_exchange),
 		cmocka_unit_test(a_bad_crc_stays_exactly_as_bad),
 		cmocka_unit_test(crc_in_a_second_segment_is_updated),
 		cmocka_unit_test(largest_payload_forwards_with_a_good_crc),

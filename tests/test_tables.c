@@ -1097,7 +1097,9 @@ a_path_change_of_a_bound_pair_is_a_cutover(void **state)
 		if (l.n[i].kind != FCR_NOTE_CUTOVER)
 			continue;
 		assert_true(l.n[i].wwpn == H);
-		assert_true(l.n[i].other_wwpn == (cut == 0 ? VI : VT));
+		/* the VI of the rules in place, and a new one that replaces it */
+		assert_true(l.n[i].other_wwpn == (cut < 2 ? VI : VT));
+		assert_true(l.n[i].new_vi == (cut == 1 ? VT : 0));
 		assert_int_equal(l.n[i].vlan, VLAN);
 		cut++;
 	}
@@ -1430,6 +1432,75 @@ held(struct fcr_tables *t, uint32_t s, uint32_t d)
 	return a >= 0 && ((uint64_t)a & FCR_ACTION_HOLD) != 0;
 }
 
+#define VI2 0x2f00000000000005ull
+#define FVI2 0x810005u
+
+/* A new VI for an existing redirect (`redirect add` naming the same host
+ * and target with another VI): the pair drains on the old rules, then the
+ * host, the old VI and the new VI are told; until the host is back the
+ * old rules stay and the new VI's way to the target is blocked (it must
+ * log in to the target through the new rules, as the host); then the new
+ * rules. */
+static void
+a_new_vi_cuts_over_to_the_new_service_node(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct plan_probe c = { .t = t, .send_ok = 1 };
+	int id;
+
+	(void)state;
+	t->nb_ports = 4;
+	relogin_all(t);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 77, VI2, 0, 5);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVI2, 77, 0, 0, 5);
+	fcf_advertises(t);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	t->note_hook = (struct fcr_note_hook){ .fn = plan_on_note, .ctx = &c };
+	sent(t, FH, FT, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP, 1);
+	assert_int_equal(fcr_redirect_add(t->redirects, VLAN, H, T, VI2, VT), id);
+	assert_int_equal(c.held, 1);
+	assert_int_equal(t->redirects->r[id].draining, FCR_DRAIN_HOST);
+	assert_four_rules(t, FH, FT, FVI, FVT);          /* the old path */
+	assert_rule(t, FVI2, FT, FVI2, FT, FCR_LEG_BLOCKED);
+	sent(t, FVT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	fcr_redirect_drain_poll(t->redirects);
+	/* drained: the host, the old VI and the new one told */
+	assert_int_equal(c.last.nb, 3);
+	assert_cvl(&c.last.tell[0], FCR_M_HOST, H, FH, 1);
+	assert_cvl(&c.last.tell[1], FCR_M_VI, VI, FVI, 3);
+	assert_cvl(&c.last.tell[2], FCR_M_VI, VI2, FVI2, 5);
+	assert_int_equal(t->st.cutovers, 3);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_rule(t, FVI2, FT, FVI2, FT, FCR_LEG_BLOCKED);
+	relogin(t, 0);                                    /* the host is back */
+	assert_int_equal(t->redirects->r[id].cutover, 0);
+	assert_four_rules(t, FH, FT, FVI2, FVT);
+	assert_true(t->redirects->r[id].vi_block == 0);
+	assert_true(action_of(t, FVI, FT) < 0);           /* the old VI: plain again */
+	fcr_tables_free(t);
+}
+
+/* How an entry drains per exchange: FCR_ACTION_DRAIN and which way. */
+static uint64_t
+drain_bits(struct fcr_tables *t, uint32_t s, uint32_t d)
+{
+	int64_t a = action_of(t, s, d);
+
+	return a < 0 ? 0 : (uint64_t)a & (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_TO |
+					  FCR_ACTION_DRAIN_VI);
+}
+
+static unsigned int
+sets_used(const struct fcr_tables *t)
+{
+	unsigned int s, n = 0;
+
+	for (s = 0; s < FCR_DRAIN_SETS; s++)
+		n += t->redirects->set_used[s];
+	return n;
+}
+
 /* A cutover drains its pair before anyone is told: the host's new commands
  * are held until its open exchanges have ended (an FCP_RSP or a BA_ACC
  * ends one, a BA_RJT does not), then the VI's, and only then are the host
@@ -1464,6 +1535,13 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_true(held(t, FH, FT));
 	assert_false(held(t, FVI, FT)); /* the VI still serves the host's */
 	assert_four_rules(t, FH, FT, FVI, FVT);
+	/* per exchange: each rule carries the host's or the VI's, one way */
+	assert_int_equal(sets_used(t), 1);
+	assert_true(drain_bits(t, FH, FT) == FCR_ACTION_DRAIN);
+	assert_true(drain_bits(t, FVT, FH) == (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_TO));
+	assert_true(drain_bits(t, FVI, FT) == (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_VI));
+	assert_true(drain_bits(t, FT, FH) ==
+		    (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_VI | FCR_ACTION_DRAIN_TO));
 	fcr_redirect_drain_poll(t->redirects);
 	assert_int_equal(c.drained, 0);
 	sent(t, FVT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
@@ -1485,8 +1563,10 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_int_equal(t->redirects->nb_draining, 0);
 	/* told: the old path until the host is back */
 	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_true(drain_bits(t, FH, FT) == FCR_ACTION_DRAIN);
 	relogin(t, 0);
 	assert_no_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(sets_used(t), 0);
 
 	/* a new redirect on a plain pair with an exchange open */
 	assert_true(fcr_flow_set(t->flows, fcr_flow_key(VLAN, FH, FT),
@@ -1500,6 +1580,8 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_rule(t, FH, FT, FH, FT, FCR_LEG_PLAIN); /* plain, its commands held */
 	assert_true(held(t, FH, FT));
 	assert_rule(t, FT, FH, FT, FH, FCR_LEG_PLAIN);
+	assert_true(drain_bits(t, FH, FT) == FCR_ACTION_DRAIN);
+	assert_true(drain_bits(t, FT, FH) == (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_TO));
 	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
 	fcr_redirect_drain_poll(t->redirects);
 	assert_int_equal(c.drained, 2);
@@ -1510,6 +1592,8 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 	assert_false(held(t, FH, FT));
+	assert_true(drain_bits(t, FH, FT) == 0);
+	assert_int_equal(sets_used(t), 0);
 
 	/* what the keys counted before the rules does not hold the next drain,
 	 * an exchange that never ends holds it FCR_DRAIN_TICKS */
@@ -1526,6 +1610,45 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	relogin(t, 0);
 	assert_no_rules(t, FH, FT, FVI, FVT);
 	assert_int_equal(t->redirects->nb_cutover, 0);
+	fcr_tables_free(t);
+}
+
+/* An FCP command that is its flow's first frame finds no entry: the
+ * worker reports it (FCR_EV_FLOW_FIRST, with the exchanges it began) and
+ * the tables lcore makes the entry. That exchange is open on the entry as
+ * much as one the workers counted: a drain waits for it, and for the
+ * commands among the frames missed after it (FCR_EV_FLOW_MISSES). */
+static void
+a_first_frame_command_is_an_open_exchange(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct cutover_probe c = { .t = t, .told = 1 };
+	struct fcr_event ev;
+	int id;
+
+	(void)state;
+	relogin_all(t);
+	t->note_hook = (struct fcr_note_hook){ .fn = tell_on_cutover, .ctx = &c };
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, FH, FT));
+	ev.count = 1;
+	ev.cmnds = 1;
+	fcr_tables_event(t, &ev);
+	ev.type = FCR_EV_FLOW_MISSES; /* two more frames, one a command */
+	ev.count = 2;
+	fcr_tables_event(t, &ev);
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, FT, FH));
+	ev.count = 1;
+	ev.cmnds = 0;
+	ev.ends = 1; /* the first command's FCP_RSP */
+	fcr_tables_event(t, &ev);
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(t->redirects->r[id].draining, FCR_DRAIN_HOST);
+	assert_int_equal(fcr_redirect_open(t->redirects, (uint32_t)id), 1);
+	fcr_redirect_drain_poll(t->redirects);
+	assert_int_equal(c.drained, 0);
+	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	fcr_redirect_drain_poll(t->redirects);
+	assert_int_equal(c.drained, 1);
 	fcr_tables_free(t);
 }
 
@@ -2076,6 +2199,8 @@ main(void)
 		cmocka_unit_test(fip_discovery_is_learned_from_fabric_ports_only),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),
+		cmocka_unit_test(a_first_frame_command_is_an_open_exchange),
+		cmocka_unit_test(a_new_vi_cuts_over_to_the_new_service_node),
 		cmocka_unit_test(many_redirects_load_and_unload_cleanly),
 		cmocka_unit_test(a_burst_keeps_what_each_first_frame_does),
 		cmocka_unit_test(random_bursts_apply_as_their_events_one_by_one),

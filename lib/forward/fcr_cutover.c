@@ -1,15 +1,86 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A redirect's cutover: its pair's drain, the tick, what must be told to
  * whom (fcr_cutover.h). */
+#include <inttypes.h>
 #include <string.h>
 
 #include <rte_rcu_qsbr.h>
+
+#include "fcr_text.h"
 
 #include "fcr_cutover.h"
 #include "fcr_redirect_priv.h"
 #include "fcr_tables.h"
 
 static void drain_begin(struct fcr_redirect_table *rt, uint32_t id);
+
+/* ---- the decisions (pure) ------------------------------------------- */
+
+const char *
+fcr_cut_state_name(enum fcr_cut_state s)
+{
+	static const char *const names[FCR_CUT_STATES] = {
+		"idle", "draining host", "draining vi", "telling", "until host logs in again",
+	};
+
+	return (unsigned int)s < FCR_CUT_STATES ? names[s] : "?";
+}
+
+static struct fcr_cut_step
+step(enum fcr_cut_state s, uint16_t actions)
+{
+	return (struct fcr_cut_step){ .state = (uint8_t)s, .actions = actions };
+}
+
+struct fcr_cut_step
+fcr_cutover_step(enum fcr_cut_state s, enum fcr_cut_event ev, const struct fcr_cut_in *in)
+{
+	int draining = s == FCR_CUT_DRAIN_HOST || s == FCR_CUT_DRAIN_VI;
+
+	if (s == FCR_CUT_IDLE) {
+		if (ev != FCR_CUT_EV_CHANGE)
+			return step(s, 0);
+		/* nobody would be told when it drained: the new path at once */
+		if (!in->clearable)
+			return step(FCR_CUT_IDLE, FCR_CUT_A_NEW_PATH);
+		/* blocked or unbound: nothing open, drained at once */
+		if (!in->host_keys)
+			return step(FCR_CUT_TELLING, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+		return step(FCR_CUT_DRAIN_HOST, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_HOLD_HOST);
+	}
+	switch (ev) {
+	case FCR_CUT_EV_CHANGE:
+		return step(s, 0); /* joins it */
+	case FCR_CUT_EV_DRAINED:
+		if (s == FCR_CUT_DRAIN_HOST && in->vi_keys)
+			return step(FCR_CUT_DRAIN_VI, FCR_CUT_A_HOLD_VI);
+		if (draining)
+			return step(FCR_CUT_TELLING, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+		return step(s, 0);
+	case FCR_CUT_EV_TICK:
+		if (draining && in->ticks + 1 >= FCR_DRAIN_TICKS)
+			return step(FCR_CUT_TELLING, FCR_CUT_A_DRAIN_TIMEOUT |
+				    FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+		if (s == FCR_CUT_TOLD && in->ticks + 1 >= FCR_CUTOVER_TICKS)
+			return step(FCR_CUT_IDLE, FCR_CUT_A_CUTOVER_TIMEOUT | FCR_CUT_A_NEW_PATH);
+		return step(s, 0);
+	case FCR_CUT_EV_TOLD:
+		if (s != FCR_CUT_TELLING)
+			return step(s, 0);
+		return step(FCR_CUT_TOLD, FCR_CUT_A_RESET_TICKS | (in->plain ? FCR_CUT_A_BLOCK : 0));
+	case FCR_CUT_EV_UNTOLD:
+		if (s != FCR_CUT_TELLING)
+			return step(s, 0);
+		return step(FCR_CUT_IDLE, FCR_CUT_A_NEW_PATH);
+	case FCR_CUT_EV_HOST_BACK:
+		/* its new login ended its exchanges: nothing left to wait for */
+	case FCR_CUT_EV_MEMBER_GONE:
+		/* the pair fails closed (a ghost's goes plain) at once */
+		return step(FCR_CUT_IDLE, FCR_CUT_A_NEW_PATH);
+	default:
+		return step(s, 0);
+	}
+}
 
 /* The pair's plain entries a new redirect's drain took over (host ->
  * target, target -> host), not blocking ones. */
@@ -83,6 +154,78 @@ fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id)
 	return r->draining ? open_exchanges(rt, r, r->draining) : 0;
 }
 
+static void cut_event(struct fcr_redirect_table *rt, uint32_t id, enum fcr_cut_event ev,
+		      const struct fcr_cut_in *in);
+
+/* The new VI's way to the target open again (its rule, once in, keeps
+ * the entry). */
+static void
+vi_unblock(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	int i, idx;
+
+	if (r->vi_block == 0)
+		return;
+	for (i = 0; i < r->nb_keys; i++)
+		if (r->key[i] == r->vi_block)
+			break;
+	idx = fcr_flow_find(rt->flows, r->vi_block);
+	if (i == r->nb_keys && idx >= 0 && rt->flows->owner[idx] == id) {
+		fcr_flow_del(rt->flows, r->vi_block);
+		rt->released++;
+	}
+	r->vi_block = 0;
+}
+
+/* The VIs a note names: that of the rules in place (whose exchanges
+ * drain; the redirect's own when it has none), and a new one that
+ * replaces it (told too: it must log in to the target through the new
+ * rules, as the host). */
+static void
+vis(const struct fcr_redirect_table *rt, uint32_t id, struct fcr_note *n)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	uint64_t vi = rt->bindings->entry[r->binding[FCR_M_VI]].wwpn;
+
+	n->other_wwpn = vi;
+	n->new_vi = 0;
+	if (r->nb_keys == FCR_REDIRECT_KEYS && !r->blocking && rt->wwpn[id][FCR_M_VI] != vi) {
+		n->other_wwpn = rt->wwpn[id][FCR_M_VI];
+		n->new_vi = vi;
+	}
+}
+
+/* A changed redirect keeps its old rules through its cutover: a new VI
+ * (told with the host) must not log in to the target as itself before
+ * the rules that make it the host are in, so its way to the target is
+ * blocked meanwhile, as a new redirect's VI's is. */
+void
+fcr_cutover_block_vi(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *e = rt->bindings->entry;
+	uint32_t vi = e[r->binding[FCR_M_VI]].fcid, t = e[r->binding[FCR_M_TARGET]].fcid;
+	uint64_t k;
+	int i;
+
+	if (!r->cutover || r->ghost || r->nb_keys != FCR_REDIRECT_KEYS || r->blocking ||
+	    vi == FCR_FCID_NONE || t == FCR_FCID_NONE ||
+	    rt->wwpn[id][FCR_M_VI] == e[r->binding[FCR_M_VI]].wwpn)
+		return;
+	k = fcr_flow_key(r->vlan, vi, t);
+	for (i = 0; i < r->nb_keys; i++)
+		if (r->key[i] == k)
+			return;
+	if (r->vi_block == k || fcr_redirect_owned_by_other(rt, id, k))
+		return;
+	if (r->vi_block != 0)
+		vi_unblock(rt, id);
+	if (fcr_flow_set(rt->flows, k, fcr_action(vi, t, FCR_LEG_BLOCKED), id) >= 0)
+		r->vi_block = k;
+}
+static void drain_step(struct fcr_redirect_table *rt, uint32_t id);
+
 /* The operator changed the path of a pair whose host and target are bound:
  * exchanges open on the old path must not go on on the new one. When
  * whoever hears it can make the host log in again (which ends its
@@ -98,29 +241,34 @@ fcr_cutover_begin(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_cut_in in = { 0 };
 	struct fcr_note note;
+	int b, x;
 
 	/* a redirect half made (no room for a member) names no one */
-	if (r->cutover || r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
+	if (r->binding[FCR_M_HOST] == FCR_BINDING_NONE ||
 	    r->binding[FCR_M_TARGET] == FCR_BINDING_NONE ||
 	    r->binding[FCR_M_VI] == FCR_BINDING_NONE ||
 	    e[r->binding[FCR_M_HOST]].fcid == FCR_FCID_NONE ||
 	    e[r->binding[FCR_M_TARGET]].fcid == FCR_FCID_NONE)
 		return;
+	if (r->cut_state != FCR_CUT_IDLE) {
+		cut_event(rt, id, FCR_CUT_EV_CHANGE, &in);
+		return;
+	}
 	note = (struct fcr_note){
 		.kind = FCR_NOTE_CUTOVER, .vlan = r->vlan, .redirect = id,
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
-		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
 	};
+	vis(rt, id, &note);
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
-	if (!rt->cut_sent)
-		return;
-	rt->nb_cutover++;
-	r->cutover = 1;
-	r->cut_ticks = 0;
-	r->cut_logins = e[r->binding[FCR_M_HOST]].logins;
-	drain_begin(rt, id);
+	in.clearable = rt->cut_sent != 0;
+	if (in.clearable)
+		drain_begin(rt, id);
+	in.host_keys = (uint8_t)exchange_keys(r, FCR_DRAIN_HOST, &b, &x);
+	cut_event(rt, id, FCR_CUT_EV_CHANGE, &in);
+	drain_step(rt, id); /* nothing open: drained at once */
 }
 
 /* No longer draining (drained, or its cutover over). */
@@ -138,9 +286,100 @@ drain_end(struct fcr_redirect_table *rt, uint32_t id)
 	rt->r[last].drain_pos = r->drain_pos;
 }
 
+/* ---- the drain's exchange sets (FCR_ACTION_DRAIN) ------------------- */
+
+/* A free exchange set, cleared, that no worker can still be writing (its
+ * release passed by every worker); -1 when none. */
+static int
+xset_take(struct fcr_redirect_table *rt)
+{
+	unsigned int s;
+
+	for (s = 0; s < FCR_DRAIN_SETS; s++) {
+		if (rt->set_used[s])
+			continue;
+		if (rt->flows->qsbr != NULL &&
+		    rte_rcu_qsbr_check(rt->flows->qsbr, rt->set_token[s], false) != 1)
+			continue;
+		memset(rt->xsets[s], 0, sizeof(rt->xsets[s]));
+		rt->set_used[s] = 1;
+		return (int)s;
+	}
+	return -1;
+}
+
+/* The cutover is over: its set goes back (its entries rewritten before). */
+static void
+xset_release(struct fcr_redirect_table *rt, struct fcr_redirect *r)
+{
+	if (r->xset == 0)
+		return;
+	rt->set_used[r->xset - 1] = 0;
+	rt->set_token[r->xset - 1] = rt->flows->qsbr != NULL ?
+				     rte_rcu_qsbr_start(rt->flows->qsbr) : 0;
+	r->xset = 0;
+}
+
+/* key[k]'s action with `bits` or'ed in, when the redirect holds it. */
+static void
+mark(struct fcr_redirect_table *rt, uint32_t id, int k, uint64_t bits)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	int idx = fcr_flow_find(rt->flows, r->key[k]);
+
+	if (idx >= 0 && rt->flows->owner[idx] == id)
+		fcr_flow_set(rt->flows, r->key[k], rt->flows->action[idx] | bits, id);
+}
+
+/* The pair drains per exchange: each of its entries that carries the
+ * host's or the VI's exchanges is told which set and which way. Keys in
+ * rule_keys' order: host -> target (the host sends), VI -> target (the
+ * VI sends), target -> host (to the VI), VT -> host (to the host); or the
+ * plain pair a drain took: host -> target, target -> host. */
+static void
+xset_mark(struct fcr_redirect_table *rt, uint32_t id)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	uint64_t set;
+	int s;
+
+	if (r->blocking || (r->nb_keys != FCR_REDIRECT_KEYS && !plain_held(r)))
+		return;
+	s = xset_take(rt);
+	if (s < 0) {
+		rt->drains_per_flow++;
+		return;
+	}
+	r->xset = (uint8_t)(s + 1);
+	set = FCR_ACTION_DRAIN | (uint64_t)s << FCR_ACTION_DRAIN_SHIFT;
+	mark(rt, id, 0, set);
+	if (plain_held(r)) {
+		mark(rt, id, 1, set | FCR_ACTION_DRAIN_TO);
+		return;
+	}
+	mark(rt, id, 1, set | FCR_ACTION_DRAIN_VI);
+	mark(rt, id, 2, set | FCR_ACTION_DRAIN_VI | FCR_ACTION_DRAIN_TO);
+	mark(rt, id, 3, set | FCR_ACTION_DRAIN_TO);
+}
+
+unsigned int
+fcr_redirect_held_exchanges(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	unsigned int n = 0, i, who;
+
+	if (r->xset == 0)
+		return 0;
+	for (who = 0; who < 2; who++)
+		for (i = 0; i < FCR_DRAIN_SET_WORDS; i++)
+			n += (unsigned int)__builtin_popcountll(
+				__atomic_load_n(&rt->xsets[r->xset - 1][who][i], __ATOMIC_RELAXED));
+	return n;
+}
+
 /* The cutover is over: the new path. A ghost's entries go with it. */
-void
-fcr_cutover_end(struct fcr_redirect_table *rt, uint32_t id)
+static void
+cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 
@@ -149,10 +388,14 @@ fcr_cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 	rt->nb_cutover--;
 	if (!r->ghost) {
 		fcr_redirect_install_noted(rt, id, r->state);
+		vi_unblock(rt, id);
+		xset_release(rt, r);
 		return;
 	}
 	r->ghost = 0;
 	fcr_redirect_uninstall(rt, id);
+	vi_unblock(rt, id);
+	xset_release(rt, r);
 	fcr_redirect_unref_names(rt, r, id);
 	fcr_redirect_retry_released(rt);
 	rt->free_idx[rt->nb_free++] = id;
@@ -184,32 +427,83 @@ hold_seen(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
 	       rte_rcu_qsbr_check(rt->flows->qsbr, r->drain_token, false) == 1;
 }
 
-/* Drained (or FCR_DRAIN_TICKS passed): the host and the VI are told to log
- * in again now. A new redirect's pair, plain until here, is blocked from
- * here until the host is back (fail closed); a changed or deleted one
- * keeps its old rules, commands still held. */
+/* FCR_CUT_A_TELL: the host and the VI are told to log in again now
+ * (FCR_NOTE_DRAINED); whether the host was is the next event. */
 static void
-drained(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
+tell(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
 	struct fcr_note note = {
 		.kind = FCR_NOTE_DRAINED, .vlan = r->vlan, .redirect = id,
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
-		.other_wwpn = e[r->binding[FCR_M_VI]].wwpn,
 		.timed_out = (uint8_t)timed_out,
 	};
+	struct fcr_cut_in in = { .plain = (uint8_t)(!r->ghost && plain_held(r)) };
 
+	vis(rt, id, &note);
 	drain_end(rt, id);
-	r->cut_ticks = 0;
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
-	if (!rt->cut_sent) {
-		fcr_cutover_end(rt, id); /* nobody told: the new path at once */
-		return;
+	cut_event(rt, id, rt->cut_sent ? FCR_CUT_EV_TOLD : FCR_CUT_EV_UNTOLD, &in);
+}
+
+/* Into the drain list, the hold on key[k] seen by every worker first. */
+static void
+drain_hold(struct fcr_redirect_table *rt, uint32_t id, int k, int who)
+{
+	struct fcr_redirect *r = &rt->r[id];
+
+	hold(rt, id, k);
+	if (!r->draining) {
+		r->drain_pos = rt->nb_draining;
+		rt->drain_list[rt->nb_draining++] = id;
 	}
-	if (!r->ghost && plain_held(r))
+	r->draining = (uint8_t)who;
+	r->drain_token = hold_token(rt);
+}
+
+/*
+ * One event: the decision (fcr_cutover_step), then its actions carried
+ * out on the tables, in order. A redirect leaving FCR_CUT_IDLE is in a
+ * cutover (nb_cutover) until FCR_CUT_A_NEW_PATH.
+ */
+static void
+cut_event(struct fcr_redirect_table *rt, uint32_t id, enum fcr_cut_event ev,
+	  const struct fcr_cut_in *in)
+{
+	struct fcr_redirect *r = &rt->r[id];
+	uint8_t was = r->cut_state;
+	struct fcr_cut_step s = fcr_cutover_step((enum fcr_cut_state)was, ev, in);
+	int b, x;
+
+	r->cut_state = s.state;
+	if (was == FCR_CUT_IDLE && s.state != FCR_CUT_IDLE) {
+		rt->nb_cutover++;
+		r->cutover = 1;
+		r->cut_logins = rt->bindings->entry[r->binding[FCR_M_HOST]].logins;
+	}
+	if (s.actions & FCR_CUT_A_RESET_TICKS)
+		r->drain_ticks = r->cut_ticks = 0;
+	if (s.actions & FCR_CUT_A_DRAIN_TIMEOUT)
+		rt->drains_timed_out++;
+	if (s.actions & FCR_CUT_A_CUTOVER_TIMEOUT)
+		rt->cutovers_timed_out++;
+	if ((s.actions & FCR_CUT_A_HOLD_HOST) && exchange_keys(r, FCR_DRAIN_HOST, &b, &x)) {
+		xset_mark(rt, id);
+		drain_hold(rt, id, b, FCR_DRAIN_HOST);
+	}
+	if ((s.actions & FCR_CUT_A_HOLD_VI) && exchange_keys(r, FCR_DRAIN_VI, &b, &x))
+		drain_hold(rt, id, b, FCR_DRAIN_VI);
+	if (s.actions & FCR_CUT_A_TELL)
+		tell(rt, id, (s.actions & FCR_CUT_A_DRAIN_TIMEOUT) != 0);
+	/* a new redirect's pair, plain until here, is blocked from here until
+	 * the host is back (fail closed); a changed or deleted one keeps its
+	 * old rules, commands still held */
+	if (s.actions & FCR_CUT_A_BLOCK)
 		fcr_redirect_install_noted(rt, id, r->state);
+	if ((s.actions & FCR_CUT_A_NEW_PATH) && was != FCR_CUT_IDLE)
+		cutover_end(rt, id);
 }
 
 /* The next step of a drain whose workers are past its hold: the host's
@@ -219,34 +513,29 @@ static void
 drain_step(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
+	struct fcr_cut_in in = { 0 };
 	int b, e;
 
 	while (r->draining && hold_seen(rt, r) && open_exchanges(rt, r, r->draining) == 0) {
-		if (r->draining == FCR_DRAIN_VI || !exchange_keys(r, FCR_DRAIN_VI, &b, &e)) {
-			drained(rt, id, 0);
-			return;
-		}
-		hold(rt, id, b);
-		r->draining = FCR_DRAIN_VI;
-		r->drain_token = hold_token(rt);
+		in.vi_keys = (uint8_t)exchange_keys(r, FCR_DRAIN_VI, &b, &e);
+		cut_event(rt, id, FCR_CUT_EV_DRAINED, &in);
 	}
 }
 
 /* The pair's path until the cutover: its rules, or plain (a new redirect,
- * whose pair's plain entries it takes, held), or blocked (nothing open
- * goes anywhere: drained at once). */
+ * whose pair's plain entries it takes, to be held), or blocked (nothing
+ * open goes anywhere: drained at once). */
 static void
 drain_begin(struct fcr_redirect_table *rt, uint32_t id)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
 	uint32_t h = e[r->binding[FCR_M_HOST]].fcid, t = e[r->binding[FCR_M_TARGET]].fcid;
-	int b, x;
 
 	if (r->nb_keys == 0) {
 		uint64_t key[2] = { fcr_flow_key(r->vlan, h, t), fcr_flow_key(r->vlan, t, h) };
 		uint64_t action[2] = {
-			fcr_action(h, t, FCR_LEG_PLAIN) | FCR_ACTION_HOLD,
+			fcr_action(h, t, FCR_LEG_PLAIN),
 			fcr_action(t, h, FCR_LEG_PLAIN),
 		};
 
@@ -255,17 +544,6 @@ drain_begin(struct fcr_redirect_table *rt, uint32_t id)
 		    fcr_redirect_set_entries(rt, id, key, action, 2, 0) == 0)
 			r->xbase[0] = 0; /* the plain entries counted from their first frame */
 	}
-	if (!exchange_keys(r, FCR_DRAIN_HOST, &b, &x)) {
-		drained(rt, id, 0);
-		return;
-	}
-	hold(rt, id, b);
-	r->draining = FCR_DRAIN_HOST;
-	r->drain_ticks = 0;
-	r->drain_token = hold_token(rt);
-	r->drain_pos = rt->nb_draining;
-	rt->drain_list[rt->nb_draining++] = id;
-	drain_step(rt, id);
 }
 
 void
@@ -283,41 +561,46 @@ fcr_redirect_drain_poll(struct fcr_redirect_table *rt)
  * then fails closed, a ghost's goes plain, at once). The VI's frames in
  * flight drained long before: an ENode told to log in again solicits and
  * waits for the FCF's advertisement before its new login. */
-int
-fcr_cutover_over(const struct fcr_redirect_table *rt, uint32_t id)
+void
+fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id)
 {
 	const struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_cut_in in = { 0 };
 	int m;
 
 	for (m = 0; m < FCR_M_COUNT; m++)
-		if (e[r->binding[m]].fcid == FCR_FCID_NONE)
-			return 1;
-	return e[r->binding[FCR_M_HOST]].logins != r->cut_logins;
+		if (e[r->binding[m]].fcid == FCR_FCID_NONE) {
+			cut_event(rt, id, FCR_CUT_EV_MEMBER_GONE, &in);
+			return;
+		}
+	if (e[r->binding[FCR_M_HOST]].logins != r->cut_logins)
+		cut_event(rt, id, FCR_CUT_EV_HOST_BACK, &in);
+	else
+		fcr_cutover_block_vi(rt, id); /* a new VI logged in meanwhile */
 }
 
 unsigned int
 fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_timed_out)
 {
-	unsigned int n = 0;
+	uint64_t cut0 = rt->cutovers_timed_out, drain0 = rt->drains_timed_out;
 	uint32_t id;
 
 	for (id = 0; rt->nb_cutover != 0 && id < rt->capacity; id++) {
 		struct fcr_redirect *r = &rt->r[id];
+		uint8_t was = r->cut_state;
+		struct fcr_cut_in in = { .ticks = r->draining ? r->drain_ticks : r->cut_ticks };
 
-		if (!r->cutover)
+		if (was == FCR_CUT_IDLE)
 			continue;
-		if (r->draining) {
-			if (++r->drain_ticks >= FCR_DRAIN_TICKS) {
-				drained(rt, id, 1);
-				(*drains_timed_out)++;
-			}
-		} else if (++r->cut_ticks >= FCR_CUTOVER_TICKS) {
-			fcr_cutover_end(rt, id);
-			n++;
-		}
+		cut_event(rt, id, FCR_CUT_EV_TICK, &in);
+		if (r->cut_state == was && r->draining)
+			r->drain_ticks++;
+		else if (r->cut_state == was)
+			r->cut_ticks++;
 	}
-	return n;
+	*drains_timed_out += (unsigned int)(rt->drains_timed_out - drain0);
+	return (unsigned int)(rt->cutovers_timed_out - cut0);
 }
 
 void
@@ -327,6 +610,80 @@ fcr_cutover_tick(struct fcr_tables *t)
 
 	t->st.cutovers_timed_out += fcr_redirect_cutover_tick(t->redirects, &drains);
 	t->st.cutover_drains_timed_out += drains;
+}
+
+/* ---- show redirect <id> -------------------------------------------- */
+
+/* The first OX_IDs of a set, up to max, as " 0x0020 0x0031 ..." */
+static void
+set_oxids(FILE *out, const uint64_t *set, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < 65536 && n < max; i++)
+		if (__atomic_load_n(&set[i >> 6], __ATOMIC_RELAXED) >> (i & 63) & 1) {
+			fprintf(out, " 0x%04x", i);
+			n++;
+		}
+}
+
+int
+fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r;
+	const struct fcr_binding *e = rt->bindings->entry;
+	char w[FCR_WWPN_STRLEN];
+	unsigned int m, held;
+
+	if (id >= rt->capacity || !rt->r[id].in_use) {
+		fprintf(out, "error: no redirect %u (`redirect list` gives each one's id)\n", id);
+		return -1;
+	}
+	r = &rt->r[id];
+	fprintf(out, "redirect %u vlan %u: %s\n", id, r->vlan,
+		fcr_redirect_state_name((enum fcr_redirect_state)r->state));
+	for (m = 0; m < FCR_M_COUNT; m++) {
+		const struct fcr_binding *b = &e[r->binding[m]];
+
+		fprintf(out, "  %-7s %s", fcr_member_name((enum fcr_member)m),
+			fcr_wwpn_format(b->wwpn, w));
+		if (b->fcid == FCR_FCID_NONE)
+			fprintf(out, "  not bound\n");
+		else
+			fprintf(out, "  fcid %06x\n", b->fcid);
+	}
+	if (r->cutover && r->state == FCR_RS_ACTIVE &&
+	    rt->wwpn[id][FCR_M_VI] != e[r->binding[FCR_M_VI]].wwpn)
+		fprintf(out, "  old vi  %s  (its rules kept until the cutover ends)\n",
+			fcr_wwpn_format(rt->wwpn[id][FCR_M_VI], w));
+	if (!r->cutover) {
+		fprintf(out, "  cutover: none\n");
+		return 0;
+	}
+	held = fcr_redirect_held_exchanges(rt, id);
+	if (r->draining) {
+		fprintf(out, "  cutover: draining %s exchanges: %" PRIu64 " open; %u begun after "
+			"the change held", r->draining == FCR_DRAIN_HOST ? "host" : "vi",
+			fcr_redirect_open(rt, id), held);
+		if (r->xset != 0 && held != 0) {
+			fprintf(out, " (OX_IDs");
+			set_oxids(out, rt->xsets[r->xset - 1][0], 8);
+			set_oxids(out, rt->xsets[r->xset - 1][1], 8);
+			fprintf(out, "%s)", held > 16 ? " ..." : "");
+		}
+		fprintf(out, "; %u of %u ticks (100 ms) left\n",
+			FCR_DRAIN_TICKS - r->drain_ticks, FCR_DRAIN_TICKS);
+		if (r->xset == 0)
+			fprintf(out, "  per flow: no exchange set was free (%" PRIu64 " drains so "
+				"far): frames of exchanges begun after the change take the old "
+				"path\n", rt->drains_per_flow);
+		return 0;
+	}
+	fprintf(out, "  cutover: %s: told %u ticks (100 ms) ago, %u of %u ticks left; "
+		"%u exchanges begun after the change held\n",
+		fcr_cut_state_name((enum fcr_cut_state)r->cut_state), r->cut_ticks,
+		FCR_CUTOVER_TICKS - r->cut_ticks, FCR_CUTOVER_TICKS, held);
+	return 0;
 }
 
 /* ---- what must be told to whom -------------------------------------- */
@@ -399,6 +756,8 @@ fcr_cutover_plan(struct fcr_tables *t, const struct fcr_note *n, struct fcr_cuto
 	plan_tell(t, n->vlan, FCR_M_HOST, n->wwpn, &p->tell[0]);
 	plan_tell(t, n->vlan, FCR_M_VI, n->other_wwpn, &p->tell[1]);
 	p->nb = 2;
+	if (n->new_vi != 0)
+		plan_tell(t, n->vlan, FCR_M_VI, n->new_vi, &p->tell[p->nb++]);
 	for (i = 0; i < p->nb; i++)
 		send += p->tell[i].clearable;
 	return send;

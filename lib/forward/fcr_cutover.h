@@ -16,19 +16,81 @@
  * the pair has drained) and reads back, before it goes on, whether the
  * host was told (fcr_redirect_cutover_told). The tables' owner passes
  * those notes to fcr_cutover_plan, sends the Clear Virtual Links it asks
- * for and says how each went (fcr_cutover_sent). That round trip through
- * the hook is where the cutover's own state machine will later live in
- * lib/ whole, with only the frames' sending left to the owner.
+ * for and says how each went (fcr_cutover_sent): the frames' sending is
+ * all the owner does. Every decision is fcr_cutover_step's (below), a pure
+ * function of the state and the event; fcr_cutover.c feeds it the events
+ * and carries out its actions.
  */
 #ifndef FCR_CUTOVER_H
 #define FCR_CUTOVER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fcr_note.h"
 #include "fcr_redirect.h"
 
 struct fcr_tables;
+
+/*
+ * The cutover's decisions, a pure state machine: a redirect's cutover
+ * state and one event give the next state and the actions to take, in
+ * the order of their bits; fcr_cutover.c carries the actions out on the
+ * tables (the hold, the notes that have the owner send Clear Virtual
+ * Links, the new path) and feeds back the events.
+ */
+enum fcr_cut_state {
+	FCR_CUT_IDLE = 0,    /* no cutover */
+	FCR_CUT_DRAIN_HOST,  /* the host's new commands held, its exchanges ending */
+	FCR_CUT_DRAIN_VI,    /* then the VI's */
+	FCR_CUT_TELLING,     /* drained: the host and the VI being told */
+	FCR_CUT_TOLD,        /* the old path (or blocked) until the host is back */
+	FCR_CUT_STATES
+};
+
+enum fcr_cut_event {
+	FCR_CUT_EV_CHANGE = 0,  /* the operator changed the pair's path */
+	FCR_CUT_EV_DRAINED,     /* the side draining has nothing open, every
+				 * worker past its hold */
+	FCR_CUT_EV_TICK,        /* 100 ms passed */
+	FCR_CUT_EV_TOLD,        /* the host's Clear Virtual Link went out */
+	FCR_CUT_EV_UNTOLD,      /* it could not be sent (cutovers_unsent) */
+	FCR_CUT_EV_HOST_BACK,   /* the host logged in again */
+	FCR_CUT_EV_MEMBER_GONE, /* a member of the pair has no FCID any more */
+	FCR_CUT_EVENTS
+};
+
+/* What the event found. */
+struct fcr_cut_in {
+	uint8_t clearable;   /* CHANGE: the host can be made to log in again */
+	uint8_t host_keys;   /* CHANGE: the pair has entries to drain */
+	uint8_t vi_keys;     /* DRAINED: the VI has entries to drain (rules) */
+	uint8_t plain;       /* TOLD: a new redirect's pair, plain until now */
+	uint16_t ticks;      /* TICK: ticks in this step before this one */
+};
+
+enum {
+	FCR_CUT_A_HOLD_HOST = 1 << 0,    /* hold the host's commands, drain */
+	FCR_CUT_A_HOLD_VI = 1 << 1,      /* hold the VI's commands */
+	FCR_CUT_A_TELL = 1 << 2,         /* make the host and the VI log in again */
+	FCR_CUT_A_BLOCK = 1 << 3,        /* the pair fails closed till the host is back */
+	FCR_CUT_A_NEW_PATH = 1 << 4,     /* the newest path now: the cutover ends */
+	FCR_CUT_A_DRAIN_TIMEOUT = 1 << 5,   /* count cutover_drains_timed_out */
+	FCR_CUT_A_CUTOVER_TIMEOUT = 1 << 6, /* count cutovers_timed_out */
+	FCR_CUT_A_RESET_TICKS = 1 << 7,  /* a new step: its ticks from 0 */
+};
+
+struct fcr_cut_step {
+	uint8_t state;       /* enum fcr_cut_state */
+	uint16_t actions;    /* FCR_CUT_A_* */
+};
+
+/* The next state and the actions of `ev` in `s`. Events that mean nothing
+ * in a state change nothing (a change during a cutover joins it: the
+ * host's new login takes the newest path). */
+struct fcr_cut_step fcr_cutover_step(enum fcr_cut_state s, enum fcr_cut_event ev,
+				     const struct fcr_cut_in *in);
+const char *fcr_cut_state_name(enum fcr_cut_state s);
 
 /* Ticks (every 100 ms) a drain waits for the pair's open exchanges to end
  * before its ports are told to log in again anyway. */
@@ -56,6 +118,15 @@ void fcr_redirect_drain_poll(struct fcr_redirect_table *rt);
 /* Exchanges open on the keys a draining redirect waits on now. */
 uint64_t fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id);
 
+/* Exchanges its drain saw begin after the change (distinct OX_IDs of the
+ * commands held, the host's and the VI's); 0 when it drains per flow. */
+unsigned int fcr_redirect_held_exchanges(const struct fcr_redirect_table *rt, uint32_t id);
+
+/* `show redirect <id>`: the redirect's members (WWPN, FCID), its state,
+ * and what its cutover waits for. -1 (with an error line) when no
+ * redirect has that id. */
+int fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t id);
+
 /* Every 100 ms: drains that waited FCR_DRAIN_TICKS end anyway (counted in
  * *drains_timed_out), cutovers that waited FCR_CUTOVER_TICKS after take
  * the new path. Returns how many did. */
@@ -79,7 +150,7 @@ struct fcr_cvl {
 	uint64_t wwpn;
 };
 
-#define FCR_CUTOVER_TELL_MAX 2
+#define FCR_CUTOVER_TELL_MAX 3
 
 /* One port of the pair to make log in again. */
 struct fcr_cutover_tell {
@@ -93,7 +164,8 @@ struct fcr_cutover_tell {
 struct fcr_cutover_plan {
 	uint8_t held;            /* FCR_NOTE_CUTOVER: the host can be told, so
 				  * the pair drains, its new commands held */
-	uint8_t nb;              /* tell[0..nb): the host, then the VI */
+	uint8_t nb;              /* tell[0..nb): the host, then the VI, then
+				  * a new VI that replaces it */
 	struct fcr_cutover_tell tell[FCR_CUTOVER_TELL_MAX];
 };
 

@@ -34,8 +34,15 @@ struct fcr_event {
 	uint16_t ox_id;
 	uint8_t worker;
 	uint8_t port;       /* logins: the port the frame arrived on */
-	uint32_t s_id;      /* LOGIN: an advertisement's FC-MAP (0: none) */
-	uint32_t d_id;
+	union {
+		uint32_t s_id;  /* LOGIN: an advertisement's FC-MAP (0: none) */
+		uint32_t cmnds; /* FLOW_FIRST/FLOW_MISSES: FCP commands among
+				 * its frames (exchanges begun) */
+	};
+	union {
+		uint32_t d_id;
+		uint32_t ends;  /* FLOW_FIRST/FLOW_MISSES: exchanges ended */
+	};
 	uint32_t port_id;   /* LOGIN: VLANS: how many VLANs (fcr_event_vlan) */
 	uint64_t wwpn;
 	union {

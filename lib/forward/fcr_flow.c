@@ -99,6 +99,7 @@ fcr_flow_table_memory(uint32_t capacity, uint32_t nb_workers)
 {
 	return (uint64_t)capacity *
 	       (sizeof(uint64_t) * 2 + sizeof(uint32_t) * 4 +
+		sizeof(struct fcr_flow_exchanges) +
 		(uint64_t)nb_workers * (sizeof(struct fcr_flow_counters) +
 					sizeof(struct fcr_flow_exchanges)));
 }
@@ -143,10 +144,11 @@ fcr_flow_table_create(const char *name, uint32_t capacity, uint32_t nb_workers,
 	ft->owner = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
 	ft->seen = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
 	ft->missed = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
+	ft->xmissed = rte_malloc_socket(NULL, sizeof(*ft->xmissed) * capacity, 0, socket);
 	ft->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
 	if (!ft->action || !ft->key || !ft->owner || !ft->seen || !ft->missed ||
-	    !ft->free_idx)
+	    !ft->xmissed || !ft->free_idx)
 		goto nomem;
 	for (i = 0; i < nb_workers; i++) {
 		ft->counters[i] = rte_zmalloc_socket(NULL,
@@ -211,6 +213,7 @@ fcr_flow_table_free(struct fcr_flow_table *ft)
 	rte_free(ft->owner);
 	rte_free(ft->seen);
 	rte_free(ft->missed);
+	rte_free(ft->xmissed);
 	rte_free(ft->free_idx);
 	rte_free(ft->sflags);
 	rte_free(ft->version);
@@ -388,6 +391,7 @@ fcr_flow_set(struct fcr_flow_table *ft, uint64_t key, uint64_t action,
 	ft->owner[idx] = owner;
 	ft->seen[idx] = SEEN_NEW;
 	ft->missed[idx] = 0;
+	ft->xmissed[idx].cmnds = ft->xmissed[idx].ends = 0;
 	for (w = 0; w < ft->nb_workers; w++) {
 		memset(&ft->counters[w][idx], 0, sizeof(struct fcr_flow_counters));
 		memset(&ft->exchanges[w][idx], 0, sizeof(struct fcr_flow_exchanges));
@@ -453,7 +457,8 @@ fcr_flow_exchanges_sum(const struct fcr_flow_table *ft, uint32_t idx,
 {
 	uint32_t w;
 
-	out->cmnds = out->ends = 0;
+	out->cmnds = ft->xmissed[idx].cmnds;
+	out->ends = ft->xmissed[idx].ends;
 	for (w = 0; w < ft->nb_workers; w++) {
 		out->cmnds += __atomic_load_n(&ft->exchanges[w][idx].cmnds, __ATOMIC_RELAXED);
 		out->ends += __atomic_load_n(&ft->exchanges[w][idx].ends, __ATOMIC_RELAXED);

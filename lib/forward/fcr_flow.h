@@ -53,6 +53,9 @@ enum fcr_leg {
 /* Nor this: a frame's, never an entry's. An FCP command on an entry held
  * for a cutover (FCR_ACTION_HOLD): dropped (cutover_held). */
 #define FCR_LEG_HELD 5
+/* Nor this: a frame's. Any other frame of an exchange whose command was
+ * held (FCR_ACTION_DRAIN): dropped (cutover_new_exchange). */
+#define FCR_LEG_NEW_EXCHANGE 8
 
 const char *fcr_leg_name(enum fcr_leg leg);
 
@@ -81,6 +84,27 @@ fcr_action(uint32_t new_s_id, uint32_t new_d_id, enum fcr_leg leg)
  * cutover drains the pair's open exchanges (docs/fcoe.md, "Cutover"); the
  * rest of its frames go by the action. */
 #define FCR_ACTION_HOLD (1ull << 51)
+/* On the actions of a pair draining per exchange (docs/fcoe.md, "Cutover"):
+ * the OX_IDs of the commands held on the pair (FCR_ACTION_HOLD) are kept in
+ * the drain's exchange set (bits 55-59: which of FCR_DRAIN_SETS), one set
+ * for the host's exchanges, one for the VI's (FCR_ACTION_DRAIN_VI); the
+ * entry carries the frames of that initiator's exchanges as their sender
+ * (Exchange Context 0), or as their receiver (FCR_ACTION_DRAIN_TO: the
+ * responder's frames, Exchange Context 1). A frame of an exchange in the
+ * set is dropped: that exchange began after the change. */
+#define FCR_ACTION_DRAIN (1ull << 52)
+#define FCR_ACTION_DRAIN_TO (1ull << 53)
+#define FCR_ACTION_DRAIN_VI (1ull << 54)
+#define FCR_ACTION_DRAIN_SHIFT 55
+#define FCR_DRAIN_SETS 32
+/* One initiator's exchanges: a bit per OX_ID. */
+#define FCR_DRAIN_SET_WORDS (65536 / 64)
+
+static inline unsigned int
+fcr_action_drain_set(uint64_t a)
+{
+	return (unsigned int)(a >> FCR_ACTION_DRAIN_SHIFT) & (FCR_DRAIN_SETS - 1);
+}
 
 static inline uint32_t fcr_action_did(uint64_t a) { return (uint32_t)a & 0xFFFFFF; }
 static inline uint32_t fcr_action_sid(uint64_t a) { return (uint32_t)(a >> 24) & 0xFFFFFF; }
@@ -125,6 +149,9 @@ struct fcr_flow_table {
 	/* frames sent before the entry existed, as the workers reported
 	 * them: a redirect taking a plain entry over counts them too */
 	uint32_t *missed;
+	/* the exchanges among them (an FCP command that was its flow's
+	 * first frame): counted with the workers' (fcr_flow_exchanges_sum) */
+	struct fcr_flow_exchanges *xmissed;
 	uint32_t expire_pos;                 /* where the expiry scan goes on */
 	uint32_t *free_idx;
 	uint32_t nb_free;
@@ -262,7 +289,8 @@ int fcr_flow_find(const struct fcr_flow_table *ft, uint64_t key);
 /* Sum of every worker's counters for one entry (first = earliest seen). */
 void fcr_flow_counters_sum(const struct fcr_flow_table *ft, uint32_t idx,
 			   struct fcr_flow_counters *out);
-/* Sum of every worker's exchange counts for one entry (modulo 2^32). */
+/* Sum of every worker's exchange counts for one entry, and of those its
+ * frames sent before it existed brought (xmissed), modulo 2^32. */
 void fcr_flow_exchanges_sum(const struct fcr_flow_table *ft, uint32_t idx,
 			    struct fcr_flow_exchanges *out);
 /* Walk the live entries: *iter starts at 0; returns the index or -ENOENT

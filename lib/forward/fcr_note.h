@@ -23,7 +23,8 @@ enum fcr_note_kind {
 	FCR_NOTE_CUTOVER,   /* redirect `redirect` was added, replaced or
 			     * deleted while its host (wwpn) and target were
 			     * bound: the pair's path changed under any open
-			     * exchange; other_wwpn the service node's VI.
+			     * exchange; other_wwpn the service node's VI
+			     * (of the rules in place), new_vi its new one.
 			     * The host's new commands are held from here */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
@@ -45,6 +46,9 @@ struct fcr_note {
 	uint32_t redirect;   /* id in the redirect table */
 	uint16_t port;       /* untrusted: the edge port */
 	uint64_t other_wwpn; /* static kept: the WWPN statically bound to fcid */
+	uint64_t new_vi;     /* cutover, drained: the VI that replaces
+			      * other_wwpn (the VI of the old rules), which
+			      * is told too; 0 when the VI stays */
 };
 
 struct fcr_note_hook {

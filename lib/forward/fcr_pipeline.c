@@ -18,12 +18,15 @@ fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev, uint64_t now)
 		fcr_event_flow(&ev[n], p->recent[i]);
 		ev[n].type = FCR_EV_FLOW_MISSES;
 		ev[n].count = p->recent_misses[i];
+		ev[n].cmnds = p->recent_x[i].cmnds;
+		ev[n].ends = p->recent_x[i].ends;
 		ev[n].worker = (uint8_t)p->worker;
 		ev[n].tsc = now;
 		n++;
 	}
 	memset(p->recent, 0xFF, sizeof(p->recent));
 	memset(p->recent_misses, 0, sizeof(p->recent_misses));
+	memset(p->recent_x, 0, sizeof(p->recent_x));
 	return n;
 }
 

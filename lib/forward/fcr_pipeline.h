@@ -57,6 +57,7 @@ struct fcr_pipeline {
 	uint32_t worker;               /* which per-worker counters */
 	uint64_t recent[256];          /* first frames recently reported */
 	uint32_t recent_misses[256];   /* frames missed since each report */
+	struct fcr_flow_exchanges recent_x[256]; /* exchanges among them */
 	struct fcr_flow_cache cache;   /* this worker's flow cache */
 };
 

@@ -44,15 +44,24 @@ struct fcr_pipeline_frames {
 	unsigned int nmark;                    /* frames with the mark parse let on */
 };
 
+/* A frame of no flow entry: its flow reported (FCR_EV_FLOW_FIRST), once;
+ * the exchanges it begins or ends (an FCP command that is its flow's first
+ * frame) go with the report, for the entry the tables lcore makes of it to
+ * count them as the workers count theirs. */
 static inline unsigned int
-fcr_pipeline_report_first(struct fcr_pipeline *p, uint64_t key,
+fcr_pipeline_report_first(struct fcr_pipeline *p, uint64_t key, const struct fcr_frame *f,
 			  struct fcr_event *ev, uint64_t now)
 {
 	/* One report per new flow, not one per frame of its first bursts. */
 	unsigned int slot = (unsigned int)((key * 0x9E3779B97F4A7C15ull) >> 56), n = 0;
+	struct fcr_flow_exchanges x = { 0, 0 };
 
+	if (unlikely(fcr_flow_exchange_frame(f->r_ctl)))
+		fcr_flow_count_exchange(&x, f->r_ctl, f->type);
 	if (p->recent[slot] == key) {
 		p->recent_misses[slot]++;
+		p->recent_x[slot].cmnds += x.cmnds;
+		p->recent_x[slot].ends += x.ends;
 		return 0;
 	}
 	if (p->recent[slot] != UINT64_MAX && p->recent_misses[slot] != 0) {
@@ -60,14 +69,19 @@ fcr_pipeline_report_first(struct fcr_pipeline *p, uint64_t key,
 		fcr_event_flow(ev, p->recent[slot]);
 		ev->type = FCR_EV_FLOW_MISSES;
 		ev->count = p->recent_misses[slot];
+		ev->cmnds = p->recent_x[slot].cmnds;
+		ev->ends = p->recent_x[slot].ends;
 		ev->worker = (uint8_t)p->worker;
 		ev->tsc = now;
 		n = 1;
 	}
 	p->recent[slot] = key;
 	p->recent_misses[slot] = 0;
+	p->recent_x[slot].cmnds = p->recent_x[slot].ends = 0;
 	fcr_event_flow(&ev[n], key);
 	ev[n].count = 1;
+	ev[n].cmnds = x.cmnds;
+	ev[n].ends = x.ends;
 	ev[n].worker = (uint8_t)p->worker;
 	ev[n].tsc = now;
 	return n + 1;
@@ -347,6 +361,37 @@ fcr_pipeline_exchange(uint64_t a, uint8_t leg, struct fcr_flow_exchanges *c,
 	return leg;
 }
 
+/* A frame on an entry of a pair draining per exchange (FCR_ACTION_DRAIN):
+ * of the exchanges of the entry's initiator (the host's or the VI's), a
+ * command held has its OX_ID put in the drain's set, and any other frame
+ * of an exchange in the set is dropped (FCR_LEG_NEW_EXCHANGE): that
+ * exchange began after the change, its command never went. The frames of
+ * the exchanges open at the change, and the other side's exchanges, go by
+ * the action (fcr_pipeline_exchange). Only such entries pay this. */
+static inline uint8_t
+fcr_pipeline_drain(const struct fcr_redirect_table *rd, uint64_t a, uint8_t leg,
+		   struct fcr_flow_exchanges *c, const struct fcr_frame *f)
+{
+	int to_initiator = (f->f_ctl & FCR_F_CTL_EXCH_CTX) != 0;
+
+	if (leg < FCR_LEG_HELD && to_initiator == ((a & FCR_ACTION_DRAIN_TO) != 0)) {
+		uint64_t *word = &rd->xsets[fcr_action_drain_set(a)]
+				   [(a & FCR_ACTION_DRAIN_VI) != 0][f->ox_id >> 6];
+		uint64_t bit = 1ull << (f->ox_id & 63);
+
+		if ((a & FCR_ACTION_HOLD) && f->r_ctl == FCR_RCTL_FCP_CMND &&
+		    f->type == FCR_TYPE_FCP) {
+			__atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+			return FCR_LEG_HELD;
+		}
+		if (__atomic_load_n(word, __ATOMIC_RELAXED) & bit)
+			return FCR_LEG_NEW_EXCHANGE;
+	}
+	if (fcr_flow_exchange_frame(f->r_ctl))
+		return fcr_pipeline_exchange(a, leg, c, f);
+	return leg;
+}
+
 /*
  * Each frame's action: its flow's counters, its leg, the D_ID it leaves
  * with and its route's key (the tbl24 entry prefetched); the IDs rewritten
@@ -381,7 +426,7 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 			if (unlikely(w->f[i].mark))
 				w->missed[i] = 0;
 			else
-				nev += fcr_pipeline_report_first(p, w->key[i],
+				nev += fcr_pipeline_report_first(p, w->key[i], &w->f[i],
 								 &ev[nev], now);
 			w->did[i] = w->f[i].d_id;
 			w->sid[i] = w->f[i].s_id;
@@ -395,7 +440,11 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		s = fcr_action_sid(a);
 		d = fcr_action_did(a);
 		w->leg[i] = (uint8_t)fcr_action_leg(a);
-		if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
+		if (unlikely(a & FCR_ACTION_DRAIN))
+			w->leg[i] = fcr_pipeline_drain(p->tables->redirects, a, w->leg[i],
+						       &ft->exchanges[p->worker][w->idx[i]],
+						       &w->f[i]);
+		else if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
 			w->leg[i] = fcr_pipeline_exchange(
 				a, w->leg[i], &ft->exchanges[p->worker][w->idx[i]], &w->f[i]);
 		/* the route's tbl24 entry (domain and area routes: the
@@ -525,10 +574,12 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 
 		hop = NULL;
 		if (unlikely(w->leg[i] >= FCR_LEG_HELD)) {
-			/* not a leg a frame is sent on (one test for all three) */
+			/* not a leg a frame is sent on (one test for all four) */
 			if (w->leg[i] == FCR_LEG_HELD) {
 				/* its initiator retries it once logged in again */
 				r = FCR_R_CUTOVER_HELD;
+			} else if (w->leg[i] == FCR_LEG_NEW_EXCHANGE) {
+				r = FCR_R_CUTOVER_NEW_EXCHANGE;
 			} else if (w->leg[i] == FCR_LEG_HIDDEN) {
 				r = FCR_R_REDIRECT_HIDDEN;
 			} else {

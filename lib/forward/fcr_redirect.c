@@ -76,7 +76,10 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	rt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
 	rt->drain_list = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
-	if (rt->r == NULL || rt->wwpn == NULL || rt->free_idx == NULL || rt->drain_list == NULL)
+	rt->xsets = rte_zmalloc_socket(NULL, sizeof(*rt->xsets) * FCR_DRAIN_SETS,
+				       RTE_CACHE_LINE_SIZE, socket);
+	if (rt->r == NULL || rt->wwpn == NULL || rt->free_idx == NULL || rt->drain_list == NULL ||
+	    rt->xsets == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
 		rt->free_idx[i] = capacity - 1 - i;
@@ -113,6 +116,7 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 	rte_free(rt->wwpn);
 	rte_free(rt->free_idx);
 	rte_free(rt->drain_list);
+	rte_free(rt->xsets);
 	rte_free(rt);
 }
 
@@ -351,8 +355,8 @@ rebuild(struct fcr_redirect_table *rt, uint32_t id)
 {
 	if (!rt->r[id].cutover)
 		fcr_redirect_install_noted(rt, id, rt->r[id].state);
-	else if (fcr_cutover_over(rt, id))
-		fcr_cutover_end(rt, id);
+	else
+		fcr_cutover_check(rt, id);
 }
 
 int
@@ -461,6 +465,8 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	 * its old rules, a new one blocks its pair (install) */
 	if (!r->cutover || r->nb_keys == 0)
 		fcr_redirect_install_noted(rt, (uint32_t)id, r->state);
+	else
+		fcr_cutover_block_vi(rt, (uint32_t)id);
 	if (rt->log != NULL)
 		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, (uint32_t)id);
 	return id;
@@ -477,8 +483,7 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	if (id < 0)
 		return id;
 	r = &rt->r[id];
-	if (!r->cutover)
-		fcr_cutover_begin(rt, (uint32_t)id);
+	fcr_cutover_begin(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
 	r->in_use = 0; /* not retried below */
 	if (rt->log != NULL) {

@@ -65,6 +65,7 @@ struct fcr_redirect {
 	 * FCR_CUTOVER_TICKS have passed; a deleted redirect stays as a ghost
 	 * (not in_use: no key, no config) until then */
 	uint8_t cutover;
+	uint8_t cut_state;           /* enum fcr_cut_state (fcr_cutover.h) */
 	uint8_t ghost;
 	uint16_t cut_ticks;
 	uint32_t cut_logins;         /* the host's logins when it began */
@@ -78,6 +79,11 @@ struct fcr_redirect {
 	/* exchanges counted open on the host's and the VI's keys when its
 	 * keys were last set: history of sessions gone, not open now */
 	uint32_t xbase[2];
+	/* its drain's exchange sets (FCR_ACTION_DRAIN): which, plus one; 0
+	 * when it drains per flow (none was free) */
+	uint8_t xset;
+	/* a new VI's way to the target, blocked during its cutover (0: none) */
+	uint64_t vi_block;
 };
 
 enum { FCR_DRAIN_HOST = 1, FCR_DRAIN_VI = 2 };
@@ -108,6 +114,16 @@ struct fcr_redirect_table {
 	uint32_t *drain_list;        /* the ids of those draining */
 	uint32_t nb_draining;
 	uint32_t cut_sent;           /* the host will be, or was, told */
+	/* the drains' exchange sets: [set][host, VI][OX_ID / 64], the
+	 * workers set a held command's bit; each set taken by one redirect
+	 * in a cutover (set_used), taken again only once every worker is
+	 * past its release (set_token) */
+	uint64_t (*xsets)[2][FCR_DRAIN_SET_WORDS];
+	uint8_t set_used[FCR_DRAIN_SETS];
+	uint64_t set_token[FCR_DRAIN_SETS];
+	uint64_t drains_per_flow;    /* drains that found no set free */
+	uint64_t drains_timed_out;   /* since the start: FCR_DRAIN_TICKS passed */
+	uint64_t cutovers_timed_out; /* FCR_CUTOVER_TICKS passed */
 };
 
 /* NULL with rte_errno ENOBUFS when the flow table cannot keep

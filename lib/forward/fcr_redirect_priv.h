@@ -35,10 +35,12 @@ void fcr_redirect_retry_released(struct fcr_redirect_table *rt);
 /* The operator changed the pair's path: a cutover when the host can be
  * told, else the new path at once. */
 void fcr_cutover_begin(struct fcr_redirect_table *rt, uint32_t id);
-/* Whether the cutover is over: the host logged in again, or a member went. */
-int fcr_cutover_over(const struct fcr_redirect_table *rt, uint32_t id);
-/* The cutover is over: the new path (a ghost goes). */
-void fcr_cutover_end(struct fcr_redirect_table *rt, uint32_t id);
+/* A member of a redirect in a cutover changed: the cutover ends when the
+ * host logged in again or a member went (the new path; a ghost goes). */
+void fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id);
+/* A redirect given a new VI, in a cutover on its old rules: the new VI's
+ * way to the target blocked until the cutover ends. */
+void fcr_cutover_block_vi(struct fcr_redirect_table *rt, uint32_t id);
 /* Exchanges begun less ended on the keys of the host (FCR_DRAIN_HOST) or
  * the VI since the entries exist, modulo 2^32. */
 uint32_t fcr_cutover_exchanges(const struct fcr_redirect_table *rt,

@@ -628,6 +628,10 @@ flow_known(struct fcr_tables *t, const struct fcr_event *ev, uint32_t idx)
 {
 	uint32_t owner = t->flows->owner[idx];
 
+	/* exchanges its frames began (a command the entry did not see) are
+	 * open on it as much as those the workers counted */
+	t->flows->xmissed[idx].cmnds += ev->cmnds;
+	t->flows->xmissed[idx].ends += ev->ends;
 	if (owner != FCR_NO_OWNER)
 		t->redirects->r[owner].frames_before += ev->count;
 	else
@@ -653,6 +657,8 @@ flow_unknown(struct fcr_tables *t, const struct fcr_event *ev)
 	}
 	t->st.flows_added++;
 	t->flows->missed[idx] = ev->count; /* the frames it stands for */
+	t->flows->xmissed[idx].cmnds = ev->cmnds;
+	t->flows->xmissed[idx].ends = ev->ends;
 }
 
 void

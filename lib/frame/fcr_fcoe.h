@@ -50,6 +50,8 @@
 #define FCR_FC_PARAM 20
 
 #define FCR_F_CTL_FILL_MASK 0x000003u
+/* F_CTL Exchange Context: set on the frames the exchange's responder sends */
+#define FCR_F_CTL_EXCH_CTX 0x800000u
 
 /* SOF codes (FC-BB-5 table) */
 enum fcr_sof {

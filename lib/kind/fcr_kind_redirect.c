@@ -176,6 +176,8 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 		else
 			snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: until host logs in again)");
 	}
+	/* what `show redirect <id>` takes */
+	f[n++] = (struct fcr_field){ .name = "id", .flags = FCR_FIELD_NUM, .num = idx };
 	f[n++] = (struct fcr_field){ .name = "before_rule", .flags = FCR_FIELD_NUM,
 				     .num = x->frames_before };
 	f[n++] = (struct fcr_field){ .name = "not_ready", .flags = FCR_FIELD_NUM,
