@@ -539,14 +539,14 @@ fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not(void **state)
 	parse(m[2], &f);
 	rte_pktmbuf_mtod_offset(m[2], uint8_t *, fcr_frame_crc_off(&f))[0] ^= 1;
 	pl.fabric_mask = 1u << 1;
-	n = run(m, 3, 1, out, &st, ev);
+	n = run(m, 3, 2, out, &st, ev);
 	for (i = 0; i < n; i++)
 		if (ev[i].type == FCR_EV_LOGIN) {
 			logins++;
 			assert_int_equal(ev[i].kind, FCR_LOGIN_FLOGI);
 			assert_true(ev[i].wwpn == VT);
 			assert_int_equal(ev[i].seq, 1);  /* its frame */
-			assert_int_equal(ev[i].port, 1); /* where it came in */
+			assert_int_equal(ev[i].port, 2); /* where it came in */
 		}
 	assert_int_equal(logins, 1);
 	assert_int_equal(st.logins, 1);
@@ -602,7 +602,12 @@ edge_ports_pass_only_logged_in_vn_ports(void **state)
 	free_all(m, 6);
 	m[0] = fcp(0x010006, FT);
 	run(m, 1, 1, out, &st, ev);
-	assert_int_equal(out[0], 1);
+	assert_int_equal(out[0], FCR_OUT_DROP); /* its route is the fabric port again */
+	assert_int_equal(st.drop[FCR_R_FABRIC_LOOP], 1);
+	free_all(m, 1);
+	m[0] = fcp(0x410006, 0x010007);
+	run(m, 1, 1, out, &st, ev);
+	assert_int_equal(out[0], 0);
 	free_all(m, 1);
 	/* told to log in again (a cutover): what comes for it is dropped,
 	 * what it still sends passes */
@@ -862,12 +867,14 @@ a_marked_frame_from_the_fabric_or_a_series_port_goes_plain(void **state)
 	uint16_t out[3], len, in_port;
 
 	(void)state;
-	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1 | 1u << 3;
 	pl.series_mask = 1u << 0;
+	pl.nb_ports = 4;
 	/* a host that logged in through edge port 2; its route says port 0 */
 	log_in(LH, FLH, 2);
-	/* port 1 is the fabric's, port 0 a series port */
-	for (in_port = 0; in_port < 2; in_port++) {
+	/* ports 1 and 3 are the fabric's (the target behind 1), port 0 a
+	 * series port */
+	for (in_port = 0; in_port < 4; in_port += 3) {
 		fcr_pipeline_forget(&pl, NULL, 0);
 		m[0] = marked(fcp(FH, FT));
 		m[1] = fcp(FH, FT);
@@ -899,6 +906,7 @@ a_marked_frame_from_the_fabric_or_a_series_port_goes_plain(void **state)
 	free_all(m, 1);
 	assert_int_equal(fcr_tables_binding_del(tables, VLAN, LH), 0);
 	pl.series_mask = 0;
+	pl.nb_ports = 3;
 	tables->fabric_mask = pl.fabric_mask = 0;
 }
 

@@ -605,6 +605,13 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		} else {
 			hop = &rt->nexthop[nh[i]];
 		}
+		/* a snooping bridge never sends a frame back to the FCF port it
+		 * came from: the FCF would send it straight back, a loop */
+		if (unlikely(hop != NULL && hop->port == in_port &&
+			     (p->fabric_mask >> in_port & 1))) {
+			hop = NULL;
+			r = FCR_R_FABRIC_LOOP;
+		}
 		if (unlikely(hop == NULL)) {
 			out[w->pos[i]] = FCR_OUT_DROP;
 			st->drop[r]++;

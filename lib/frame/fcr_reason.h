@@ -31,6 +31,7 @@
 	X(BAD_PAYLOAD, "bad_payload", "payload contradicts its own length or kind") \
 	X(NO_ROUTE, "no_route", "no route for the frame's (final) D_ID") \
 	X(NO_PORT, "no_port", "the route's egress port does not exist") \
+	X(FABRIC_LOOP, "fabric_loop", "frame from a fabric port whose route leads back out of that port: the FCF would send it straight back") \
 	X(NO_PASSTHROUGH, "no_passthrough", "FIP or other EtherType on a port with no pass-through peer") \
 	X(SPLIT_HEADER, "split_header", "headers not in the first mbuf segment") \
 	X(REDIRECT_NOT_READY, "redirect_not_ready", "host-target frame of a redirect that is not active") \

@@ -318,6 +318,11 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 		return;
 	}
 	e->out = route_port(t, f->vlan, e->did, &hop, &e->drop);
+	/* never back out of the fabric port it came in on */
+	if (e->out == in_port && (PL_FABRIC_MASK >> in_port & 1)) {
+		e->out = FCR_OUT_DROP;
+		e->drop = FCR_R_FABRIC_LOOP;
+	}
 	expect_hold(e);
 	/* an ELS on a leg names the members the header names now, when its
 	 * payload is in the first segment (lib/frame/fcr_els_ids.h) */
