@@ -12,10 +12,8 @@
 #include "log.h"
 #include "ports.h"
 
-/* One Clear Virtual Link, in the FCF's name, to worker 0's ring. 0 when
- * it went out. */
-static int
-send_cvl(const struct fcr_cvl *c)
+int
+fcr_cutover_send_cvl(const struct fcr_cvl *c, int whole)
 {
 	struct fcr_l2_spec l2 = { .tagged = c->vlan != 0, .vlan = c->vlan, .pcp = 3 };
 	uint8_t buf[128];
@@ -24,7 +22,8 @@ send_cvl(const struct fcr_cvl *c)
 
 	memcpy(l2.dst, c->enode_mac, 6);
 	memcpy(l2.src, c->fcf_mac, 6);
-	len = fcr_build_fip_cvl(buf, sizeof(buf), &l2, c->fcf_name, c->vn_mac, c->fcid, c->wwpn);
+	len = fcr_build_fip_cvl(buf, sizeof(buf), &l2, c->fcf_name, whole ? NULL : c->vn_mac,
+				 c->fcid, c->wwpn);
 	m = rte_pktmbuf_alloc(fcr_ports_pool(c->port));
 	if (len == 0 || m == NULL) {
 		rte_pktmbuf_free(m);
@@ -93,7 +92,7 @@ fcr_cutover_carry_out(const struct fcr_note *n, const struct fcr_cutover_plan *p
 		fcr_wwpn_format(x->cvl.wwpn, w);
 		sent = 0;
 		if (x->clearable) {
-			sent = send_cvl(&x->cvl) == 0;
+			sent = fcr_cutover_send_cvl(&x->cvl, 0) == 0;
 			fcr_cutover_sent(fcr_fwd.tables, x, sent);
 		}
 		if (sent)

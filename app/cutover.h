@@ -18,6 +18,11 @@
 
 /* The ring that carries the frames to worker 0. 0 or -1. */
 int fcr_cutover_init(void);
+/* One Clear Virtual Link, in the FCF's name (c's MAC and name), to the
+ * ENode c names through worker 0's ring: for c's VN_Port, or with whole
+ * for the whole ENode (no VN_Port named). 0 when it went out. */
+int fcr_cutover_send_cvl(const struct fcr_cvl *c, int whole);
+
 /* The tables lcore, with the plan fcr_cutover_plan made of note n: each
  * Clear Virtual Link sent, how it went told back to the tables, logged. */
 void fcr_cutover_carry_out(const struct fcr_note *n, const struct fcr_cutover_plan *p);

@@ -19,6 +19,7 @@
 #include "state_file.h"
 #include "sync_io.h"
 #include "notes_log.h"
+#include "relogin.h"
 #include "tables_lcore.h"
 #include "wake.h"
 
@@ -302,6 +303,10 @@ on_tables_note(void *ctx, const struct fcr_note *n)
 	struct fcr_cutover_plan p;
 
 	(void)ctx;
+	if (n->kind == FCR_NOTE_RELOGIN) {
+		fcr_relogin_carry_out(n);
+		return;
+	}
 	fcr_notes_log(n);
 	fcr_cutover_plan(fcr_fwd.tables, n, &p);
 	fcr_cutover_carry_out(n, &p);

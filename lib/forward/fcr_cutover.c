@@ -714,7 +714,6 @@ static void
 plan_tell(struct fcr_tables *t, uint16_t vlan, uint8_t member, uint64_t wwpn,
 	  struct fcr_cutover_tell *x)
 {
-	const struct fcr_fcf *fcf = &t->fcf[vlan & 0xFFF];
 	const struct fcr_binding *e;
 
 	memset(x, 0, sizeof(*x));
@@ -731,8 +730,8 @@ plan_tell(struct fcr_tables *t, uint16_t vlan, uint8_t member, uint64_t wwpn,
 	x->cvl.port = (uint16_t)((e->vn >> 48) & 0xFF);
 	fcr_vn_mac(e->enode, x->cvl.enode_mac);
 	fcr_vn_mac(e->vn, x->cvl.vn_mac);
-	memcpy(x->cvl.fcf_mac, fcf->mac, 6);
-	x->cvl.fcf_name = fcf->name;
+	/* in the name of the FCF the ENode chose (a VLAN may have several) */
+	fcr_tables_enode_fcf(t, vlan, e->enode, x->cvl.fcf_mac, &x->cvl.fcf_name);
 	x->cvl.fcid = e->fcid;
 }
 

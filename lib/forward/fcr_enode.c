@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_errno.h>
 #include <rte_hash.h>
@@ -28,8 +29,8 @@ fcr_enode_table_create(const char *name, uint32_t capacity, int socket)
 	snprintf(hname, sizeof(hname), "%s_h", name);
 	et->capacity = hp.entries;
 	et->by_key = rte_hash_create(&hp);
-	et->last = rte_zmalloc_socket(NULL, sizeof(uint64_t) * et->capacity, 0, socket);
-	if (et->by_key == NULL || et->last == NULL) {
+	et->e = rte_zmalloc_socket(NULL, sizeof(*et->e) * et->capacity, 0, socket);
+	if (et->by_key == NULL || et->e == NULL) {
 		fcr_enode_table_free(et);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -43,19 +44,102 @@ fcr_enode_table_free(struct fcr_enode_table *et)
 	if (et == NULL)
 		return;
 	rte_hash_free(et->by_key);
-	rte_free(et->last);
+	rte_free(et->e);
 	rte_free(et);
+}
+
+/* key's slot, a fresh record when it is new. */
+static int
+slot_of(struct fcr_enode_table *et, uint64_t key, uint64_t now)
+{
+	int32_t pos = rte_hash_lookup(et->by_key, &key);
+
+	if (pos >= 0)
+		return (uint32_t)pos < et->capacity ? pos : -ENOSPC;
+	pos = rte_hash_add_key(et->by_key, &key);
+	if (pos < 0 || (uint32_t)pos >= et->capacity)
+		return -ENOSPC;
+	memset(&et->e[pos], 0, sizeof(et->e[pos]));
+	et->e[pos].first = now;
+	return pos;
 }
 
 int
 fcr_enode_alive(struct fcr_enode_table *et, uint64_t key, uint64_t now)
 {
-	int32_t pos = rte_hash_add_key(et->by_key, &key);
+	int pos = slot_of(et, key, now);
 
-	if (pos < 0 || (uint32_t)pos >= et->capacity)
-		return -ENOSPC;
-	et->last[pos] = now;
-	return 0;
+	if (pos >= 0) {
+		et->e[pos].last = now;
+		et->e[pos].watched = 1;
+	}
+	return pos;
+}
+
+int
+fcr_enode_seen(struct fcr_enode_table *et, uint64_t key, uint64_t now, uint64_t fcf,
+	       unsigned int port)
+{
+	int pos = fcr_enode_alive(et, key, now);
+
+	if (pos >= 0) {
+		et->e[pos].fcf = fcf;
+		et->e[pos].port = (uint8_t)port;
+	}
+	return pos;
+}
+
+int
+fcr_enode_logged_in(struct fcr_enode_table *et, uint64_t key, uint64_t now, uint64_t fcf)
+{
+	int pos = slot_of(et, key, now);
+
+	if (pos >= 0) {
+		et->e[pos].last = now;
+		et->e[pos].logged_in = 1;
+		if (fcf != 0)
+			et->e[pos].fcf = fcf;
+	}
+	return pos;
+}
+
+void
+fcr_enode_asking(struct fcr_enode_table *et, uint64_t key, uint64_t now)
+{
+	int pos = slot_of(et, key, now);
+
+	if (pos >= 0)
+		et->e[pos].first = now;
+}
+
+const struct fcr_enode *
+fcr_enode_find(const struct fcr_enode_table *et, uint64_t key)
+{
+	int32_t pos = rte_hash_lookup(et->by_key, &key);
+
+	return pos >= 0 && (uint32_t)pos < et->capacity ? &et->e[pos] : NULL;
+}
+
+int
+fcr_enode_needs_relogin(struct fcr_enode_table *et, int slot, uint64_t now, uint64_t period)
+{
+	struct fcr_enode *e;
+
+	if (slot < 0 || (uint32_t)slot >= et->capacity)
+		return 0;
+	e = &et->e[slot];
+	if (e->logged_in || e->fcf == 0 || (int64_t)(now - e->first) < (int64_t)period ||
+	    (e->told != 0 && (int64_t)(now - e->told) < (int64_t)(2 * period)))
+		return 0;
+	e->told = now;
+	return 1;
+}
+
+void
+fcr_enode_told(struct fcr_enode_table *et, int slot, uint64_t now)
+{
+	if (slot >= 0 && (uint32_t)slot < et->capacity)
+		et->e[slot].told = now;
 }
 
 unsigned int
@@ -72,7 +156,7 @@ fcr_enode_expired(struct fcr_enode_table *et, uint64_t now, uint64_t timeout,
 		uint64_t key = *(const uint64_t *)k;
 
 		/* signed: a keep-alive stamped on another core may be a little ahead */
-		if ((int64_t)(now - et->last[pos]) <= (int64_t)timeout)
+		if (!et->e[pos].watched || (int64_t)(now - et->e[pos].last) <= (int64_t)timeout)
 			continue;
 		out[n++] = key;
 		/* deleting the key just returned leaves the iteration valid */

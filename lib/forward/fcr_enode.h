@@ -25,9 +25,21 @@ fcr_enode_key(uint16_t vlan, const uint8_t mac[6])
 	return fcr_vn_pack(mac, 0) | (uint64_t)(vlan & 0xFFF) << 48;
 }
 
+/* Per ENode, by slot. */
+struct fcr_enode {
+	uint64_t last;      /* when it last kept alive or logged in */
+	uint64_t first;     /* when it was first seen */
+	uint64_t told;      /* when it was last made to log in again; 0: never */
+	uint64_t fcf;       /* the MAC of the FCF it keeps alive with (packed);
+			     * 0: not known */
+	uint8_t logged_in;  /* a fabric login through it was seen (or restored) */
+	uint8_t watched;    /* it kept alive: timed out when silent */
+	uint8_t port;       /* the edge port it was last seen on */
+};
+
 struct fcr_enode_table {
 	struct rte_hash *by_key;   /* key -> slot */
-	uint64_t *last;            /* [capacity] when it last kept alive */
+	struct fcr_enode *e;       /* [capacity] */
 	uint32_t capacity;
 };
 
@@ -35,9 +47,42 @@ struct fcr_enode_table *fcr_enode_table_create(const char *name, uint32_t capaci
 					       int socket);
 void fcr_enode_table_free(struct fcr_enode_table *et);
 
-/* A keep-alive from key at time now: 0, or -ENOSPC (too many ENodes:
- * this one is not watched). */
+/* A keep-alive from key at time now: its slot, or -ENOSPC (too many
+ * ENodes: this one is not watched). */
 int fcr_enode_alive(struct fcr_enode_table *et, uint64_t key, uint64_t now);
+
+/* A keep-alive from key on edge port `port` to the FCF of MAC fcf (packed):
+ * as fcr_enode_alive, remembering both. */
+int fcr_enode_seen(struct fcr_enode_table *et, uint64_t key, uint64_t now,
+		   uint64_t fcf, unsigned int port);
+
+/* The fabric accepted a login through key at time now, from the FCF of
+ * MAC fcf (0: not known): it is an ENode the fabric knows logged in, and
+ * the keep-alive clock of one watched starts again (an ENode is silent
+ * while it logs in again, a Clear Virtual Link's reset); one not watched
+ * stays so until it keeps alive. Its slot, or -ENOSPC. */
+int fcr_enode_logged_in(struct fcr_enode_table *et, uint64_t key, uint64_t now,
+			uint64_t fcf);
+
+/* key asks to log in (a FIP FLOGI or FDISC) at now: it is given a wait
+ * more (fcr_enode_needs_relogin counts from now), not watched for it. */
+void fcr_enode_asking(struct fcr_enode_table *et, uint64_t key, uint64_t now);
+
+/* An ENode's record, or NULL. */
+const struct fcr_enode *fcr_enode_find(const struct fcr_enode_table *et, uint64_t key);
+
+/*
+ * Should the ENode in `slot` be made to log in again now? Yes when it has
+ * kept alive for at least `period` ticks with no login seen through it
+ * (it logged in before fcredirect knew: a first start, a lost or refused
+ * state file, an insertion into a live path), its FCF is known, and it was
+ * not told within the last two periods. Yes marks it told at now.
+ */
+int fcr_enode_needs_relogin(struct fcr_enode_table *et, int slot, uint64_t now,
+			    uint64_t period);
+
+/* Mark the ENode in slot told at now (an operator's `enode relogin`). */
+void fcr_enode_told(struct fcr_enode_table *et, int slot, uint64_t now);
 
 /* Forget and write to out[] (at most max) the ENodes silent since before
  * now - timeout; returns how many. */

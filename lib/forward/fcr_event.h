@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fcr_binding.h"
 #include "fcr_login.h"
 
 /* Events each worker's ring holds: 65,536 (4 MB) is 13 ms of first frames
@@ -48,6 +49,10 @@ struct fcr_event {
 	union {
 		uint64_t flow_key;  /* FLOW_FIRST/FLOW_MISSES */
 		uint64_t name;      /* LOGIN: an advertisement's FCF name */
+		uint64_t fcf;       /* LOGIN, but ADV and VLANS: the FCF's MAC
+				     * (fcr_vn_pack), the destination of a
+				     * request or keep-alive, the source of a
+				     * reply */
 	};
 	uint8_t mac[6];     /* FIP MAC descriptor */
 	uint8_t enode[6];   /* requester's MAC: source of a request, destination of a reply */
@@ -95,6 +100,9 @@ fcr_event_login(struct fcr_event *ev, const struct fcr_login *l)
 		memcpy(ev->enode, l->eth_dst, 6);
 	else
 		memcpy(ev->enode, l->eth_src, 6);
+	if (l->kind != FCR_LOGIN_ADV && l->kind != FCR_LOGIN_VLANS)
+		ev->fcf = fcr_vn_pack(l->kind == FCR_LOGIN_ACC || l->kind == FCR_LOGIN_RJT ?
+				      l->eth_src : l->eth_dst, 0);
 }
 
 /* The i-th VLAN (< port_id) of a VLANS event. */

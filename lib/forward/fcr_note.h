@@ -26,6 +26,12 @@ enum fcr_note_kind {
 			     * exchange; other_wwpn the service node's VI
 			     * (of the rules in place), new_vi its new one.
 			     * The host's new commands are held from here */
+	FCR_NOTE_RELOGIN,   /* the ENode `enode` on edge port `port` is to be
+			     * made to log in again, whole (a Clear Virtual
+			     * Link with no VN_Port named, in the name of
+			     * its FCF: fcf_mac, fcf_name): it keeps alive
+			     * but no login through it was ever seen here
+			     * (or an operator asked: by_operator) */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
 			     * host (wwpn) and the VI (other_wwpn) to be made
@@ -46,6 +52,10 @@ struct fcr_note {
 	uint32_t redirect;   /* id in the redirect table */
 	uint16_t port;       /* untrusted: the edge port */
 	uint64_t other_wwpn; /* static kept: the WWPN statically bound to fcid */
+	uint64_t enode;      /* relogin: the ENode's key (fcr_enode_key) */
+	uint64_t fcf_mac;    /* relogin: its FCF's MAC (fcr_vn_pack) */
+	uint64_t fcf_name;   /* relogin: that FCF's name */
+	uint8_t by_operator; /* relogin: `enode relogin` asked */
 	uint64_t new_vi;     /* cutover, drained: the VI that replaces
 			      * other_wwpn (the VI of the old rules), which
 			      * is told too; 0 when the VI stays */

@@ -161,6 +161,8 @@ fcr_pipeline_snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
 	for (j = 0; j < l.nb_cvl; j++) {
 		struct fcr_login one = l;
 
+		one.nb_vlans = 0; /* a CVL names none (and the compiler knows) */
+
 		one.port_id = l.cvl[j].fcid;
 		one.wwpn = l.cvl[j].wwpn;
 		one.has_wwpn = 1;

@@ -7,6 +7,7 @@
 #include <rte_hash.h>
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
+#include <rte_cycles.h>
 #include <rte_prefetch.h>
 
 #include "fcr_build.h"
@@ -90,6 +91,7 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	t->redirects->note_hook = &t->note_hook;
 	fcr_tables_set_fc_map(t, FCR_FC_MAP_DEFAULT);
 	t->fka_ms = FCR_FKA_DEFAULT_MS;
+	t->ticks_per_ms = rte_get_tsc_hz() / 1000;
 	t->nb_ports = p->nb_ports;
 	return t;
 }
@@ -421,13 +423,16 @@ fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			   uint64_t ticks_per_ms)
 {
 	int rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn, enode, 1);
-
 	/* Kept alive, as far as anyone here knows, one keep-alive period
 	 * ago: an ENode that does not keep alive within 1.5 periods more is
 	 * timed out by fcr_tables_keepalive (2.5 periods) and its bindings
 	 * go. That is how restored state is checked against the fabric. */
-	if (rc == 0 && enode != 0)
-		fcr_enode_alive(t->enodes, enode, now - (uint64_t)t->fka_ms * ticks_per_ms);
+	uint64_t then = now - (uint64_t)t->fka_ms * ticks_per_ms;
+
+	if (rc == 0 && enode != 0) {
+		fcr_enode_alive(t->enodes, enode, then);
+		fcr_enode_logged_in(t->enodes, enode, then, 0);
+	}
 	return rc;
 }
 
@@ -500,6 +505,112 @@ granted_vn(const struct fcr_tables *t, const struct fcr_event *ev)
 	return fcr_vn_pack(mac, 0);
 }
 
+/* A login over FIP through an ENode was accepted (ev: the request or the
+ * accept): its keep-alive clock starts again, its FCF is the one that
+ * accepted. */
+static void
+enode_logged_in(struct fcr_tables *t, const struct fcr_event *ev)
+{
+	if (ev->via_fip && ev->kind != FCR_LOGIN_LOGO)
+		fcr_enode_logged_in(t->enodes, fcr_enode_key(ev->vlan, ev->enode), ev->tsc,
+				    ev->fcf);
+}
+
+static void
+fcf_seen(struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint64_t name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nb_fcfs && i < FCR_FCFS_MAX; i++)
+		if (t->fcfs[i].vlan == vlan && t->fcfs[i].mac == mac) {
+			t->fcfs[i].name = name;
+			return;
+		}
+	/* full: the oldest entry makes room */
+	i = t->nb_fcfs++ % FCR_FCFS_MAX;
+	t->fcfs[i] = (struct fcr_fcf_seen){ .mac = mac, .name = name, .vlan = vlan };
+}
+
+int
+fcr_tables_fcf_name(const struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint64_t *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nb_fcfs && i < FCR_FCFS_MAX; i++)
+		if (t->fcfs[i].vlan == vlan && t->fcfs[i].mac == mac) {
+			*name = t->fcfs[i].name;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int
+fcr_tables_enode_fcf(const struct fcr_tables *t, uint16_t vlan, uint64_t enode,
+		     uint8_t mac[6], uint64_t *name)
+{
+	const struct fcr_enode *e = enode != 0 ? fcr_enode_find(t->enodes, enode) : NULL;
+	const struct fcr_fcf *f = &t->fcf[vlan & 0xFFF];
+
+	if (e != NULL && e->fcf != 0 && fcr_tables_fcf_name(t, vlan, e->fcf, name) == 0) {
+		fcr_vn_mac(e->fcf, mac);
+		return 0;
+	}
+	if (!f->known)
+		return -ENOENT;
+	memcpy(mac, f->mac, 6);
+	*name = f->name;
+	return 0;
+}
+
+uint64_t
+fcr_tables_relogin_wait(const struct fcr_tables *t)
+{
+	return (uint64_t)RTE_MAX(t->fka_ms, 5000u) * t->ticks_per_ms;
+}
+
+/* Tell whoever runs the tables to make an ENode log in again whole. */
+static void
+relogin(struct fcr_tables *t, uint16_t vlan, uint64_t key, const struct fcr_enode *e,
+	uint64_t fcf_name, int by_operator)
+{
+	struct fcr_note n = {
+		.kind = FCR_NOTE_RELOGIN, .vlan = vlan, .port = e->port, .enode = key,
+		.fcf_mac = e->fcf, .fcf_name = fcf_name, .by_operator = (uint8_t)by_operator,
+	};
+
+	t->st.enode_relogins++;
+	fcr_note_tell(&t->note_hook, &n);
+}
+
+unsigned int
+fcr_tables_enode_relogin(struct fcr_tables *t, const uint8_t *mac, uint64_t now,
+			 unsigned int *unknown_fcf)
+{
+	const void *k;
+	void *data;
+	uint32_t iter = 0;
+	unsigned int n = 0;
+	int32_t pos;
+
+	*unknown_fcf = 0;
+	while ((pos = rte_hash_iterate(t->enodes->by_key, &k, &data, &iter)) >= 0) {
+		uint64_t key = *(const uint64_t *)k, name;
+		uint16_t vlan = (uint16_t)(key >> 48 & 0xFFF);
+		struct fcr_enode *e = &t->enodes->e[pos];
+
+		if (mac != NULL && (key & 0xFFFFFFFFFFFFull) != fcr_vn_pack(mac, 0))
+			continue;
+		if (e->fcf == 0 || fcr_tables_fcf_name(t, vlan, e->fcf, &name) < 0) {
+			(*unknown_fcf)++;
+			continue;
+		}
+		fcr_enode_told(t->enodes, pos, now);
+		relogin(t, vlan, key, e, name, 1);
+		n++;
+	}
+	return n;
+}
+
 /*
  * The trust model (FC-BB-5 Annex D, a FIP snooping bridge's): a request
  * (FLOGI, FDISC, LOGO to the fabric) from any port waits for its reply; only
@@ -535,11 +646,18 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			if (ev->kind == FCR_LOGIN_LOGO)
 				logout(t, ev->vlan, ev->wwpn, ev->port_id, ev->port);
 			else
+			{
 				learn(t, ev->vlan, ev->wwpn, got.fcid,
 				      got.vn | (uint64_t)ev->port << 48,
 				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0);
+				enode_logged_in(t, ev);
+			}
 			break;
 		}
+		/* an ENode asking to log in is given a keep-alive period more
+		 * before it is told to log in again */
+		if (ev->via_fip && ev->kind != FCR_LOGIN_LOGO && !from_fabric(t, ev))
+			fcr_enode_asking(t->enodes, fcr_enode_key(ev->vlan, ev->enode), ev->tsc);
 		p = pending_new(t, &k);
 		if (p == NULL)
 			break;
@@ -590,12 +708,25 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		vn = granted_vn(t, ev) | (uint64_t)got.port << 48;
 		learn(t, ev->vlan, got.wwpn, ev->d_id, vn,
 		      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0);
+		enode_logged_in(t, ev);
 		break;
-	case FCR_LOGIN_KA:
+	case FCR_LOGIN_KA: {
 		/* an ENode behind an edge port is alive; watched from now on */
-		if (!from_fabric(t, ev))
-			fcr_enode_alive(t->enodes, fcr_enode_key(ev->vlan, ev->mac), ev->tsc);
+		uint64_t key = fcr_enode_key(ev->vlan, ev->mac), name;
+		int slot;
+
+		if (from_fabric(t, ev))
+			break;
+		slot = fcr_enode_seen(t->enodes, key, ev->tsc, ev->fcf, ev->port);
+		/* one whose login was never seen here (logged in before
+		 * fcredirect knew) is made to log in again, so that its
+		 * VN_Ports are learned: with a trust model only */
+		if (t->fabric_mask != 0 && slot >= 0 &&
+		    fcr_tables_fcf_name(t, ev->vlan, ev->fcf, &name) == 0 &&
+		    fcr_enode_needs_relogin(t->enodes, slot, ev->tsc, fcr_tables_relogin_wait(t)))
+			relogin(t, ev->vlan, key, &t->enodes->e[slot], name, 0);
 		break;
+	}
 	case FCR_LOGIN_ADV:
 		if (!from_fabric(t, ev))
 			break;
@@ -604,6 +735,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			t->state_gen++;
 		}
 		fcr_tables_fcf_set(t, ev->vlan, ev->mac, ev->name, ev->s_id != 0, ev->s_id);
+		fcf_seen(t, ev->vlan, fcr_vn_pack(ev->mac, 0), ev->name);
 		break;
 	case FCR_LOGIN_VLANS:
 		/* what an ENode's VLAN discovery was told: shown, not acted on */

@@ -48,6 +48,8 @@ struct fcr_tables_params {
 	X(flows_expired, "plain flow entries removed after --flow-idle with no frame") \
 	X(keepalive_timeouts, "ENodes silent for 2.5 keep-alive periods after keeping alive") \
 	X(keepalive_unbound, "learned bindings removed with their silent ENode") \
+	X(enode_relogins, "ENodes made to log in again whole (a Clear Virtual Link in their FCF's name): they kept alive with no login seen here, or an operator asked (enode relogin)") \
+	X(enode_relogins_unsent, "of those, Clear Virtual Links that could not be sent (no mbuf, a full ring)") \
 	X(cutovers, "VN_Ports made to log in again (the FCF's Clear Virtual Links) when the operator changed their pair's path") \
 	X(cutovers_unsent, "VN_Ports that could not be made to log in again: not learned over FIP, no FCF advertisement seen on their VLAN, or no mbuf") \
 	X(cutovers_timed_out, "cutovers that took the new path after 20 s without the host logging in again") \
@@ -75,6 +77,17 @@ struct fcr_fcf {
 	uint64_t name;
 };
 
+/* Every FCF seen advertising on a fabric port, by (VLAN, MAC): a VLAN may
+ * have several, and a Clear Virtual Link must name the one the ENode chose
+ * (its MAC and name), or the ENode ignores it. */
+#define FCR_FCFS_MAX 64
+
+struct fcr_fcf_seen {
+	uint64_t mac;             /* fcr_vn_pack */
+	uint64_t name;
+	uint16_t vlan;
+};
+
 struct fcr_tables {
 	struct fcr_change_log *log; /* replication: NULL when there is none */
 	struct fcr_flow_table *flows;
@@ -99,6 +112,9 @@ struct fcr_tables {
 	 * read by workers */
 	uint32_t *vlan_fc_map;
 	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
+	struct fcr_fcf_seen fcfs[FCR_FCFS_MAX];
+	unsigned int nb_fcfs;
+	uint64_t ticks_per_ms;    /* of the events' tsc (rte_get_tsc_hz) */
 	/* bumped when what the state file holds changes: a learned binding
 	 * appears, changes or goes, an FCF record or fka_ms changes */
 	uint64_t state_gen;
@@ -165,6 +181,29 @@ void fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev);
 #define FCR_FKA_DEFAULT_MS 8000
 unsigned int fcr_tables_keepalive(struct fcr_tables *t, uint64_t now,
 				  uint64_t ticks_per_ms);
+
+/* The name of the FCF of MAC mac (fcr_vn_pack) on vlan, seen advertising:
+ * 0 and *name, or -ENOENT. */
+int fcr_tables_fcf_name(const struct fcr_tables *t, uint16_t vlan, uint64_t mac,
+			uint64_t *name);
+
+/* The FCF an ENode (fcr_enode_key) chose, by its keep-alives or logins,
+ * else the VLAN's last advertiser: its MAC and name. 0, or -ENOENT when no
+ * FCF of the VLAN is known. */
+int fcr_tables_enode_fcf(const struct fcr_tables *t, uint16_t vlan, uint64_t enode,
+			 uint8_t mac[6], uint64_t *name);
+
+/* An ENode keeps alive with no login through it for this long (ticks)
+ * before it is made to log in again: a keep-alive period, at least 5 s
+ * (Linux keeps alive from its choice of FCF on, a few seconds before its
+ * login). */
+uint64_t fcr_tables_relogin_wait(const struct fcr_tables *t);
+
+/* `enode relogin`: make the ENodes of MAC mac (NULL: every ENode seen on
+ * an edge port) log in again now (FCR_NOTE_RELOGIN, by_operator). Returns
+ * how many were told; *unknown_fcf those whose FCF is not known. */
+unsigned int fcr_tables_enode_relogin(struct fcr_tables *t, const uint8_t *mac, uint64_t now,
+				      unsigned int *unknown_fcf);
 
 /* Flow events looked up together by fcr_tables_events. */
 #define FCR_TABLES_BURST 64

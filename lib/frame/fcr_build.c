@@ -127,17 +127,18 @@ fcr_build_fip_cvl(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 		  uint64_t fcf_name, const uint8_t vn_mac[6], uint32_t fcid,
 		  uint64_t wwpn)
 {
-	size_t len = FCR_ETH_HLEN + (l2->tagged ? FCR_VLAN_HLEN : 0) + FCR_FIP_CVL_LEN;
+	size_t fip = vn_mac != NULL ? FCR_FIP_CVL_LEN : FCR_FIP_CVL_LEN - FCR_FIP_VN_ID_LEN;
+	size_t len = FCR_ETH_HLEN + (l2->tagged ? FCR_VLAN_HLEN : 0) + fip;
 	uint8_t *h, *d;
 
 	if (len > cap)
 		return 0;
 	h = buf + put_l2(buf, l2, FCR_ETHERTYPE_FIP);
-	memset(h, 0, FCR_FIP_CVL_LEN);
+	memset(h, 0, fip);
 	h[0] = FCR_FIP_VERSION;
 	fcr_put_be16(h + 2, FCR_FIP_OP_CTRL);
 	h[5] = FCR_FIP_SC_CVL;
-	fcr_put_be16(h + 6, (uint16_t)((FCR_FIP_CVL_LEN - FCR_FIP_HLEN) / 4));
+	fcr_put_be16(h + 6, (uint16_t)((fip - FCR_FIP_HLEN) / 4));
 	d = h + FCR_FIP_HLEN;
 	d[0] = FCR_FIP_DT_MAC;           /* the FCF's MAC */
 	d[1] = 2;
@@ -147,6 +148,8 @@ fcr_build_fip_cvl(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 	d[1] = 3;
 	fcr_put_be64(d + 4, fcf_name);
 	d += 12;
+	if (vn_mac == NULL)
+		return len;              /* the whole ENode */
 	d[0] = FCR_FIP_DT_VN_ID;         /* the VN_Port cleared */
 	d[1] = FCR_FIP_VN_ID_LEN / 4;
 	memcpy(d + 2, vn_mac, 6);

@@ -99,8 +99,9 @@ size_t fcr_build_fip_ls(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
 /*
  * The FCF's Clear Virtual Links to one VN_Port (FC-BB-5): from the FCF's
  * MAC and name, naming the VN_Port's MAC, N_Port ID and port name; l2->dst
- * the ENode's MAC. An ENode that gets it logs in again. Returns the length
- * or 0 when it does not fit.
+ * the ENode's MAC. An ENode that gets it logs in again. vn_mac NULL: no
+ * VN_Port named, the whole ENode cleared (Linux resets every VN_Port of
+ * it). Returns the length or 0 when it does not fit.
  */
 #define FCR_FIP_CVL_LEN (FCR_FIP_HLEN + 8 + 12 + FCR_FIP_VN_ID_LEN)
 size_t fcr_build_fip_cvl(uint8_t *buf, size_t cap, const struct fcr_l2_spec *l2,
