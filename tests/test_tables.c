@@ -740,6 +740,8 @@ record_note(void *ctx, const struct fcr_note *n)
 /* Requests come in on the edge port, replies on the fabric port, unless
  * reply_port says otherwise. */
 static uint8_t reply_port = FABRIC_PORT;
+/* when login()'s frames were seen */
+static uint64_t login_tsc;
 
 static void
 login(struct fcr_tables *t, enum fcr_login_kind kind, uint8_t answers,
@@ -763,6 +765,7 @@ login(struct fcr_tables *t, enum fcr_login_kind kind, uint8_t answers,
 	ev.enode[0] = 0x0e;
 	ev.enode[5] = enode_last;
 	ev.port = kind == FCR_LOGIN_ACC || kind == FCR_LOGIN_RJT ? reply_port : EDGE_PORT;
+	ev.tsc = login_tsc;
 	fcr_tables_event(t, &ev);
 }
 
@@ -996,6 +999,179 @@ the_fcfs_clear_virtual_links_unbinds(void **state)
  * alive (a capture, a login over FCoE) is never timed out; nor are ENodes
  * whose FCF wants no keep-alives. Keep-alives from the fabric port or an
  * advertisement from an edge port teach nothing. */
+/* A keep-alive event from ENode 0e:..:last on port, to the FCF of MAC
+ * fcf_last, at tsc (ticks of 1 ms here). */
+static void
+keep_alive(struct fcr_tables *t, uint8_t last, uint16_t port, uint8_t fcf_last, uint64_t tsc)
+{
+	static const uint8_t fcf[6] = { 0x0e, 0xfc, 0, 0xff, 0xff, 0 };
+	struct fcr_event ev;
+	uint8_t m[6];
+
+	memcpy(m, fcf, 6);
+	m[5] = fcf_last;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = FCR_EV_LOGIN;
+	ev.kind = FCR_LOGIN_KA;
+	ev.via_fip = 1;
+	ev.vlan = VLAN;
+	ev.mac[0] = 0x0e;
+	ev.mac[5] = last;
+	ev.fcf = fcr_vn_pack(m, 0);
+	ev.port = (uint8_t)port;
+	ev.tsc = tsc;
+	fcr_tables_event(t, &ev);
+}
+
+/* An FCF of MAC 0e:fc:00:ff:ff:fcf_last advertises on port, named name. */
+static void
+advertise(struct fcr_tables *t, uint8_t fcf_last, uint16_t port, uint64_t name)
+{
+	struct fcr_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = FCR_EV_LOGIN;
+	ev.kind = FCR_LOGIN_ADV;
+	ev.via_fip = 1;
+	ev.vlan = VLAN;
+	ev.port_id = 1000;
+	ev.name = name;
+	memcpy(ev.mac, (const uint8_t[6]){ 0x0e, 0xfc, 0, 0xff, 0xff, fcf_last }, 6);
+	ev.port = (uint8_t)port;
+	fcr_tables_event(t, &ev);
+}
+
+static void
+record_relogin(void *ctx, const struct fcr_note *n)
+{
+	if (n->kind == FCR_NOTE_RELOGIN)
+		record_note(ctx, n);
+}
+
+/*
+ * The self-healing start: an ENode that keeps alive through an edge port
+ * with no login seen here logged in before fcredirect knew; once it has
+ * kept alive for the wait (a keep-alive period, at least 5 s), it is made
+ * to log in again, whole, in the name of its own FCF (of two on the VLAN),
+ * and not again within two waits. One whose login is seen, one whose FCF
+ * never advertised, keep-alives on a fabric port, and a lab with no fabric
+ * ports: never. An operator's `enode relogin` tells at once.
+ */
+static void
+an_enode_that_never_logged_in_here_is_made_to_log_in_again(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct note_log l = { .count = 0 };
+	uint64_t wait;
+	unsigned int unknown;
+	uint8_t mac[6];
+
+	(void)state;
+	t->ticks_per_ms = 1;
+	t->note_hook = (struct fcr_note_hook){ .fn = record_relogin, .ctx = &l };
+	advertise(t, 1, FABRIC_PORT, 0x2001000dec000001ull);
+	advertise(t, 2, FABRIC_PORT, 0x2001000dec000002ull);
+	advertise(t, 3, EDGE_PORT, 0x2001000dec000003ull); /* a station: not an FCF */
+	wait = fcr_tables_relogin_wait(t);
+	assert_int_equal(wait, 5000); /* 1 s period: at least 5 s */
+	/* ENode 7 chose FCF 2; ENode 8 logs in (FIP) while keeping alive;
+	 * ENode 9's FCF 3 never advertised on a fabric port */
+	keep_alive(t, 7, EDGE_PORT, 2, 1000);
+	keep_alive(t, 8, EDGE_PORT, 1, 1000);
+	keep_alive(t, 9, EDGE_PORT, 3, 1000);
+	keep_alive(t, 7, FABRIC_PORT, 2, 1000 + wait); /* the fabric's: no ENode */
+	assert_int_equal(l.count, 0);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 8);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 8);
+	keep_alive(t, 7, EDGE_PORT, 2, 1000 + wait - 1);   /* not yet */
+	assert_int_equal(l.count, 0);
+	keep_alive(t, 7, EDGE_PORT, 2, 1000 + wait);
+	keep_alive(t, 8, EDGE_PORT, 1, 1000 + wait);
+	keep_alive(t, 9, EDGE_PORT, 3, 1000 + wait);
+	assert_int_equal(l.count, 1);
+	assert_int_equal(l.n[0].kind, FCR_NOTE_RELOGIN);
+	assert_int_equal(l.n[0].port, EDGE_PORT);
+	fcr_vn_mac(l.n[0].enode, mac);
+	assert_int_equal(mac[5], 7);
+	assert_int_equal(l.n[0].fcf_mac & 0xFF, 2);        /* its own FCF */
+	assert_true(l.n[0].fcf_name == 0x2001000dec000002ull);
+	assert_int_equal(l.n[0].by_operator, 0);
+	assert_int_equal(t->st.enode_relogins, 1);
+	/* told: not again within two waits, then again */
+	keep_alive(t, 7, EDGE_PORT, 2, 1000 + 3 * wait - 1);
+	assert_int_equal(l.count, 1);
+	keep_alive(t, 7, EDGE_PORT, 2, 1000 + 3 * wait);
+	assert_int_equal(l.count, 2);
+	/* an ENode asking to log in gets a wait more */
+	keep_alive(t, 10, EDGE_PORT, 1, 1000);
+	login_tsc = 1000 + wait - 1;
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 2, T, 0, 10);
+	login_tsc = 0;
+	keep_alive(t, 10, EDGE_PORT, 1, 1000 + wait);
+	assert_int_equal(l.count, 2);
+	/* the operator: every ENode whose FCF is known, at once */
+	assert_int_equal(fcr_tables_enode_relogin(t, NULL, 1000 + 3 * wait, &unknown), 3);
+	assert_int_equal(unknown, 1); /* ENode 9 */
+	assert_int_equal(l.count, 5);
+	assert_int_equal(l.n[4].by_operator, 1);
+	memcpy(mac, (const uint8_t[6]){ 0x0e, 0, 0, 0, 0, 8 }, 6);
+	assert_int_equal(fcr_tables_enode_relogin(t, mac, 1000 + 3 * wait, &unknown), 1);
+	assert_int_equal(unknown, 0);
+	mac[5] = 0x55;
+	assert_int_equal(fcr_tables_enode_relogin(t, mac, 1000 + 3 * wait, &unknown), 0);
+	fcr_tables_free(t);
+
+	/* a lab (no fabric ports): nothing is learned, no one is told */
+	t = tu_tables(2, 0);
+	t->ticks_per_ms = 1;
+	l.count = 0;
+	t->note_hook = (struct fcr_note_hook){ .fn = record_relogin, .ctx = &l };
+	keep_alive(t, 7, EDGE_PORT, 2, 1000);
+	keep_alive(t, 7, EDGE_PORT, 2, 100000);
+	assert_int_equal(l.count, 0);
+	fcr_tables_free(t);
+}
+
+/* A login restarts its ENode's keep-alive clock: an ENode silent while it
+ * logs in again (a Clear Virtual Link resets it) keeps the binding it got. */
+static void
+a_login_restarts_the_keep_alive_clock(void **state)
+{
+	struct fcr_tables *t = mk();
+
+	(void)state;
+	advertise(t, 1, FABRIC_PORT, 0x2001000dec000001ull);
+	keep_alive(t, 4, EDGE_PORT, 1, 1000);
+	/* silent 2 s, then logs in at 3000: 2.5 periods from 1000 pass at
+	 * 3500, but the clock started again at 3000 */
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
+	{
+		struct fcr_event ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.type = FCR_EV_LOGIN;
+		ev.kind = FCR_LOGIN_ACC;
+		ev.answers = FCR_LOGIN_FLOGI;
+		ev.via_fip = 1;
+		ev.vlan = VLAN;
+		ev.s_id = FCR_FCID_FLOGI;
+		ev.d_id = FVT;
+		ev.ox_id = 1;
+		ev.enode[0] = 0x0e;
+		ev.enode[5] = 4;
+		ev.port = FABRIC_PORT;
+		ev.tsc = 3000;
+		fcr_tables_event(t, &ev);
+	}
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, FVT) != FCR_BINDING_NONE, 1);
+	assert_int_equal(fcr_tables_keepalive(t, 4000, 1), 0);
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, FVT) != FCR_BINDING_NONE, 1);
+	/* and it times out 2.5 periods after the login, as after a keep-alive */
+	assert_int_equal(fcr_tables_keepalive(t, 5501, 1), 1);
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, FVT), FCR_BINDING_NONE);
+	fcr_tables_free(t);
+}
+
 static void
 an_enode_silent_for_two_and_a_half_periods_loses_its_bindings(void **state)
 {
@@ -2192,6 +2368,8 @@ main(void)
 		cmocka_unit_test(a_login_never_overrides_a_static_binding),
 		cmocka_unit_test(the_fcfs_clear_virtual_links_unbinds),
 		cmocka_unit_test(an_enode_silent_for_two_and_a_half_periods_loses_its_bindings),
+		cmocka_unit_test(an_enode_that_never_logged_in_here_is_made_to_log_in_again),
+		cmocka_unit_test(a_login_restarts_the_keep_alive_clock),
 		cmocka_unit_test(a_path_change_of_a_bound_pair_is_a_cutover),
 		cmocka_unit_test(a_cutover_keeps_the_old_path_until_both_log_in_again),
 		cmocka_unit_test(a_cutover_drains_the_pair_before_its_ports_are_told),
