@@ -340,7 +340,7 @@ def run(tmp):
           "save config refused: a dangling link in the folder to a file outside it",
           "\n".join(out))
     check(state(m) == full and not os.path.exists(os.path.join(secret, "..", "x.cmds")),
-          "none of them read or wrote anything")
+          "none of them read or wrote anything", "%s\n---\n%s" % (full, state(m)))
     out = m.q("save config relative.cmds")
     check(not out and os.path.exists(os.path.join(tmp, "relative.cmds")),
           "a relative name is in the folder", "\n".join(out))
