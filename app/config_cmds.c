@@ -7,16 +7,24 @@
 #define _GNU_SOURCE /* getline */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
+
 #include "commands.h"
 #include "config_cmds.h"
+#include "dispatch.h"
+#include "fcr_cutover.h"
 #include "fcr_config.h"
 #include "fcr_kind.h"
+#include "fcr_kind_redirect.h"
+#include "fcr_tables.h"
+#include "fcr_text.h"
 #include "fwd.h"
 #include "log.h"
 #include "options.h"
@@ -261,6 +269,45 @@ kind_apply(const struct fcr_cmd *c, FILE *out)
  * check; a change goes to the configuration store when there is one (this
  * node applies it as the store's watch brings it back), else to the
  * tables. */
+struct pair_open {
+	uint16_t vlan;
+	uint64_t host, target, open;
+};
+
+static void
+pair_open_job(void *arg)
+{
+	struct pair_open *p = arg;
+
+	p->open = fcr_cutover_pair_open(fcr_fwd.tables, p->vlan, p->host, p->target);
+}
+
+/* `redirect add ... when idle`: wait on the command line's thread (the
+ * tables lcore asked every 10 ms) until the pair has no exchange open. 0,
+ * or -1 with a message when it still had after the bound. */
+static int
+wait_pair_idle(const struct fcr_cmd *c, FILE *out)
+{
+	struct pair_open p = { .vlan = (uint16_t)c->arg[0].u32, .host = c->arg[1].wwpn,
+			       .target = c->arg[2].wwpn };
+	uint64_t hz = rte_get_tsc_hz(), end = rte_get_tsc_cycles() + FCR_REDIRECT_IDLE_WAIT_S * hz;
+	char h[FCR_WWPN_STRLEN], t[FCR_WWPN_STRLEN];
+
+	for (;;) {
+		fcr_tables_lcore_run(pair_open_job, &p);
+		if (p.open == 0)
+			return 0;
+		if (rte_get_tsc_cycles() > end || fcr_quitting())
+			break;
+		rte_delay_us_sleep(10000);
+	}
+	fprintf(out, "error: redirect add ... when idle: host %s and target %s still had %" PRIu64
+		" exchange(s) open after %d s: nothing added (without 'when idle' the redirect "
+		"drains them)\n", fcr_wwpn_format(p.host, h), fcr_wwpn_format(p.target, t),
+		p.open, FCR_REDIRECT_IDLE_WAIT_S);
+	return -1;
+}
+
 static int
 kind_cmd(const struct fcr_cmd *c, FILE *out)
 {
@@ -270,6 +317,9 @@ kind_cmd(const struct fcr_cmd *c, FILE *out)
 		fprintf(out, "error: %s\n", msg);
 		return -1;
 	}
+	if (c->def->kind == fcr_kinds[FCR_KIND_REDIRECT] && (c->def->form & FCR_REDIRECT_WHEN_IDLE) &&
+	    wait_pair_idle(c, out) < 0)
+		return -1;
 	if (fcr_store_enabled() && (c->def->flags & FCR_CMD_CHANGES))
 		return fcr_store_write(c, 1, out);
 	return fcr_tables_lcore_cmd(kind_apply, c, out);

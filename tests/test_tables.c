@@ -1608,6 +1608,34 @@ held(struct fcr_tables *t, uint32_t s, uint32_t d)
 	return a >= 0 && ((uint64_t)a & FCR_ACTION_HOLD) != 0;
 }
 
+/* `redirect add ... when idle` waits on this: the exchanges open between
+ * a host and a target, on their plain flows (commands less the target's
+ * ends) or their redirect's rules; 0 while either is not bound. */
+static void
+a_pairs_open_exchanges_are_counted_for_when_idle(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_event ev;
+
+	(void)state;
+	assert_int_equal(fcr_cutover_pair_open(t, VLAN, H, T), 0);
+	bind4(t);
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, FH, FT));
+	fcr_tables_event(t, &ev);
+	fcr_event_flow(&ev, fcr_flow_key(VLAN, FT, FH));
+	fcr_tables_event(t, &ev);
+	assert_int_equal(fcr_cutover_pair_open(t, VLAN, H, T), 0);
+	sent(t, FH, FT, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP, 3);
+	assert_int_equal(fcr_cutover_pair_open(t, VLAN, H, T), 3);
+	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 2);
+	assert_int_equal(fcr_cutover_pair_open(t, VLAN, H, T), 1);
+	/* another pair's are not this one's */
+	assert_int_equal(fcr_cutover_pair_open(t, VLAN, VI, T), 0);
+	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
+	assert_int_equal(fcr_cutover_pair_open(t, VLAN, H, T), 0);
+	fcr_tables_free(t);
+}
+
 #define VI2 0x2f00000000000005ull
 #define FVI2 0x810005u
 
@@ -2370,6 +2398,7 @@ main(void)
 		cmocka_unit_test(an_enode_silent_for_two_and_a_half_periods_loses_its_bindings),
 		cmocka_unit_test(an_enode_that_never_logged_in_here_is_made_to_log_in_again),
 		cmocka_unit_test(a_login_restarts_the_keep_alive_clock),
+		cmocka_unit_test(a_pairs_open_exchanges_are_counted_for_when_idle),
 		cmocka_unit_test(a_path_change_of_a_bound_pair_is_a_cutover),
 		cmocka_unit_test(a_cutover_keeps_the_old_path_until_both_log_in_again),
 		cmocka_unit_test(a_cutover_drains_the_pair_before_its_ports_are_told),

@@ -146,6 +146,48 @@ open_exchanges(const struct fcr_redirect_table *rt, const struct fcr_redirect *r
 	return n > 0 ? (uint64_t)n : 0;
 }
 
+/* Begun less ended, clamped at 0 (a key whose entry came mid-exchange). */
+static uint64_t
+clamp_open(uint32_t n)
+{
+	return (int32_t)n > 0 ? n : 0;
+}
+
+uint64_t
+fcr_cutover_pair_open(const struct fcr_tables *t, uint16_t vlan, uint64_t host,
+		      uint64_t target)
+{
+	const struct fcr_redirect_table *rt = t->redirects;
+	const struct fcr_binding *h, *g;
+	struct fcr_flow_exchanges c;
+	uint32_t nh, nt, n = 0;
+	int id = fcr_redirect_find(rt, vlan, host, target), idx;
+
+	if (id >= 0 && rt->r[id].nb_keys == FCR_REDIRECT_KEYS)
+		return clamp_open(fcr_cutover_exchanges(rt, &rt->r[id], FCR_DRAIN_HOST)) +
+		       clamp_open(fcr_cutover_exchanges(rt, &rt->r[id], FCR_DRAIN_VI));
+	/* plain: the host's commands to the target less the target's ends */
+	nh = fcr_binding_get(t->bindings, vlan, host, 0);
+	nt = fcr_binding_get(t->bindings, vlan, target, 0);
+	if (nh == FCR_BINDING_NONE || nt == FCR_BINDING_NONE)
+		return 0;
+	h = &t->bindings->entry[nh];
+	g = &t->bindings->entry[nt];
+	if (h->fcid == FCR_FCID_NONE || g->fcid == FCR_FCID_NONE)
+		return 0;
+	idx = fcr_flow_find(t->flows, fcr_flow_key(vlan, h->fcid, g->fcid));
+	if (idx >= 0) {
+		fcr_flow_exchanges_sum(t->flows, (uint32_t)idx, &c);
+		n += c.cmnds;
+	}
+	idx = fcr_flow_find(t->flows, fcr_flow_key(vlan, g->fcid, h->fcid));
+	if (idx >= 0) {
+		fcr_flow_exchanges_sum(t->flows, (uint32_t)idx, &c);
+		n -= c.ends;
+	}
+	return clamp_open(n);
+}
+
 uint64_t
 fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id)
 {

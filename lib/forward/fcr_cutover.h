@@ -115,6 +115,13 @@ fcr_redirect_cutover_told(struct fcr_redirect_table *rt)
  * hold, is drained (FCR_NOTE_DRAINED). */
 void fcr_redirect_drain_poll(struct fcr_redirect_table *rt);
 
+/* Exchanges open now between a host and a target of vlan, by WWPN: on
+ * their redirect's rules (the host's and the VI's) when they have one,
+ * else on their plain flows; 0 when either is not bound. For
+ * `redirect add ... when idle`. */
+uint64_t fcr_cutover_pair_open(const struct fcr_tables *t, uint16_t vlan, uint64_t host,
+			       uint64_t target);
+
 /* Exchanges open on the keys a draining redirect waits on now. */
 uint64_t fcr_redirect_open(const struct fcr_redirect_table *rt, uint32_t id);
 

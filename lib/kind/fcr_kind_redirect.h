@@ -7,6 +7,12 @@
 
 #include "fcr_rec.h"
 
+/* The form of `redirect add ... when idle` (its row's form): the command
+ * line waits for the pair to have no open exchange, then adds. */
+#define FCR_REDIRECT_WHEN_IDLE 0x01
+/* ... at most this long (seconds); then nothing is added. */
+#define FCR_REDIRECT_IDLE_WAIT_S 30
+
 #define FCR_REC_REDIRECT 7
 #define FCR_REC_REDIRECT_DEL 8
 
