@@ -54,6 +54,7 @@ class Port:
         self.s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
         self.s.bind((ifname, 0))
         self.frames = []          # parsed FCoE frames fcredirect sent here
+        self.fip = []             # and FIP frames (fcoe_frames.parse_fip)
         self.cv = threading.Condition()
         self.closed = False
         threading.Thread(target=self._reader, daemon=True).start()
@@ -70,23 +71,27 @@ class Port:
             if addr[2] == PACKET_OUTGOING:
                 continue          # what the test itself sent
             f = ff.parse(data)
+            into = self.frames
             if f is None:
-                continue          # not FCoE, or the kernel's own frames
+                f, into = ff.parse_fip(data), self.fip
+            if f is None:
+                continue          # neither FCoE nor FIP: the kernel's own frames
             f["t"] = time.monotonic()
             with self.cv:
-                self.frames.append(f)
+                into.append(f)
                 self.cv.notify_all()
 
     def send(self, frame):
         self.s.send(frame)
 
-    def wait(self, pred, timeout=10.0, count=1):
+    def wait(self, pred, timeout=10.0, count=1, fip=False):
         """The first `count` frames received (from now on, or earlier ones
-        not yet taken) for which pred holds; None at the deadline."""
+        not yet taken) for which pred holds; None at the deadline. fip: of
+        the FIP frames."""
         end = time.monotonic() + timeout
         with self.cv:
             while True:
-                got = [f for f in self.frames if pred(f)]
+                got = [f for f in (self.fip if fip else self.frames) if pred(f)]
                 if len(got) >= count:
                     return got[:count]
                 left = end - time.monotonic()

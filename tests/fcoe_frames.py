@@ -110,3 +110,43 @@ def fip_cvl(src, fcf_mac, vn_ports, switch_name=0x1000000000000001):
     h = struct.pack(">BBHBBHH", 0x10, 0, 0x0003, 0, 0x02, len(d) // 4, 0)
     frame = mac("01:10:18:01:00:02") + src + struct.pack(">H", ET_FIP) + h + d
     return frame + b"\0" * max(0, 60 - len(frame))
+
+
+ALL_ENODE_MACS = mac("01:10:18:01:00:01")
+
+
+def fip_adv(fcf_mac, switch_name, fka_ms, fc_map=FC_MAP, priority=128):
+    """FIP discovery advertisement (FC-BB-5), unsolicited, to ALL-ENode-MACs:
+    priority, the FCF's MAC, its FC-MAP, switch name and FKA_ADV_Period;
+    available for logins, FPMA."""
+    d = bytes([1, 1, 0, priority])
+    d += bytes([2, 2]) + fcf_mac
+    d += bytes([3, 2, 0, 0, 0]) + fc_map.to_bytes(3, "big")
+    d += bytes([4, 3, 0, 0]) + switch_name.to_bytes(8, "big")
+    d += bytes([12, 2, 0, 0]) + fka_ms.to_bytes(4, "big")
+    flags = 0x8000 | 0x0004   # FP (FPMA), A (available for login)
+    h = struct.pack(">BBHBBHH", 0x10, 0, 0x0001, 0, 0x02, len(d) // 4, flags)
+    frame = ALL_ENODE_MACS + fcf_mac + struct.pack(">H", ET_FIP) + h + d
+    return frame + b"\0" * max(0, 60 - len(frame))
+
+
+def fip_ka(enode_mac, fcf_mac):
+    """An ENode's FIP keep-alive to the FCF it chose: its MAC descriptor."""
+    d = bytes([2, 2]) + enode_mac
+    h = struct.pack(">BBHBBHH", 0x10, 0, 0x0003, 0, 0x01, len(d) // 4, 0)
+    frame = fcf_mac + enode_mac + struct.pack(">H", ET_FIP) + h + d
+    return frame + b"\0" * max(0, 60 - len(frame))
+
+
+def parse_fip(b):
+    """(dst, src, op, sub, descs: [(type, bytes)]) of an untagged FIP frame,
+    or None."""
+    if len(b) < 24 or struct.unpack_from(">H", b, 12)[0] != ET_FIP:
+        return None
+    op, sub, dlen = struct.unpack_from(">H", b, 16)[0], b[19], struct.unpack_from(">H", b, 20)[0]
+    descs, off, end = [], 24, min(len(b), 24 + 4 * dlen)
+    while off + 2 <= end and b[off + 1] != 0:
+        n = 4 * b[off + 1]
+        descs.append((b[off], bytes(b[off:off + n])))
+        off += n
+    return dict(dst=bytes(b[0:6]), src=bytes(b[6:12]), op=op, sub=sub, descs=descs)
