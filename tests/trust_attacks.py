@@ -111,7 +111,8 @@ def attacks(t):
     if None in st.values():
         return
     t.check(not lab.node.cmds([redirect_cmd(H, T, VI, VT)]), "redirect H -> T through VI/VT added")
-    ok, _, out = lab.node.poll("redirect list", lambda o: " active before_rule 0 " in o, 10)
+    ok, _, out = lab.node.poll("redirect list",
+                               lambda o: re.search(r" active id \d+ before_rule 0 ", o), 10)
     t.check(ok, "the redirect is active, its four ports learned from the FCF's accepts", out)
     before = bindings(lab)
     t.check(len(before) == 7 and all(l.endswith(" learned") for l in before),
@@ -190,7 +191,7 @@ def attacks(t):
     t.check(back, "with the table full, stop gives every mbuf back (in use %s, at rest %s)"
             % (now, rest))
     t.check(not lab.node.cmds([redirect_cmd(H2, T3, VI2, VT2)]), "redirect H2 -> T3 added")
-    ok, _, out = lab.node.poll("redirect list", lambda o: o.count(" active before_rule") == 2, 10)
+    ok, _, out = lab.node.poll("redirect list", lambda o: len(re.findall(r" active id \d+ before_rule", o)) == 2, 10)
     t.check(ok, "it is active: the flood could not take its entries", out)
     Flow(t, lab, st["H2"], st["T3"], st["VT2"]).all_reach_vt("H2 after the flood")
     flow.all_reach_vt("H after the flood")
@@ -203,7 +204,7 @@ def attacks(t):
     state, br, nr = lab.redirect_counts(H)
     t.check(nr == 6, "redirect list counts them: not_ready %s" % nr)
     st["VT"] = lab.login(2, VT, F["VT"])
-    ok, _, out = lab.node.poll("redirect list", lambda o: o.count(" active before_rule") == 2, 10)
+    ok, _, out = lab.node.poll("redirect list", lambda o: len(re.findall(r" active id \d+ before_rule", o)) == 2, 10)
     t.check(ok, "the VT back, the redirect is active again", out)
     flow.vt = st["VT"]
     flow.all_reach_vt("the VT back")
@@ -225,7 +226,7 @@ def attacks(t):
     t.check(ok, "H's redirect waits for its VT", out)
     flow.all_dropped("while the VT's link is cleared", 4, lab.stat("redirect_not_ready"))
     st["VT"] = lab.login(2, VT, F["VT"])
-    ok, _, out = lab.node.poll("redirect list", lambda o: o.count(" active before_rule") == 2, 10)
+    ok, _, out = lab.node.poll("redirect list", lambda o: len(re.findall(r" active id \d+ before_rule", o)) == 2, 10)
     t.check(ok, "the VT logged in again, the redirect is active", out)
     flow.vt = st["VT"]
     flow.all_reach_vt("the VT back after its CVL")
