@@ -423,9 +423,10 @@ def pcap_frames(path):
 
 def lines_of(out, prefix):
     """The lines of a list command that describe entries (sorted), e.g.
-    lines_of(out, 'binding '); a redirect's before_rule (frames this node
-    forwarded plain before the rules) is left out: it is local."""
-    return sorted(re.sub(r" before_rule \d+ not_ready \d+$", "", l.strip())
+    lines_of(out, 'binding '); a redirect's id, before_rule and not_ready
+    (its slot here, frames this node forwarded plain before the rules or
+    dropped as not ready) are left out: they are local."""
+    return sorted(re.sub(r"( id \d+)? before_rule \d+ not_ready \d+$", "", l.strip())
                   for l in out.splitlines() if l.startswith(prefix))
 
 
