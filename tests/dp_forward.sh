@@ -5,8 +5,10 @@
 # dp_check.py (tshark reads every capture): plain forwarding with fpma and
 # MAC routes, the four legs of redirects with static bindings, tagged and
 # untagged fabrics with FIP and ELS logins, 2112-byte payloads, bad CRCs
-# kept bad through a rewrite, and every malformed kind dropped under its
-# reason.
+# kept bad through a rewrite, every malformed kind dropped under its
+# reason, and with the deployment's routes (the fabric's FCIDs to the FCF's
+# fabric port) a frame from the fabric to an FCID that has none of its own
+# never sent back out of that port (fabric_loop).
 #
 # usage: dp_forward.sh <fcredirect> <fcoe-gen>
 FCR=${1:?usage: dp_forward.sh <fcredirect> <fcoe-gen>}

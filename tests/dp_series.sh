@@ -10,7 +10,9 @@
 # with the mark on plain, as A sent it (the same port, the same bytes),
 # count it in `series`, redirect none again, drop none as a hidden pair, and
 # end with the redirects and bindings it began with: with port 0 a series
-# port (a lab, and a fabric whose FCF is on port 1) and a fabric port.
+# port (a lab, and a fabric whose FCF is on port 1) and a fabric port (then
+# B's hosts sit behind port 3: a frame is never sent back out of the fabric
+# port it came in on).
 # Without --series-ports B takes them for forgeries: mark_untrusted, every
 # one. No timing: A has ended before B starts, and each waits for its whole
 # input by count.

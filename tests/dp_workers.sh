@@ -14,7 +14,8 @@
 # would, and the bindings must still be learned. It is replayed a phase at
 # a time (dp_lib.sh, fcr_phased): the data only once the logins are
 # applied. Two workers time-sliced on one core keep no order between their
-# queues, so no number of filler frames could stand for that state.
+# queues, so no number of filler frames could stand for that state. Port 0
+# is a fabric port there, so the hosts sit behind port 3 (dp_lib.sh).
 #
 # usage: dp_workers.sh <fcredirect> <fcoe-gen> [gap]
 FCR=${1:?usage: dp_workers.sh <fcredirect> <fcoe-gen> [gap]}

@@ -21,7 +21,8 @@ Failover from an active node to a standby that learnt everything by sync:
     data frames (tshark: frame length, MACs, VLAN, S_ID, D_ID, OX_ID, R_CTL,
     SEQ_CNT, FC CRC status), from the first frame: no redirected frame
     leaves unrewritten, `before_rule` stays 0, no flow is relearnt
-    (`flow_miss` 0: B holds A's flow entries).
+    (`flow_miss` 0: B holds A's flow entries). The hosts sit behind port 3
+    (sync_lib.py): port 0, a fabric port, sends no FCoE frame back.
 
 The OX_IDs of the two captures differ by a constant (the FIP logins take
 exchange IDs); the offset is read from the two inputs and applied.
