@@ -30,7 +30,9 @@ frame, on an independent model of the forwarder (docs/forwarding.md, docs/trust.
     destination if it came from an edge port, its source if from the
     fabric); to a fabric port to the FCF's MAC (kept) from the S_ID's
     VN_Port MAC (kept, or FPMA of a rewritten S_ID). The FC CRC follows the
-    rewrite and a bad one stays exactly as bad.
+    rewrite and a bad one stays exactly as bad. A frame in on a fabric port
+    whose hop (route or binding) is that same port is dropped as
+    fabric_loop: the FCF would send it straight back.
   * FIP and other EtherTypes leave unchanged through the pass-through peer.
   * Every frame a rule rewrote carries the mark (the FCoE header's byte 12,
     bit 0x01; docs/fcoe.md). A frame that comes with it is honoured only on
@@ -95,7 +97,7 @@ LEGS = ["plain", "host_to_target", "vi_to_target", "target_to_host", "vt_to_host
 REASONS = ["runt", "trunc_vlan", "vlan_stacked", "trunc_fcoe_hdr", "bad_version",
            "bad_reserved", "bad_sof", "trunc_fc_hdr", "no_trailer", "bad_eof",
            "bad_trailer", "bad_length", "too_long", "bad_fill", "no_route",
-           "no_port", "no_passthrough", "split_header", "redirect_not_ready", "redirect_hidden",
+           "no_port", "fabric_loop", "no_passthrough", "split_header", "redirect_not_ready", "redirect_hidden",
            "tx_full"]
 NOT_READY = "redirect_not_ready"
 ELS_LS_RJT, ELS_LS_ACC, ELS_PLOGI, ELS_FLOGI, ELS_LOGO, ELS_FDISC = 1, 2, 3, 4, 5, 0x51
@@ -933,6 +935,11 @@ def run_model(args, rep):
     initial_rules = dict(m.rules)
     activated = {}     # redirect index -> input frame whose login completed it
 
+    def loops(hop):
+        """A frame in on a fabric port is never sent back out of it (the
+        FCF would send it straight back): dropped as fabric_loop."""
+        return hop is not None and hop[0] == args.in_port and args.in_port in fabric
+
     def egress_macs(b, hop, s_in, s_id, d_id):
         """(source, destination) MACs of a frame leaving by route hop
         (docs/trust.md: a fabric's MACs)."""
@@ -989,7 +996,7 @@ def run_model(args, rep):
                 e.drop = "redirect_hidden"
             elif key in m.blocks and not f.mark:
                 e.drop, e.rule_key, e.redirect = NOT_READY, key, m.blocks[key]
-                if hop is not None and hop[0] < nports:
+                if hop is not None and hop[0] < nports and not loops(hop):
                     src, dst = egress_macs(b, hop, f.s_id, s_id, d_id)
                     # what it is if the pair is not learned yet
                     e.alt = (hop[0], rewrite_rec(inrecs[i], src, dst, s_id, d_id),
@@ -998,6 +1005,8 @@ def run_model(args, rep):
                 e.drop = "no_route"
             elif hop[0] >= nports:
                 e.drop = "no_port"
+            elif loops(hop):
+                e.drop = "fabric_loop"
             else:
                 port = hop[0]
                 src, dst = egress_macs(b, hop, f.s_id, s_id, d_id)
@@ -1008,7 +1017,7 @@ def run_model(args, rep):
                 if rule:
                     # what it is if the rule is not there yet
                     phop = m.egress(f.vlan, f.d_id, args.in_port in fabric)
-                    if phop is not None and phop[0] < nports:
+                    if phop is not None and phop[0] < nports and not loops(phop):
                         psrc, pdst = egress_macs(b, phop, f.s_id, f.s_id, f.d_id)
                         e.alt = (phop[0], rewrite_rec(inrecs[i], psrc, pdst, f.s_id, f.d_id),
                                  rewrite_bytes(b, f, psrc, pdst, f.s_id, f.d_id))
@@ -1378,7 +1387,7 @@ def cmd_check(args):
     rep.expect(fm <= upper, "flow_miss %d <= %d" % (fm, upper),
                "flow_miss %d > %d plain frames: frames dropped after the lookup (%s) are "
                "counted as flow misses" % (fm, upper, ", ".join(
-                   "%s %d" % (k, drops[k]) for k in ("no_route", "no_port") if drops[k]) or "none"))
+                   "%s %d" % (k, drops[k]) for k in ("no_route", "no_port", "fabric_loop") if drops[k]) or "none"))
 
     w = st["tables"]
     rep.check("tables lcore: no event lost, LOGOs applied, every fabric accept matched")

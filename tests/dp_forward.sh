@@ -5,8 +5,10 @@
 # dp_check.py (tshark reads every capture): plain forwarding with fpma and
 # MAC routes, the four legs of redirects with static bindings, tagged and
 # untagged fabrics with FIP and ELS logins, 2112-byte payloads, bad CRCs
-# kept bad through a rewrite, and every malformed kind dropped under its
-# reason.
+# kept bad through a rewrite, every malformed kind dropped under its
+# reason, and with the deployment's routes (the fabric's FCIDs to the FCF's
+# fabric port) a frame from the fabric to an FCID that has none of its own
+# never sent back out of that port (fabric_loop).
 #
 # usage: dp_forward.sh <fcredirect> <fcoe-gen>
 FCR=${1:?usage: dp_forward.sh <fcredirect> <fcoe-gen>}
@@ -49,6 +51,31 @@ if gen els --logins els --flows 8 --redirects 3 --exchanges 6; then
 	{ cat "$TMP/els.cmds"; echo "route add 0xfffffe/24 port 1 mac 0e:fc:00:ff:ff:fe"; } >"$TMP/els.cfg"
 	script "$TMP/els.cfg" "$TMP/els.run"
 	fcr els "$TMP/els.pcap" "$TMP/els.run" && judge els els "$TMP/els.run"
+fi
+
+echo "== the FCF's port 0 a fabric port, the fabric's FCIDs routed to it (docs/deployment.md): a frame from it to an FCID with no binding and no route of its own is never sent back (fabric_loop)"
+# the hosts behind port 3 (dp_lib.sh), the service node on 2, the targets in
+# the fabric: no binding, no route but the deployment's two /1 to the FCF
+if FABRIC=0 gen loop --redirects 0 --logins none --flows 8 --exchanges 4; then
+	{
+		grep '^route ' "$TMP/loop.cmds" | grep -v ' 0x41'
+		echo "route add 0x000000/1 port 0 fpma"
+		echo "route add 0x800000/1 port 0 fpma"
+	} >"$TMP/loop.cfg"
+	script "$TMP/loop.cfg" "$TMP/loop.run"
+	if FABRIC=0 fcr loop "$TMP/loop.pcap" "$TMP/loop.run"; then
+		FABRIC=0 judge loop loop "$TMP/loop.run"
+		# tshark: the FCoE frames to the targets' domain, in and out of port 0
+		to41() {
+			tshark -n -r "$1" -Y fcoe -T fields -e fc.d_id 2>/dev/null | grep -c '^41\.' || true
+		}
+		want=$(to41 "$TMP/loop.pcap")
+		got=$(fwd_stat loop fabric_loop)
+		check "loop: fabric_loop ${got:-none}, the $want frames from port 0 to the targets" \
+			"${got:-0}" -eq "$want" -a "$want" -gt 0
+		n=$(to41 "$TMP/loop.out0.pcap")
+		check "loop: port 0 sent $n of them back" "$n" -eq 0
+	fi
 fi
 
 echo "== FIP logins, untagged (VLAN 0)"

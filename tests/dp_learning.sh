@@ -16,14 +16,17 @@
 # a phase ends. Without phases (learned-nogap) the frames of a flow may go
 # plain until the rule is in: every frame must still come out either
 # rewritten or plain, and the plain ones be accounted for (before_rule,
-# flow_miss); the numbers are printed.
+# flow_miss); the numbers are printed. Port 0 is a fabric port, so the hosts
+# sit behind port 3 (gen's routes): a frame is never sent back out of the
+# fabric port it came in on.
 #
 # usage: dp_learning.sh <fcredirect> <fcoe-gen> [gap]
 FCR=${1:?usage: dp_learning.sh <fcredirect> <fcoe-gen> [gap]}
 GEN=${2:?usage: dp_learning.sh <fcredirect> <fcoe-gen> [gap]}
 GAP=${3:-64}
 . "$(dirname "$0")/dp_lib.sh"
-# port 0 replays the whole fabric, the FCF's replies among it: a fabric port
+# port 0 replays the whole fabric, the FCF's replies among it: a fabric port;
+# the hosts sit behind port 3 (dp_lib.sh fabric_replay)
 FABRIC=0
 
 # case NAME DESCRIPTION [strip] -- fcoe-gen options -- dp_check options

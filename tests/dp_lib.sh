@@ -45,13 +45,30 @@ trap dp_cleanup EXIT
 
 . "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
+# fabric_replay: FABRIC names port 0, the port that replays the whole
+# fabric (the FCF's replies among it). Then the hosts sit behind port 3, a
+# fourth port that only sends: a frame is never sent back out of the fabric
+# port it came in on (dropped as fabric_loop).
+fabric_replay() {
+	case ",${FABRIC:-}," in *,0,*) return 0 ;; esac
+	return 1
+}
+
+# dp_ports: the ports of a run, 3 too when fabric_replay
+dp_ports() {
+	if fabric_replay; then echo 0 1 2 3; else echo 0 1 2; fi
+}
+
 # gen NAME [fcoe-gen options]: $TMP/NAME.pcap, .list, .cmds (routes,
-# bindings, redirects as fcoe-gen prints them)
+# bindings, redirects as fcoe-gen prints them); the hosts' routes to port 3
+# when fabric_replay (unless the options say --host-port)
 gen() {
 	local name=$1
 	shift
+	local -a hp=()
+	case " $* " in *" --host-port "*) ;; *) fabric_replay && hp=(--host-port 3) ;; esac
 	if ! "$GEN" --out "$TMP/$name.pcap" --list "$TMP/$name.list" \
-		--commands "$TMP/$name.cmds" --quiet "$@" 2>"$TMP/$name.gen"; then
+		--commands "$TMP/$name.cmds" --quiet "${hp[@]}" "$@" 2>"$TMP/$name.gen"; then
 		cat "$TMP/$name.gen"
 		ko "$name: fcoe-gen $* failed"
 		return 1
@@ -88,8 +105,9 @@ script() {
 
 # fcr_args NAME IN WORKERS [extra program options]: the program's
 # arguments for run NAME into FCR_ARGS: port 0 replaying IN (a capture, or
-# with 2 workers two captures IN,IN2 on two RX queues), ports 1 and 2
-# writing only, outputs $TMP/NAME.out<port>[ab].pcap.
+# with 2 workers two captures IN,IN2 on two RX queues), ports 1 and 2 (and
+# 3, the hosts', when fabric_replay) writing only, outputs
+# $TMP/NAME.out<port>[ab].pcap.
 fcr_args() {
 	local name=$1 in=$2 workers=$3 p
 	shift 3
@@ -102,7 +120,8 @@ fcr_args() {
 		# shellcheck disable=SC2054 # one EAL argument, a list of lcores
 		eal=(-l 0,1)
 		vdev=(--vdev "net_pcap0,rx_pcap=$in,tx_pcap=$TMP/$name.out0.pcap")
-		for p in 1 2; do
+		for p in $(dp_ports); do
+			[ "$p" -eq 0 ] && continue
 			vdev+=(--vdev "net_pcap$p,tx_pcap=$TMP/$name.out$p.pcap")
 		done
 	else
@@ -110,7 +129,8 @@ fcr_args() {
 		eal=(--lcores "0@0,1@1,2@1")
 		local in1=${in%%,*} in2=${in#*,}
 		vdev=(--vdev "net_pcap0,rx_pcap=$in1,rx_pcap=$in2,tx_pcap=$TMP/$name.out0a.pcap,tx_pcap=$TMP/$name.out0b.pcap")
-		for p in 1 2; do
+		for p in $(dp_ports); do
+			[ "$p" -eq 0 ] && continue
 			vdev+=(--vdev "net_pcap$p,tx_pcap=$TMP/$name.out${p}a.pcap,tx_pcap=$TMP/$name.out${p}b.pcap")
 		done
 		app=(--config "(0,0,1),(0,1,2)" "${app[@]}")
@@ -269,7 +289,7 @@ fcr_phased() {
 # outs NAME [workers]: the --out arguments of dp_check.py for run NAME
 outs() {
 	local p
-	for p in 0 1 2; do
+	for p in $(dp_ports); do
 		if [ "${2:-1}" -eq 1 ]; then
 			printf -- '--out %s ' "$p=$TMP/$1.out$p.pcap"
 		else

@@ -10,7 +10,9 @@
 # with the mark on plain, as A sent it (the same port, the same bytes),
 # count it in `series`, redirect none again, drop none as a hidden pair, and
 # end with the redirects and bindings it began with: with port 0 a series
-# port (a lab, and a fabric whose FCF is on port 1) and a fabric port.
+# port (a lab, and a fabric whose FCF is on port 1) and a fabric port (then
+# B's hosts sit behind port 3: a frame is never sent back out of the fabric
+# port it came in on).
 # Without --series-ports B takes them for forgeries: mark_untrusted, every
 # one. No timing: A has ended before B starts, and each waits for its whole
 # input by count.
@@ -60,15 +62,21 @@ echo "  node B's input: $(pcap_frames "$TMP/b.pcap") frames, $nmark with the mar
 # the same configuration, its lists printed before start too
 { cat "$TMP/a.cmds"; echo "redirect list"; echo "binding list"; } >"$TMP/b.cfg"
 script "$TMP/b.cfg" "$TMP/b.run"
+# and with port 0 a fabric port, the hosts' routes to port 3 (dp_lib.sh
+# fabric_replay): the same fabric's commands
+FABRIC=0 gen a3 || finish
+{ cat "$TMP/a3.cmds"; echo "redirect list"; echo "binding list"; } >"$TMP/b3.cfg"
+script "$TMP/b3.cfg" "$TMP/b3.run"
 
 # node NAME DESCRIPTION [fcredirect options]: B on A's output, judged; every
 # frame with the mark sent plain and counted, no leg taken
 node() {
-	local name=$1 what=$2 leg hidden
+	local name=$1 what=$2 leg hidden run=$TMP/b.run
 	shift 2
+	fabric_replay && run=$TMP/b3.run
 	echo "== node B, $what"
-	fcr "$name" "$TMP/b.pcap" "$TMP/b.run" -- "$@" || return 0
-	judge "$name" b "$TMP/b.run" --bindings commands --series-ports 0
+	fcr "$name" "$TMP/b.pcap" "$run" -- "$@" || return 0
+	judge "$name" b "$run" --bindings commands --series-ports 0
 	check "$name: series $(fwd_stat "$name" series), the $nmark frames with the mark" \
 		"$(fwd_stat "$name" series)" -eq "$nmark"
 	for leg in host_to_target vi_to_target target_to_host vt_to_host; do

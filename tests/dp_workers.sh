@@ -14,7 +14,8 @@
 # would, and the bindings must still be learned. It is replayed a phase at
 # a time (dp_lib.sh, fcr_phased): the data only once the logins are
 # applied. Two workers time-sliced on one core keep no order between their
-# queues, so no number of filler frames could stand for that state.
+# queues, so no number of filler frames could stand for that state. Port 0
+# is a fabric port there, so the hosts sit behind port 3 (dp_lib.sh).
 #
 # usage: dp_workers.sh <fcredirect> <fcoe-gen> [gap]
 FCR=${1:?usage: dp_workers.sh <fcredirect> <fcoe-gen> [gap]}
@@ -61,7 +62,8 @@ echo "== two workers, bindings learned from the logins only ($GAP filler frames 
 # the fabric's accepts (from the FCF's MAC) and the requests (from each
 # ENode's MAC) are dealt to the queues apart, as RSS would: a worker may
 # report an accept before the other reports its request
-gen wl --flows 64 --redirects 16 --exchanges 4 --login-gap "$GAP" || true
+# (port 0 a fabric port: gen routes the hosts to port 3, dp_lib.sh)
+FABRIC=0 gen wl --flows 64 --redirects 16 --exchanges 4 --login-gap "$GAP" || true
 grep -v '^binding add' "$TMP/wl.cmds" >"$TMP/wl.cfg"
 if FABRIC=0 fcr_phased two-learned "$TMP/wl.pcap" "$TMP/wl.cfg" --workers 2; then
 	FABRIC=0 judge two-learned wl "$TMP/two-learned.run" --multiset

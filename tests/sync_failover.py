@@ -21,7 +21,8 @@ Failover from an active node to a standby that learnt everything by sync:
     data frames (tshark: frame length, MACs, VLAN, S_ID, D_ID, OX_ID, R_CTL,
     SEQ_CNT, FC CRC status), from the first frame: no redirected frame
     leaves unrewritten, `before_rule` stays 0, no flow is relearnt
-    (`flow_miss` 0: B holds A's flow entries).
+    (`flow_miss` 0: B holds A's flow entries). The hosts sit behind port 3
+    (sync_lib.py): port 0, a fabric port, sends no FCoE frame back.
 
 The OX_IDs of the two captures differ by a constant (the FIP logins take
 exchange IDs); the offset is read from the two inputs and applied.
@@ -206,7 +207,14 @@ def main():
     t.check(rc == 0, "B quits (status %s)" % rc)
 
     t.section("B's output, port by port, against A's (tshark)")
-    for port in range(3):
+    # port 0, the fabric port, sends no FCoE frame back: the hosts' are on port 3
+    for port in range(sl.NB_PORTS):
+        if port == 0:
+            oa = fcoe_only(tshark(a.outpcap(port)))
+            ob = fcoe_only(tshark(b.outpcap(port)))
+            t.check(not oa and not ob, "port 0 (the fabric port): no FCoE frame sent back "
+                    "(A %d, B %d)" % (len(oa), len(ob)))
+            continue
         oa = fcoe_only(tshark(a.outpcap(port)))
         ob = fcoe_only(tshark(b.outpcap(port)))
         bad = []

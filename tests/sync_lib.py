@@ -48,6 +48,10 @@ EAL_COMMON = ["--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
 # port, so the nodes learn bindings from those replies
 APP_COMMON = ["-i", "--max-flows", "65536", "--max-bindings", "65536",
               "--max-redirects", "4096", "--fabric-ports", "0"]
+# the hosts sit behind port 3, a fourth port that only sends: a frame is
+# never sent back out of the fabric port it came in on (fabric_loop)
+HOST_PORT = 3
+NB_PORTS = 4
 
 _live = []          # every Node with a process, for the cleanup
 _tests = []
@@ -196,7 +200,7 @@ class Test:
         """fcoe-gen: NAME.pcap, NAME.cmds, NAME.list in the temporary dir."""
         cmd = [self.gen, "--out", self.path(name + ".pcap"), "--commands",
                self.path(name + ".cmds"), "--list", self.path(name + ".list"),
-               "--quiet"] + list(args)
+               "--quiet", "--host-port", str(HOST_PORT)] + list(args)
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True)
         if p.returncode != 0:
@@ -208,11 +212,12 @@ class Test:
 
 
 class Node:
-    """One fcredirect process: ports net_pcap0..2 (port 0 replays `rx` when
-    given; all three write NAME.o<port>.pcap), sync on 127.0.0.1:port with
-    the test's key, peers given as 127.0.0.1 ports."""
+    """One fcredirect process: ports net_pcap0..3 (port 0, a fabric port,
+    replays `rx` when given; port 3 is the hosts'; all four write
+    NAME.o<port>.pcap), sync on 127.0.0.1:port with the test's key, peers
+    given as 127.0.0.1 ports."""
 
-    def __init__(self, t, name, port=None, peers=(), rx=None, extra=(), nb_ports=3,
+    def __init__(self, t, name, port=None, peers=(), rx=None, extra=(), nb_ports=NB_PORTS,
                  vdevs=None):
         self.t = t
         self.name = name
@@ -418,8 +423,9 @@ def pcap_frames(path):
 
 def lines_of(out, prefix):
     """The lines of a list command that describe entries (sorted), e.g.
-    lines_of(out, 'binding '); a redirect's id and before_rule (frames this
-    node forwarded plain before the rules) are left out: they are local."""
+    lines_of(out, 'binding '); a redirect's id, before_rule and not_ready
+    (its slot here, frames this node forwarded plain before the rules or
+    dropped as not ready) are left out: they are local."""
     return sorted(re.sub(r"( id \d+)? before_rule \d+ not_ready \d+$", "", l.strip())
                   for l in out.splitlines() if l.startswith(prefix))
 
@@ -534,7 +540,7 @@ class Wire:
 
 def fabric(n, vlan=20):
     """Routes, bindings and n redirects (all four ports bound) on VLAN vlan."""
-    lines = ["route add 0x010000/8 port 0 fpma", "route add 0x410000/8 port 1 fpma",
+    lines = ["route add 0x010000/8 port %d fpma" % HOST_PORT, "route add 0x410000/8 port 1 fpma",
              "route add 0x810000/8 port 2 fpma"]
     for i in range(n):
         for pfx, dom in ((0x2100, 0x01), (0x5006, 0x41), (0x2f01, 0x81), (0x2f02, 0x82)):

@@ -45,6 +45,9 @@ H2, T3, VI2, VT2 = 0x2100000000000002, 0x5000000000000003, 0x2f00000000000003, 0
 F = dict(H=0x010001, T=0x410001, VI=0x810001, VT=0x810002, T2=0x410002, A=0x010009,
          B=0x810009, H2=0x010002, T3=0x410003, VI2=0x810003, VT2=0x810004)
 
+# an active redirect in `redirect list` (its id, then before_rule: group 1)
+ACTIVE = re.compile(r" active id \d+ before_rule (\d+) ")
+
 
 def redirect_cmd(h, t, vi, vt):
     w = fl.wwpn_text
@@ -112,7 +115,7 @@ def attacks(t):
         return
     t.check(not lab.node.cmds([redirect_cmd(H, T, VI, VT)]), "redirect H -> T through VI/VT added")
     ok, _, out = lab.node.poll("redirect list",
-                               lambda o: re.search(r" active id \d+ before_rule 0 ", o), 10)
+                               lambda o: any(m.group(1) == "0" for m in ACTIVE.finditer(o)), 10)
     t.check(ok, "the redirect is active, its four ports learned from the FCF's accepts", out)
     before = bindings(lab)
     t.check(len(before) == 7 and all(l.endswith(" learned") for l in before),
@@ -191,7 +194,7 @@ def attacks(t):
     t.check(back, "with the table full, stop gives every mbuf back (in use %s, at rest %s)"
             % (now, rest))
     t.check(not lab.node.cmds([redirect_cmd(H2, T3, VI2, VT2)]), "redirect H2 -> T3 added")
-    ok, _, out = lab.node.poll("redirect list", lambda o: len(re.findall(r" active id \d+ before_rule", o)) == 2, 10)
+    ok, _, out = lab.node.poll("redirect list", lambda o: len(ACTIVE.findall(o)) == 2, 10)
     t.check(ok, "it is active: the flood could not take its entries", out)
     Flow(t, lab, st["H2"], st["T3"], st["VT2"]).all_reach_vt("H2 after the flood")
     flow.all_reach_vt("H after the flood")
@@ -204,7 +207,7 @@ def attacks(t):
     state, br, nr = lab.redirect_counts(H)
     t.check(nr == 6, "redirect list counts them: not_ready %s" % nr)
     st["VT"] = lab.login(2, VT, F["VT"])
-    ok, _, out = lab.node.poll("redirect list", lambda o: len(re.findall(r" active id \d+ before_rule", o)) == 2, 10)
+    ok, _, out = lab.node.poll("redirect list", lambda o: len(ACTIVE.findall(o)) == 2, 10)
     t.check(ok, "the VT back, the redirect is active again", out)
     flow.vt = st["VT"]
     flow.all_reach_vt("the VT back")
@@ -226,7 +229,7 @@ def attacks(t):
     t.check(ok, "H's redirect waits for its VT", out)
     flow.all_dropped("while the VT's link is cleared", 4, lab.stat("redirect_not_ready"))
     st["VT"] = lab.login(2, VT, F["VT"])
-    ok, _, out = lab.node.poll("redirect list", lambda o: len(re.findall(r" active id \d+ before_rule", o)) == 2, 10)
+    ok, _, out = lab.node.poll("redirect list", lambda o: len(ACTIVE.findall(o)) == 2, 10)
     t.check(ok, "the VT logged in again, the redirect is active", out)
     flow.vt = st["VT"]
     flow.all_reach_vt("the VT back after its CVL")
