@@ -119,10 +119,12 @@ class FcredirectJoiner(lab.Joiner):
         self.pipe = None
         self.port_of = {}       # role -> port number
         self.prefix = None
+        self.starts = 0         # restarts so far: each start's own .out/.err
 
     # --- the process -------------------------------------------------------
     def start(self, L, ports):
         self.lab = L
+        self.ports = ports
         fabrics = sorted(r for r in ports if r.startswith("fcf"))
         edge = [r for r in ports if r not in fabrics]
         if "fcf" not in ports:
@@ -144,8 +146,9 @@ class FcredirectJoiner(lab.Joiner):
              "--passthrough", passthrough] + \
             (["--series-ports", ",".join(str(self.port_of[r]) for r in self.series_roles)]
              if self.series_roles else []) + self.extra
-        self.out_path = os.path.join(L.dir, self.name + ".out")
-        self.err_path = os.path.join(L.dir, self.name + ".err")
+        run = self.name + ("-%d" % self.starts if self.starts else "")
+        self.out_path = os.path.join(L.dir, run + ".out")
+        self.err_path = os.path.join(L.dir, run + ".err")
         with open(os.path.join(L.dir, self.name + ".cmdline"), "w") as f:
             f.write(" ".join(args) + "\n")
         # DPDK's af_packet names each socket's fanout group (its pid) ^
@@ -290,6 +293,20 @@ class FcredirectJoiner(lab.Joiner):
         return b
 
     # --- the end -----------------------------------------------------------
+    def restart(self, kill=True, between=None):
+        """kill -9 (kill) or quit fcredirect, run between() (e.g. remove its
+        state file), then start it again on the same ports with the same
+        arguments and commands, as a service's restart does. Its output goes
+        to NAME-<n>.out/.err."""
+        if kill and self.alive():
+            self.p.kill()
+            self.p.wait(10)
+        self.stop()
+        if between is not None:
+            between()
+        self.starts += 1
+        self.start(self.lab, self.ports)
+
     def stop(self):
         """quit (fcredirect prints its statistics), then a kill if it lingers."""
         if self.p is None:

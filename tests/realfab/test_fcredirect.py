@@ -392,7 +392,8 @@ class IoLoop:
                  "{ dd if=/tmp/io.pat of=/dev/sda bs=%d seek=%d oflag=direct conv=fsync && "
                  "dd if=/dev/sda of=/dev/null bs=%d skip=%d count=%d iflag=direct; } "
                  "> /tmp/io.dd 2>&1 || { echo $n >> /tmp/io.fail; cat /tmp/io.dd >> /tmp/io.fail; }; "
-                 "n=$((n+1)); echo $n > /tmp/io.n; done; echo end > /tmp/io.end) "
+                 "n=$((n+1)); echo $n > /tmp/io.n; cut -d' ' -f1 /proc/uptime >> /tmp/io.t; "
+                 "done; echo end > /tmp/io.end) "
                  "> /dev/null 2>&1 &" % (bs, seek_mb * 4, bs, seek_mb * 4, n))
 
     def done(self):
@@ -407,6 +408,12 @@ class IoLoop:
         target = self.done() + n
         self.host.wait_guest("[ $(cat /tmp/io.n 2>/dev/null || echo 0) -ge %d ]" % target,
                              lab.DEADLINE, what)
+
+    def longest_pause(self):
+        """The longest time (s) between two rounds' ends, by the host's
+        clock: what an application saw stall."""
+        t = [float(x) for x in self.host.run("cat /tmp/io.t 2>/dev/null || true").split()]
+        return max((b - a for a, b in zip(t, t[1:])), default=0.0)
 
     def stop(self):
         self.host.run("touch /tmp/io.stop")
