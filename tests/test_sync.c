@@ -992,6 +992,51 @@ restart_with_clock(int64_t shift_ms)
 	assert_int_equal(sa->records_refused, 0);
 }
 
+/* Two nodes change one route within a window, the one whose change goes
+ * second with its clock a little behind (NTP keeps appliances tens of ms
+ * apart; on one machine the same happens when a node's window ends in the
+ * millisecond the other's update came). The second node's change has
+ * refused the first's while pending: it must go out above it, or each node
+ * keeps its own. */
+static void
+one_route_changed_on_two_nodes_at_once_ends_the_same_on_both(void **state)
+{
+	const uint8_t ports[2] = { 1, 2 };
+	struct fcr_tables *a, *b;
+	uint64_t b_start;
+	int i, j;
+
+	(void)state;
+	/* B's windows end 25 ms before A's, A's clock is 30 ms behind */
+	node_stop(0);
+	node_stop(1);
+	b_start = now;
+	node_start(1, 2);
+	run(25, 2);
+	wall_shift_ms = -30;
+	node_start(0, 2);
+	wall_shift_ms = 0;
+	run(200, 2);
+	assert_true(fcr_sync_ready(nodes[0].s) && fcr_sync_ready(nodes[1].s));
+	a = nodes[0].t;
+	b = nodes[1].t;
+	/* just after A's window ended: B's change goes first, at B's
+	 * window end, and finds A's pending */
+	while ((now - b_start) % 50 != 26)
+		run(1, 2);
+	assert_int_equal(fcr_route_add(b->routes, FCR_VLAN_ANY, 0x220000, 16, ports[1], NULL), 0);
+	run(1, 2);
+	assert_int_equal(fcr_route_add(a->routes, FCR_VLAN_ANY, 0x220000, 16, ports[0], NULL), 0);
+	run(300, 2);
+	i = fcr_route_find(a->routes, FCR_VLAN_ANY, 0x220000, 16);
+	j = fcr_route_find(b->routes, FCR_VLAN_ANY, 0x220000, 16);
+	assert_true(i >= 0 && j >= 0);
+	assert_int_equal(a->routes->nexthop[a->routes->routes[i].nh].port,
+			 b->routes->nexthop[b->routes->routes[j].nh].port);
+	/* the change made last wins */
+	assert_int_equal(b->routes->nexthop[b->routes->routes[j].nh].port, ports[0]);
+}
+
 static void
 a_peer_restarted_an_hour_behind_is_taken_back(void **state)
 {
@@ -1170,6 +1215,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(records_of_unknown_types_are_counted_unknown_and_skipped, setup2, teardown),
 		cmocka_unit_test_setup_teardown(records_with_keys_no_frame_can_have_are_refused, setup2, teardown),
 		cmocka_unit_test_setup_teardown(versions_far_ahead_of_the_clock_are_refused, setup2, teardown),
+		cmocka_unit_test_setup_teardown(one_route_changed_on_two_nodes_at_once_ends_the_same_on_both, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_peer_restarted_an_hour_behind_is_taken_back, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_peer_restarted_a_day_behind_is_taken_back, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_peer_restarted_ten_minutes_ahead_is_taken_back, setup2, teardown),

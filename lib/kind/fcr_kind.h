@@ -180,11 +180,18 @@ enum fcr_apply_result fcr_kind_apply_config(const struct fcr_kind *k, struct fcr
 					    const struct fcr_rec *r);
 
 /* A peer's record loses to the version an object holds, and to a change
- * made here and not sent yet (it goes out with a newer version). */
+ * made here and not sent yet. That change must then go out above the
+ * record it beat (the flush versions it above what the object holds),
+ * or each node would keep its own: the record's version is held for it. */
 static inline int
 fcr_rec_stale(const struct fcr_sync_meta *m, uint64_t version)
 {
-	return version <= *m->version || (*m->sflags & FCR_SF_DIRTY);
+	if (version <= *m->version)
+		return 1;
+	if (!(*m->sflags & FCR_SF_DIRTY))
+		return 0;
+	*m->version = version;
+	return 1;
 }
 
 /* Reading a record body [o, end) of p: return -1 from the caller when it
