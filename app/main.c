@@ -492,6 +492,7 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	}
 	fcr_tables_set_fc_map(fcr_fwd.tables, opt.fc_map);
 	fcr_fwd.tables->fabric_mask = opt.fabric_mask;
+	fcr_fwd.tables->peers_same_ports = (uint8_t)opt.sync.same_ports;
 	opt.sync.config_elsewhere = opt.store.url != NULL;
 	if (fcr_sync_io_init(&opt.sync, fcr_fwd.tables) < 0) {
 		rc = 2;

@@ -79,6 +79,10 @@ fcr_options_usage(const char *prog)
 	       "  --sync-key-file=FILE    shared secret (16 bytes or more) authenticating datagrams\n"
 	       "  --sync-window-ms=N      coalescing window, 1..60000 (default 50)\n"
 	       "  --sync-mtu=N            largest sync datagram payload, 512..1472 (default 1400)\n"
+	       "  --sync-same-ports       every peer is cabled as this node is (an HA pair: port N\n"
+	       "                          of each reaches the same station): a peer's learned\n"
+	       "                          bindings keep their port and MACs here, so a standby\n"
+	       "                          delivers to the stations from its first frame\n"
 	       "  --config-store=etcd://HOST:PORT[,HOST:PORT...]/PREFIX\n"
 	       "                          the configuration lives in etcd under PREFIX, shared by\n"
 	       "                          every node given it; commands write it there\n"
@@ -246,7 +250,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 {
 	enum { O_CMDFILE = 256, O_CMDFILE_OPT, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
-	       O_SYNCWIN, O_SYNCMTU, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
+	       O_SYNCWIN, O_SYNCMTU, O_SYNCSAME, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STATEFILE };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
@@ -276,6 +280,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "sync-key-file", required_argument, NULL, O_SYNCKEY },
 		{ "sync-window-ms", required_argument, NULL, O_SYNCWIN },
 		{ "sync-mtu", required_argument, NULL, O_SYNCMTU },
+		{ "sync-same-ports", no_argument, NULL, O_SYNCSAME },
 		{ "config-store", required_argument, NULL, O_STORE },
 		{ "config-store-cacert", required_argument, NULL, O_STORE_CA },
 		{ "config-store-cert", required_argument, NULL, O_STORE_CERT },
@@ -489,6 +494,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 				return -1;
 			o->sync.window_ms = (uint32_t)v;
 			break;
+		case O_SYNCSAME:
+			o->sync.same_ports = 1;
+			break;
 		case O_SYNCMTU:
 			if (num("--sync-mtu", optarg, 512, 1472, &v) < 0)
 				return -1;
@@ -539,6 +547,16 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		return -1;
 	if (o->sync.nb_peers > 0 && !o->sync.enabled) {
 		fprintf(stderr, "error: --sync-peer needs --sync-bind (the address to replicate from)\n");
+		return -1;
+	}
+	if (o->sync.same_ports && !o->sync.enabled) {
+		fprintf(stderr, "error: --sync-same-ports needs --sync-bind and --sync-peer "
+			"(it says how the peers are cabled)\n");
+		return -1;
+	}
+	if (o->sync.same_ports && o->series_mask != 0) {
+		fprintf(stderr, "error: --sync-same-ports with --series-ports: nodes in series "
+			"are cabled differently (port N of each reaches another station)\n");
 		return -1;
 	}
 	if (o->sync.enabled && o->sync.key_file == NULL) {

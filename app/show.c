@@ -843,8 +843,9 @@ fcr_show_config(FILE *out)
 	fprintf(out, "fc-map:         %s\n", fcr_fcid_format(o->fc_map, mapc));
 	fprintf(out, "sync:           %s", fcr_sync_io_enabled() ? "on" : "off");
 	if (fcr_sync_io_enabled())
-		fprintf(out, ", %u peers configured, window %u ms, mtu %u", o->sync.nb_peers,
-			o->sync.window_ms, o->sync.mtu);
+		fprintf(out, ", %u peers configured, window %u ms, mtu %u%s", o->sync.nb_peers,
+			o->sync.window_ms, o->sync.mtu,
+			o->sync.same_ports ? ", peers cabled as this node (same ports)" : "");
 	fprintf(out, "\n");
 	if (o->stats_period)
 		fprintf(out, "stats period:   %u s\n", o->stats_period);

@@ -23,6 +23,7 @@ struct fcr_sync_conf {
 	uint32_t window_ms;
 	uint32_t mtu;
 	int config_elsewhere;   /* --config-store: replicate learned state only */
+	int same_ports;         /* --sync-same-ports: every peer cabled as this node */
 };
 
 /* Socket, key and engine. 0, or -1 with a message in the log (fcr.sync). */

@@ -18,6 +18,7 @@
 #include <rte_eal.h>
 
 #include "fcr_change.h"
+#include "fcr_enode.h"
 #include "fcr_kind.h"
 #include "fcr_kind_binding.h"
 #include "fcr_kind_flow.h"
@@ -732,6 +733,65 @@ stale_updates_are_rejected(void **state)
 	assert_int_equal(b->bindings->entry[n].fcid, 0x010055);
 }
 
+/* An HA pair is cabled alike (--sync-same-ports): a binding the active node
+ * learned keeps its port and MACs at the standby, whose ENode is known to
+ * have logged in but is not watched (no keep-alive reaches a standby). A
+ * node not cabled so, a port that is a fabric port here, and a binding
+ * learned at a peer carry no port: from the FPMA MAC on any port. */
+static void
+a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
+{
+	struct fcr_tables *a, *b, *c;
+	const uint8_t vmac[6] = { 0x0e, 0xfc, 0x00, 0x01, 0x00, 0x01 };
+	const uint8_t emac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	uint64_t enode = fcr_enode_key(10, emac), vn = fcr_vn_pack(vmac, 2);
+	const struct fcr_enode *e;
+	uint32_t n;
+
+	(void)state;
+	a = nodes[0].t;
+	b = nodes[1].t;
+	c = nodes[2].t;
+	a->fabric_mask = b->fabric_mask = c->fabric_mask = 1;
+	b->peers_same_ports = 1;
+	run(50, 3);
+	assert_int_equal(fcr_tables_binding_restore(a, 10, H(1), 0x010001, vn, enode, now, 1), 0);
+	/* logged in through port 0: a fabric port on the twin too */
+	assert_int_equal(fcr_tables_binding_restore(a, 10, H(2), 0x010002,
+						     fcr_vn_pack(vmac, 0), enode, now, 1), 0);
+	/* learned at a peer of a: no port to carry */
+	assert_int_equal(fcr_tables_binding_add(a, 10, H(3), 0x010003, FCR_BIND_LEARNED), 0);
+	run(200, 3);
+
+	n = fcr_binding_get(b->bindings, 10, H(1), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal(b->bindings->entry[n].origin, FCR_BIND_LEARNED);
+	assert_true(b->bindings->entry[n].vn == vn);
+	assert_true(b->bindings->entry[n].enode == enode);
+	e = fcr_enode_find(b->enodes, enode);
+	assert_non_null(e);
+	assert_int_equal(e->logged_in, 1);
+	assert_int_equal(e->watched, 0);
+	for (n = 2; n <= 3; n++) {
+		uint32_t m = fcr_binding_get(b->bindings, 10, H(n), 0);
+
+		assert_int_not_equal(m, FCR_BINDING_NONE);
+		assert_int_equal((b->bindings->entry[m].vn >> 48) & 0xFF, FCR_VN_ANY_PORT);
+	}
+	/* not cabled alike: as before */
+	n = fcr_binding_get(c->bindings, 10, H(1), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal((c->bindings->entry[n].vn >> 48) & 0xFF, FCR_VN_ANY_PORT);
+	assert_null(fcr_enode_find(c->enodes, enode));
+	/* and what the twin holds it sends on with its port: back at a, the
+	 * same; the logout at a unbinds it at b */
+	assert_int_equal(fcr_tables_binding_del(a, 10, H(1)), 0);
+	run(200, 3);
+	assert_int_equal(fcr_binding_get(b->bindings, 10, H(1), 0) == FCR_BINDING_NONE ||
+			 b->bindings->entry[fcr_binding_get(b->bindings, 10, H(1), 0)].fcid ==
+			 FCR_FCID_NONE, 1);
+}
+
 static void
 forged_short_foreign_and_wrong_version_datagrams_change_nothing(void **state)
 {
@@ -1211,6 +1271,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(a_restarted_node_gets_everything_back_by_bulk_resync, setup2, teardown),
 		cmocka_unit_test_setup_teardown(three_nodes_in_a_full_mesh_converge, setup3, teardown),
 		cmocka_unit_test_setup_teardown(stale_updates_are_rejected, setup2, teardown),
+		cmocka_unit_test_setup_teardown(a_twin_peer_keeps_the_port_and_macs_a_login_came_from, setup3, teardown),
 		cmocka_unit_test_setup_teardown(forged_short_foreign_and_wrong_version_datagrams_change_nothing, setup2, teardown),
 		cmocka_unit_test_setup_teardown(records_of_unknown_types_are_counted_unknown_and_skipped, setup2, teardown),
 		cmocka_unit_test_setup_teardown(records_with_keys_no_frame_can_have_are_refused, setup2, teardown),

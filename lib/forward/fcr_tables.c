@@ -436,6 +436,22 @@ fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 	return rc;
 }
 
+int
+fcr_tables_binding_twin(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
+			uint32_t fcid, uint64_t vn, uint64_t enode, uint64_t now)
+{
+	unsigned int port = (unsigned int)(vn >> 48) & 0xFF;
+	int rc;
+
+	if (port >= FCR_VN_ANY_PORT || (t->nb_ports != 0 && port >= t->nb_ports) ||
+	    (port < 32 && (t->fabric_mask >> port & 1)))
+		return fcr_tables_binding_add(t, vlan, wwpn, fcid, FCR_BIND_LEARNED);
+	rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn & ((1ull << 56) - 1), enode, 1);
+	if (rc == 0 && enode != 0)
+		fcr_enode_logged_in(t->enodes, enode, now, 0);
+	return rc;
+}
+
 void
 fcr_tables_fcf_set(struct fcr_tables *t, uint16_t vlan, const uint8_t mac[6],
 		   uint64_t name, int map_known, uint32_t fc_map)

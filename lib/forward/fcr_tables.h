@@ -112,6 +112,9 @@ struct fcr_tables {
 	 * read by workers */
 	uint32_t *vlan_fc_map;
 	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
+	/* every sync peer is cabled as this node is (--sync-same-ports, an HA
+	 * pair): port N of each reaches the same station */
+	uint8_t peers_same_ports;
 	struct fcr_fcf_seen fcfs[FCR_FCFS_MAX];
 	unsigned int nb_fcfs;
 	uint64_t ticks_per_ms;    /* of the events' tsc (rte_get_tsc_hz) */
@@ -158,6 +161,18 @@ int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
 int fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			       uint32_t fcid, uint64_t vn, uint64_t enode, uint64_t now,
 			       uint64_t ticks_per_ms);
+
+/*
+ * A binding a sync peer cabled as this node is learned (peers_same_ports):
+ * its frames allowed from vn (MAC | port << 48) and sent to that port, as
+ * the peer's, if vn's port is an edge port here (else from its FPMA MAC on
+ * any port, as fcr_tables_binding_add). Its ENode (enode, 0: none) is known
+ * to have logged in, not watched: a standby hears no keep-alive before it
+ * takes over, and one that then keeps alive is not made to log in again.
+ * Not counted as learned. 0, -EEXIST (a static binding stands), -ENOSPC.
+ */
+int fcr_tables_binding_twin(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
+			    uint32_t fcid, uint64_t vn, uint64_t enode, uint64_t now);
 
 /* The FCF a VLAN's advertisements on a fabric port name (or the state
  * file restores): its MAC, name and, map_known, its FC-MAP for the VLAN's

@@ -2,12 +2,17 @@
 /*
  * Bindings, as a kind of object (fcr_kind.h). On the wire:
  *   3 BINDING      VLAN u16, WWPN u64, FCID u24, origin u8 (1 static,
- *                  2 learned), version varint
+ *                  2 learned), version varint; a learned one then where
+ *                  it logged in: port u8, VN_Port MAC 6 bytes, ENode MAC
+ *                  6 bytes (zero: none). A node of an older version skips
+ *                  those 13 bytes (a record's body length covers them).
  *   4 BINDING_DEL  VLAN u16, WWPN u64, version varint
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "fcr_enode.h"
 #include "fcr_fcoe.h"
 #include "fcr_kind.h"
 #include "fcr_kind_binding.h"
@@ -35,7 +40,14 @@ put(uint8_t *b, const struct fcr_rec *r)
 		b[n + 3] = v->origin;
 		n += 4;
 	}
-	return n + fcr_varint_put(b + n, r->version);
+	n += fcr_varint_put(b + n, r->version);
+	if (r->type == FCR_REC_BINDING && v->at) {
+		b[n] = v->port;
+		memcpy(b + n + 1, v->mac, 6);
+		memcpy(b + n + 7, v->enode, 6);
+		n += 13;
+	}
+	return n;
 }
 
 static int
@@ -55,6 +67,12 @@ get(const uint8_t *p, size_t o, size_t end, struct fcr_rec *r)
 		o += 4;
 	}
 	FCR_BODY_VARINT(p, o, end, r->version);
+	if (r->type == FCR_REC_BINDING && end - o >= 13) {
+		v->at = 1;
+		v->port = p[o];
+		memcpy(v->mac, p + o + 1, 6);
+		memcpy(v->enode, p + o + 7, 6);
+	}
 	return 0;
 }
 
@@ -83,6 +101,16 @@ rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_
 
 	(void)c;
 	*r = fcr_binding_rec(n->vlan, n->wwpn, n->fcid, n->origin, n->version);
+	/* where a login here came from (a peer's carries no port here) */
+	if (n->origin == FCR_BIND_LEARNED && !(n->vn & FCR_VN_ANY_MAC) &&
+	    ((n->vn >> 48) & 0xFF) != FCR_VN_ANY_PORT) {
+		struct fcr_binding_val *v = fcr_binding_val(r);
+
+		v->at = 1;
+		v->port = (uint8_t)(n->vn >> 48);
+		fcr_vn_mac(n->vn, v->mac);
+		fcr_vn_mac(n->enode, v->enode);
+	}
 }
 
 static int
@@ -105,17 +133,32 @@ check(const struct fcr_tables *t, const struct fcr_rec *r, char why[FCR_CMD_MSG_
 }
 
 /* A binding a command or a peer makes: static, or learned by a peer (then
- * its frames are allowed from its FPMA MAC on any port). */
+ * its frames are allowed from its FPMA MAC on any port; from the port and
+ * MAC it logged in with when the peers are cabled as this node is). */
 static int
-set(struct fcr_tables *t, const struct fcr_rec *r)
+set_at(struct fcr_tables *t, const struct fcr_rec *r, uint64_t now)
 {
 	const struct fcr_binding_val *v = (const struct fcr_binding_val *)r->val.b;
 
 	if (r->type == FCR_REC_BINDING_DEL)
 		return fcr_tables_binding_del(t, r->key.vlan, r->key.k1);
+	if (v->origin == FCR_BIND_LEARNED && v->at && t->peers_same_ports) {
+		uint8_t none[6] = { 0 };
+		uint64_t enode = memcmp(v->enode, none, 6) == 0 ? 0 :
+				 fcr_enode_key(r->key.vlan, v->enode);
+
+		return fcr_tables_binding_twin(t, r->key.vlan, r->key.k1, v->fcid,
+					       fcr_vn_pack(v->mac, v->port), enode, now);
+	}
 	return fcr_tables_binding_add(t, r->key.vlan, r->key.k1, v->fcid,
 				      v->origin == FCR_BIND_LEARNED ? FCR_BIND_LEARNED
 								    : FCR_BIND_STATIC);
+}
+
+static int
+set(struct fcr_tables *t, const struct fcr_rec *r)
+{
+	return set_at(t, r, 0);
 }
 
 static int
@@ -176,7 +219,6 @@ apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c
 	struct fcr_sync_meta m;
 	uint32_t n;
 
-	(void)c;
 	n = fcr_binding_get(t->bindings, r->key.vlan, r->key.k1, live);
 	if (n == FCR_BINDING_NONE)
 		return live ? FCR_APPLY_REFUSED : FCR_APPLY_DONE;
@@ -185,7 +227,7 @@ apply(struct fcr_tables *t, const struct fcr_rec *r, const struct fcr_rec_ctx *c
 		fcr_binding_maybe_free(t->bindings, n);
 		return FCR_APPLY_STALE;
 	}
-	rc = set(t, r);
+	rc = set_at(t, r, c != NULL ? c->now_tsc : 0);
 	n = fcr_binding_get(t->bindings, r->key.vlan, r->key.k1, 0);
 	if (n != FCR_BINDING_NONE) {
 		t->bindings->entry[n].version = r->version;

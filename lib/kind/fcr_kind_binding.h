@@ -14,6 +14,10 @@
 struct fcr_binding_val {
 	uint32_t fcid;
 	uint8_t origin;   /* enum fcr_bind_origin: 1 static, 2 learned */
+	uint8_t at;       /* learned through port `port` from VN_Port MAC mac */
+	uint8_t port;
+	uint8_t mac[6];
+	uint8_t enode[6]; /* the ENode it logged in through; zero: none (no FIP) */
 };
 
 static inline struct fcr_binding_val *

@@ -705,7 +705,10 @@ class Fcf:
             limit = 2.5 * self.fka_ms / 1000.0
             for p in list(self.ports.values()):
                 e = self.enodes.get(p.enode)
-                last = e["last_ka"] if e and e["last_ka"] else p.since
+                # a login restarts the clock, as at a real FCF: an ENode
+                # that logs in again after a reset has sent no keep-alive
+                # while it did
+                last = max((e or {}).get("last_ka") or 0, p.since)
                 if now - last > limit:
                     self.log("keep-alive timeout for ENode %s" % mac_text(p.enode))
                     self.count("ka_timeouts")

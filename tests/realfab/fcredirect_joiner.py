@@ -370,6 +370,83 @@ class SeriesJoiner(lab.Joiner):
         self.b.stop()
 
 
+def free_udp_port():
+    """A UDP port on 127.0.0.1 no one holds now."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class HaJoiner(lab.Joiner):
+    """An HA pair cabled alike (docs/deployment.md, "An HA pair"): every
+    station's link and the FCF's reach port N of both nodes through a
+    failover switch, here a Linux bridge per link with a veth to each
+    node, of which one is up. Node A (active) and node B (standby)
+    replicate with --sync-same-ports; B's links stay down until
+    take_over() kills A and moves every link to B, as a failover switch
+    does when the active node dies."""
+
+    def __init__(self, binary=None, **kw):
+        self.kw = kw
+        self.binary = binary
+        self.a = self.b = None
+        self.links = []       # (bridge end to A, bridge end to B) per link
+
+    def start(self, L, ports):
+        self.lab = L
+        key = os.path.join(L.dir, "sync.key")
+        with open(os.open(key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
+            f.write(os.urandom(32))
+        pa, pb = free_udp_port(), free_udp_port()
+        a_ports, b_ports = {}, {}
+        for i, (role, ifname) in enumerate(sorted(ports.items())):
+            br = "%sh%d" % (L.prefix, i)
+            lab.sh("ip", "link", "add", br, "type", "bridge", "stp_state", "0",
+                   "forward_delay", "0", "mcast_snooping", "0")
+            L.links.append(br)
+            L.no_ipv6(br)
+            lab.sh("ip", "link", "set", ifname, "master", br)
+            ends = []
+            for side, own in (("a", a_ports), ("b", b_ports)):
+                near, far = "%s%s%d" % (L.prefix, side, i), "%s%s%d" % (L.prefix, side.upper(), i)
+                lab.sh("ip", "link", "add", near, "type", "veth", "peer", "name", far)
+                L.links.append(near)
+                lab.sh("ip", "link", "set", near, "master", br)
+                L._link_up(far)
+                own[role] = far
+                ends.append(near)
+            L._link_up(ends[0])
+            L.no_ipv6(ends[1])
+            lab.sh("ip", "link", "set", ends[1], "mtu", str(lab.MTU))   # down: the standby's
+            L._link_up(br)
+            self.links.append(tuple(ends))
+        common = ["--sync-key-file", key, "--sync-same-ports", "--sync-window-ms", "20"]
+        self.a = FcredirectJoiner(self.binary, name="fcredirect-a", extra=common + [
+            "--sync-bind", "127.0.0.1:%d" % pa, "--sync-peer", "127.0.0.1:%d" % pb], **self.kw)
+        self.b = FcredirectJoiner(self.binary, name="fcredirect-b", extra=common + [
+            "--sync-bind", "127.0.0.1:%d" % pb, "--sync-peer", "127.0.0.1:%d" % pa], **self.kw)
+        self.b.start(L, b_ports)
+        self.a.start(L, a_ports)
+        lab.log("HA pair: A active on %s, B standby on %s" % (
+            " ".join(a for a, _ in self.links), " ".join(b for _, b in self.links)))
+
+    def take_over(self):
+        """A dies (SIGKILL) and the failover switch moves every link to B."""
+        self.a.p.kill()
+        self.a.p.wait(10)
+        for a_end, b_end in self.links:
+            lab.sh("ip", "link", "set", a_end, "down")
+        for a_end, b_end in self.links:
+            lab.sh("ip", "link", "set", b_end, "up")
+        lab.log("HA pair: A killed, links moved to B")
+
+    def stop(self):
+        for j in (self.a, self.b):
+            if j is not None:
+                j.stop()
+
+
 def test_main(run):
     """A test program's main: run(checks, binary, timings) with the
     fcredirect binary (argv[1], else fcredirect_binary()); prints the

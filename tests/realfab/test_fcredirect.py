@@ -150,6 +150,32 @@ def diagnose(L, j):
             pass
 
 
+def plain_rig(L):
+    """A target guest, an initiator guest and the FCF, joined and booted:
+    a host's I/O to one target, no redirect. (target, initiator, fcf)."""
+    tgt = L.add_guest("target")
+    ini = L.add_guest("initiator")
+    fcf = L.start_fcf()
+    L.join()
+    capture_all(L)
+    L.boot(APPEND)
+    return tgt, ini, fcf
+
+
+def target_then_host_up(tgt, ini, fcf):
+    """The target's LUN for the initiator; the target logs in, then the
+    initiator, which sees the LUN as sda. (the initiator's fc state, its
+    port at the FCF, sda's size)."""
+    tgt.lio_target([ini.wwpn_text], size_mb=LUN_MB)
+    tgt.fcoe_up()
+    tgt.wait_online()
+    fcf.wait_port(tgt.wwpn_text, fcp=True, scr=True)
+    ini.fcoe_up()
+    st = ini.wait_online()
+    p = fcf.wait_port(ini.wwpn_text, fcp=True, scr=False)
+    return st, p, ini.wait_disk("sda")
+
+
 # --- a: no redirect ------------------------------------------------------------
 
 def scenario_a(c, binary, timings):
@@ -159,23 +185,11 @@ def scenario_a(c, binary, timings):
     j = fj.FcredirectJoiner(binary)
     with lab.Lab(joiner=j) as L:
         try:
-            tgt = L.add_guest("target")
-            ini = L.add_guest("initiator")
-            fcf = L.start_fcf()
-            L.join()
-            capture_all(L)
-            L.boot(APPEND)
+            tgt, ini, fcf = plain_rig(L)
             timings["a_boot"] = time.monotonic() - t0
 
             t = time.monotonic()
-            tgt.lio_target([ini.wwpn_text], size_mb=LUN_MB)
-            tgt.fcoe_up()
-            tgt.wait_online()
-            fcf.wait_port(tgt.wwpn_text, fcp=True, scr=True)
-            ini.fcoe_up()
-            st = ini.wait_online()
-            p = fcf.wait_port(ini.wwpn_text, fcp=True, scr=False)
-            size = ini.wait_disk("sda")
+            st, p, size = target_then_host_up(tgt, ini, fcf)
             timings["a_login"] = time.monotonic() - t
             c.check("a: initiator logs in through fcredirect and the FCF",
                     st.get("port_id") == "0x" + p["fcid"], "fcid %s" % p["fcid"])
@@ -418,6 +432,32 @@ class IoLoop:
     def stop(self):
         self.host.run("touch /tmp/io.stop")
         self.host.wait_guest("[ -f /tmp/io.end ]", lab.DEADLINE, "the I/O loop to end")
+
+
+def disk_lost(g):
+    """The kernel's lines of a disk lost, not only paused."""
+    out = g.run("dmesg | grep -i -e 'offlined' -e 'offline device' -e 'Synchronizing SCSI' "
+                "|| true", 60)
+    return [l for l in out.splitlines() if l.strip()]
+
+
+def check_loop_rode_out(c, name, loop, ini, timings, what):
+    """Stops the I/O loop and checks what a host must see across `what`
+    (a restart, a takeover): every round completed, the disk never
+    offlined or removed, 4 MiB written afterwards read back identical.
+    timings[name_pause]: the loop's longest pause."""
+    loop.stop()
+    pause = loop.longest_pause()
+    timings[name + "_pause"] = pause
+    c.check("%s: every I/O round of the loop completed (%d rounds, longest pause "
+            "%.1f s)" % (name, loop.done(), pause), not loop.failures(),
+            loop.failures()[:300])
+    lost = disk_lost(ini)
+    c.check("%s: the host's disk was never offlined or removed" % name,
+            not lost and ini.run_rc("[ -b /dev/sda ]")[0] == 0, "; ".join(lost[:5]))
+    r = ini.write_read_check("sda", SIZE)
+    c.check("%s: 4 MiB written after the %s read back identical" % (name, what),
+            r["identical"], "md5 expected %s read %s" % (r["md5_expected"], r["md5_read"]))
 
 
 def logged_in_again(j, fcf, since):

@@ -39,13 +39,6 @@ import lab  # noqa: E402
 import fcredirect_joiner as fj  # noqa: E402
 import test_fcredirect as tf  # noqa: E402
 
-def disk_lost(g):
-    """The kernel's lines of a disk lost, not only paused."""
-    out = g.run("dmesg | grep -i -e 'offlined' -e 'offline device' -e 'Synchronizing SCSI' "
-                "|| true", 60)
-    return [l for l in out.splitlines() if l.strip()]
-
-
 def scenario(c, binary, timings, name, keep_state):
     t0 = time.monotonic()
     j = fj.FcredirectJoiner(binary)
@@ -54,20 +47,8 @@ def scenario(c, binary, timings, name, keep_state):
         try:
             state = os.path.join(L.dir, "fcredirect.state")
             j.extra += ["--state-file", state]
-            tgt = L.add_guest("target")
-            ini = L.add_guest("initiator")
-            fcf = L.start_fcf()
-            L.join()
-            tf.capture_all(L)
-            L.boot(tf.APPEND)
-            tgt.lio_target([ini.wwpn_text], size_mb=tf.LUN_MB)
-            tgt.fcoe_up()
-            tgt.wait_online()
-            fcf.wait_port(tgt.wwpn_text, fcp=True, scr=True)
-            ini.fcoe_up()
-            ini.wait_online()
-            fcf.wait_port(ini.wwpn_text, fcp=True, scr=False)
-            ini.wait_disk("sda")
+            tgt, ini, fcf = tf.plain_rig(L)
+            tf.target_then_host_up(tgt, ini, fcf)
             b = j.bindings()
             c.check("%s: fcredirect learned both logins" % name,
                     all(b.get((0, w), ("", ""))[1] == "learned"
@@ -99,19 +80,7 @@ def scenario(c, binary, timings, name, keep_state):
                 c.check("%s: no port had to log in again" % name, not again, str(again))
                 c.check("%s: no ENode was told to log in again" % name,
                         j.fwd_stats()["tables"].get("enode_relogins", 0) == 0)
-            loop.stop()
-            pause = loop.longest_pause()
-            timings[name + "_pause"] = pause
-            c.check("%s: every I/O round of the loop completed (%d rounds, longest pause "
-                    "%.1f s)" % (name, loop.done(), pause), not loop.failures(),
-                    loop.failures()[:300])
-            c.check("%s: the host's disk was never offlined or removed" % name,
-                    not disk_lost(ini) and ini.run_rc("[ -b /dev/sda ]")[0] == 0,
-                    "; ".join(disk_lost(ini)[:5]))
-            r = ini.write_read_check("sda", tf.SIZE)
-            c.check("%s: 4 MiB written after the restart read back identical" % name,
-                    r["identical"], "md5 expected %s read %s" % (r["md5_expected"],
-                                                                 r["md5_read"]))
+            tf.check_loop_rode_out(c, name, loop, ini, timings, "restart")
             for g in (tgt, ini):
                 tf.check_dmesg_clean(c, g)
         except Exception:
