@@ -17,6 +17,7 @@
 #include <rte_lcore.h>
 
 #include "fcr_state.h"
+#include "fcr_state_snapshot.h"
 #include "fcr_tables.h"
 #include "log.h"
 #include "state_file.h"
@@ -403,58 +404,7 @@ fcr_state_file_start(const char *path, const char *node, struct fcr_tables *t)
 static size_t
 snapshot(unsigned int i)
 {
-	const struct fcr_tables *t = sf.t;
-	const struct fcr_binding_table *bt = t->bindings;
-	size_t need = fcr_state_size(bt->nb_bound, FCR_STATE_MAX_FCFS, strlen(sf.node));
-	struct fcr_state_enc e;
-	uint32_t n;
-	uint16_t v;
-
-	if (sf.cap[i] < need) {
-		/* room for some more, so a growing fabric reallocates seldom */
-		size_t cap = need + need / 4;
-		uint8_t *p = realloc(sf.buf[i], cap);
-
-		if (p == NULL)
-			return 0;
-		sf.buf[i] = p;
-		sf.cap[i] = cap;
-	}
-	if (fcr_state_begin(&e, sf.buf[i], sf.cap[i], sf.node, (uint64_t)time(NULL),
-			    t->fka_ms) < 0)
-		return 0;
-	for (n = 0; n < bt->capacity; n++) {
-		const struct fcr_binding *nm = &bt->entry[n];
-		struct fcr_state_binding r;
-
-		/* learned through a port of this node (a sync peer's carry no
-		 * port here: the peer resends them to a node that restarted) */
-		if (!nm->in_use || nm->origin != FCR_BIND_LEARNED || nm->fcid == FCR_FCID_NONE ||
-		    (nm->vn & FCR_VN_ANY_MAC) || ((nm->vn >> 48) & 0xFF) == FCR_VN_ANY_PORT)
-			continue;
-		r = (struct fcr_state_binding){
-			.wwpn = nm->wwpn, .vlan = nm->vlan, .fcid = nm->fcid,
-			/* a VN_Port told to log in again is restored as logged in */
-			.vn = nm->vn & ((1ull << 56) - 1), .enode = nm->enode,
-		};
-		if (fcr_state_put_binding(&e, &r) < 0)
-			return 0;
-	}
-	for (v = 0; v < 4096; v++) {
-		const struct fcr_fcf *fc = &t->fcf[v];
-		struct fcr_state_fcf r;
-
-		if (!fc->known)
-			continue;
-		r = (struct fcr_state_fcf){
-			.vlan = v, .map_known = fc->map_known, .name = fc->name,
-			.fc_map = fcr_tables_fc_map(t, v),
-		};
-		memcpy(r.mac, fc->mac, 6);
-		if (fcr_state_put_fcf(&e, &r) < 0)
-			return 0;
-	}
-	return fcr_state_end(&e);
+	return fcr_state_snapshot(sf.t, sf.node, (uint64_t)time(NULL), &sf.buf[i], &sf.cap[i]);
 }
 
 /* Snapshot and hand over; the writer is idle (busy clear). */

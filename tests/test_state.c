@@ -18,6 +18,7 @@
 #include <rte_eal.h>
 
 #include "fcr_state.h"
+#include "fcr_state_snapshot.h"
 #include "fcr_tables.h"
 #include "test_util.h"
 
@@ -396,6 +397,66 @@ fcf_records_restore_the_vlans_fc_map(void **state)
 	fcr_tables_free(t);
 }
 
+/* The snapshot keeps what a login through this node taught (port, MAC,
+ * ENode; a VN_Port told to log in again as logged in) and each VLAN's FCF;
+ * not the operator's static bindings nor a peer's with no port here. Read
+ * back into fresh tables it gives the same bindings. */
+#define NB_SNAP 200 /* of the 256 bindings tu_tables holds */
+
+static void
+a_snapshot_keeps_the_learned_bindings_and_fcfs_alone(void **state)
+{
+	const uint64_t tpm = 1000, now = 1000000000;
+	struct fcr_tables *t = mk(), *u = mk();
+	uint8_t fcf[6] = { 0x0e, 0xfc, 0x00, 0xff, 0xff, 0xfe };
+	struct fcr_state_binding *b = NULL;
+	struct fcr_state_fcf *f = NULL;
+	struct fcr_state_info info;
+	uint8_t *buf = NULL;
+	size_t cap = 0, len;
+	char why[256];
+	uint32_t i, n;
+
+	(void)state;
+	t->fka_ms = 8000;
+	for (i = 0; i < NB_SNAP; i++)
+		assert_int_equal(fcr_tables_binding_restore(t, VLAN, 0x2200000000000000ull | i,
+							    0x010000 | i, vn_of(0x010000 | i, i % 3),
+							    enode_of(i % 7), now, tpm), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, H, 0x020001, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, T, 0x020002, FCR_BIND_LEARNED), 0);
+	/* told to log in again (a cutover): kept as logged in */
+	n = fcr_binding_get(t->bindings, VLAN, 0x2200000000000005ull, 0);
+	t->bindings->entry[n].vn |= FCR_VN_LEAVING;
+	fcr_tables_fcf_set(t, VLAN, fcf, 0x10000efc00fffffeull, 1, 0x0efc05);
+
+	len = fcr_state_snapshot(t, NODE, 1700000000, &buf, &cap);
+	assert_true(len > 0 && len <= cap);
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), 0);
+	assert_int_equal(info.nb_bindings, NB_SNAP);
+	assert_int_equal(info.nb_fcfs, 1);
+	assert_int_equal(info.fka_ms, 8000);
+	assert_int_equal(f[0].vlan, VLAN);
+	assert_int_equal(f[0].fc_map, 0x0efc05);
+	for (i = 0; i < info.nb_bindings; i++) {
+		uint32_t k = b[i].fcid & 0xFFFF;
+
+		assert_true(b[i].wwpn == (0x2200000000000000ull | k));
+		assert_true(b[i].vn == vn_of(b[i].fcid, k % 3));
+		assert_true(b[i].enode == enode_of(k % 7));
+		assert_int_equal(fcr_tables_binding_restore(u, b[i].vlan, b[i].wwpn, b[i].fcid,
+							    b[i].vn, b[i].enode, now, tpm), 0);
+	}
+	assert_int_equal(u->bindings->nb_bound, NB_SNAP);
+	/* a second snapshot into the same buffer: no growth, same bytes but the time */
+	assert_int_equal(fcr_state_snapshot(t, NODE, 1700000000, &buf, &cap), len);
+	free(b);
+	free(f);
+	free(buf);
+	fcr_tables_free(t);
+	fcr_tables_free(u);
+}
+
 static int
 setup(void **state)
 {
@@ -423,6 +484,7 @@ main(void)
 		cmocka_unit_test(an_encoder_without_room_says_so),
 		cmocka_unit_test(restored_bindings_activate_a_redirect_and_silent_enodes_time_out),
 		cmocka_unit_test(fcf_records_restore_the_vlans_fc_map),
+		cmocka_unit_test(a_snapshot_keeps_the_learned_bindings_and_fcfs_alone),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
