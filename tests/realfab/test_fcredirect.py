@@ -745,10 +745,13 @@ def main():
         sys.argv[1:2] = [args.pop(0)]          # the binary, for test_main
     else:
         sys.argv[1:] = []
-    # d (the cutover under I/O) only when named: after `redirect add` the
-    # VI's fresh binding can go on a keep-alive timeout (`active -> waiting:
-    # vi ... unbound`, keepalive_unbound) and the host's disk with it; seen
-    # in 3 of 13 runs on this code, 10 passed (4 of those beside two CPU hogs)
+    # d (the cutover under I/O) only when named: beside two CPU hogs it
+    # passed 2 of 4 runs; in the two others the service node's kernel
+    # deadlocked after `redirect add` (its LIO target, tearing down the
+    # host's old session on the VT, waits in fc_rport_work for commands
+    # whose backing disk is the VI's, while the fcoe receive work that the
+    # VI's re-login needs waits for that rport's lock: hung tasks in
+    # target_tmr_work, ft_prlo, fcoe_receive_work, fcoe_ctlr_recv_work)
     which = set(args) or {"a", "b", "c", "e"}
 
     def run(c, binary, timings):
