@@ -792,6 +792,63 @@ a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
 			 FCR_FCID_NONE, 1);
 }
 
+/* A node of an HA pair restarted with its state file while the other
+ * forwarded: the active node's state wins over the restored one (a stale
+ * FCID is not sent back, a binding the active node no longer has is not
+ * brought back to it), and the restarted standby, hearing no keep-alive,
+ * times out none of the restored ENodes (their unbinding would reach the
+ * active node and cut its stations off). */
+static void
+a_restarted_standby_neither_times_out_nor_pushes_its_restored_bindings(void **state)
+{
+	const uint8_t emac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x57 };
+	uint64_t enode = fcr_enode_key(10, emac);
+	struct fcr_tables *a, *b;
+	uint8_t vmac[6];
+	uint32_t n;
+
+	(void)state;
+	a = nodes[0].t;
+	a->fabric_mask = 1;
+	a->fka_ms = 8000;
+	run(50, 2);
+	fcr_fpma(vmac, 0x0efc00, 0x010001);
+	/* learned at A through its port 2 */
+	assert_int_equal(fcr_tables_binding_restore(a, 10, H(1), 0x010001, fcr_vn_pack(vmac, 2),
+						    enode, now, 1), 0);
+	a->peers_same_ports = 1;
+	run(200, 2);
+
+	/* B restarts with a state file from before: H(1) at an FCID it since
+	 * left, H(2) that logged out since */
+	node_stop(1);
+	node_start(1, 2);
+	b = nodes[1].t;
+	b->fabric_mask = 1;
+	b->fka_ms = 8000;
+	b->peers_same_ports = 1;
+	fcr_fpma(vmac, 0x0efc00, 0x010009);
+	assert_int_equal(fcr_tables_binding_restore(b, 10, H(1), 0x010009, fcr_vn_pack(vmac, 2),
+						    enode, now, 1), 0);
+	fcr_fpma(vmac, 0x0efc00, 0x010002);
+	assert_int_equal(fcr_tables_binding_restore(b, 10, H(2), 0x010002, fcr_vn_pack(vmac, 1),
+						    enode, now, 1), 0);
+	run(300, 2);
+	n = fcr_binding_get(a->bindings, 10, H(1), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal(a->bindings->entry[n].fcid, 0x010001);
+	assert_int_equal(fcr_binding_get(a->bindings, 10, H(2), 0), FCR_BINDING_NONE);
+	n = fcr_binding_get(b->bindings, 10, H(1), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal(b->bindings->entry[n].fcid, 0x010001); /* A's, the newer */
+	/* long after: B, hearing nothing, times out nobody */
+	assert_int_equal(fcr_tables_keepalive(b, now + 100000, 1), 0);
+	run(200, 2);
+	n = fcr_binding_get(a->bindings, 10, H(1), 0);
+	assert_int_not_equal(n, FCR_BINDING_NONE);
+	assert_int_equal(a->bindings->entry[n].fcid, 0x010001);
+}
+
 static void
 forged_short_foreign_and_wrong_version_datagrams_change_nothing(void **state)
 {
@@ -1272,6 +1329,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(three_nodes_in_a_full_mesh_converge, setup3, teardown),
 		cmocka_unit_test_setup_teardown(stale_updates_are_rejected, setup2, teardown),
 		cmocka_unit_test_setup_teardown(a_twin_peer_keeps_the_port_and_macs_a_login_came_from, setup3, teardown),
+		cmocka_unit_test_setup_teardown(a_restarted_standby_neither_times_out_nor_pushes_its_restored_bindings, setup2, teardown),
 		cmocka_unit_test_setup_teardown(forged_short_foreign_and_wrong_version_datagrams_change_nothing, setup2, teardown),
 		cmocka_unit_test_setup_teardown(records_of_unknown_types_are_counted_unknown_and_skipped, setup2, teardown),
 		cmocka_unit_test_setup_teardown(records_with_keys_no_frame_can_have_are_refused, setup2, teardown),

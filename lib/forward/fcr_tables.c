@@ -422,15 +422,30 @@ fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			   uint32_t fcid, uint64_t vn, uint64_t enode, uint64_t now,
 			   uint64_t ticks_per_ms)
 {
-	int rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn, enode, 1);
 	/* Kept alive, as far as anyone here knows, one keep-alive period
 	 * ago: an ENode that does not keep alive within 1.5 periods more is
 	 * timed out by fcr_tables_keepalive (2.5 periods) and its bindings
 	 * go. That is how restored state is checked against the fabric. */
 	uint64_t then = now - (uint64_t)t->fka_ms * ticks_per_ms;
+	struct fcr_change_log *log = t->log;
+	int rc, muted = 0;
 
+	/* In an HA pair the peer heard the same fabric while this node was
+	 * down: its newer state wins over the restored one, which is not
+	 * replicated (as a peer's update is not), and a restored ENode is not
+	 * timed out here (a standby hears no keep-alive: its timeouts would
+	 * unbind every station at the active node; the active node times out
+	 * what the fabric lost, and replicates it). */
+	if (t->peers_same_ports && log != NULL) {
+		muted = log->muted;
+		log->muted = 1;
+	}
+	rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn, enode, 1);
+	if (t->peers_same_ports && log != NULL)
+		log->muted = muted;
 	if (rc == 0 && enode != 0) {
-		fcr_enode_alive(t->enodes, enode, then);
+		if (!t->peers_same_ports)
+			fcr_enode_alive(t->enodes, enode, then);
 		fcr_enode_logged_in(t->enodes, enode, then, 0);
 	}
 	return rc;

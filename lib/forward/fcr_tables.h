@@ -155,7 +155,9 @@ int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
  * the keep-alive table as kept alive one period (fka_ms) before now (the
  * workers' TSC; ticks_per_ms), so one that does not keep alive within 1.5
  * periods more is timed out (fcr_tables_keepalive) and its bindings go.
- * Not counted as learned. 0, -EEXIST (a static binding holds the WWPN or
+ * Not counted as learned. In an HA pair (peers_same_ports) it is neither
+ * replicated (the peer's newer state wins) nor timed out here (a standby
+ * hears no keep-alive). 0, -EEXIST (a static binding holds the WWPN or
  * the FCID), -ENOSPC.
  */
 int fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,

@@ -383,9 +383,11 @@ class HaJoiner(lab.Joiner):
     station's link and the FCF's reach port N of both nodes through a
     failover switch, here a Linux bridge per link with a veth to each
     node, of which one is up. Node A (active) and node B (standby)
-    replicate with --sync-same-ports; B's links stay down until
-    take_over() kills A and moves every link to B, as a failover switch
-    does when the active node dies."""
+    replicate with --sync-same-ports, each with its state file (as the
+    appliance runs); B's links stay down until take_over() kills A and
+    moves every link to B, as a failover switch does when the active node
+    dies. a.restart() then brings A back as the standby (its links stay
+    down)."""
 
     def __init__(self, binary=None, **kw):
         self.kw = kw
@@ -423,9 +425,11 @@ class HaJoiner(lab.Joiner):
             self.links.append(tuple(ends))
         common = ["--sync-key-file", key, "--sync-same-ports", "--sync-window-ms", "20"]
         self.a = FcredirectJoiner(self.binary, name="fcredirect-a", extra=common + [
-            "--sync-bind", "127.0.0.1:%d" % pa, "--sync-peer", "127.0.0.1:%d" % pb], **self.kw)
+            "--sync-bind", "127.0.0.1:%d" % pa, "--sync-peer", "127.0.0.1:%d" % pb,
+            "--state-file", os.path.join(L.dir, "a.state")], **self.kw)
         self.b = FcredirectJoiner(self.binary, name="fcredirect-b", extra=common + [
-            "--sync-bind", "127.0.0.1:%d" % pb, "--sync-peer", "127.0.0.1:%d" % pa], **self.kw)
+            "--sync-bind", "127.0.0.1:%d" % pb, "--sync-peer", "127.0.0.1:%d" % pa,
+            "--state-file", os.path.join(L.dir, "b.state")], **self.kw)
         self.b.start(L, b_ports)
         self.a.start(L, a_ports)
         lab.log("HA pair: A active on %s, B standby on %s" % (
@@ -445,6 +449,29 @@ class HaJoiner(lab.Joiner):
         for j in (self.a, self.b):
             if j is not None:
                 j.stop()
+
+
+class InsertJoiner(lab.Joiner):
+    """A plain Linux bridge first (the path before fcredirect is there);
+    insert() removes it and starts fcredirect on the same links, as when
+    fcredirect is cabled into a path whose ENodes are logged in already.
+    j: that fcredirect (a FcredirectJoiner)."""
+
+    def __init__(self, binary=None, **kw):
+        self.bridge = lab.BridgeJoiner()
+        self.j = FcredirectJoiner(binary, **kw)
+
+    def start(self, L, ports):
+        self.lab, self.ports = L, ports
+        self.bridge.start(L, ports)
+
+    def insert(self):
+        self.bridge.stop()
+        self.j.start(self.lab, self.ports)
+
+    def stop(self):
+        self.j.stop()
+        self.bridge.stop()
 
 
 def test_main(run):

@@ -16,7 +16,11 @@ while A is killed with SIGKILL and the links move to B:
       is dropped for want of a binding or sent back to the FCF, every I/O
       round completes, the host's disk is never offlined or removed, 4 MiB
       written after the takeover read back identical, no frame refused.
-      The longest pause the host's loop saw is printed (timings: h1_pause).
+      A then comes back as the standby with its state file from before it
+      died: it times out none of the restored ENodes while it hears no
+      keep-alive (its unbinding would reach B through replication), and B
+      keeps every binding. The longest pause the host's loop saw is
+      printed (timings: h1_pause).
 
     sudo python3 tests/realfab/test_ha.py [build/app/fcredirect]
 
@@ -78,6 +82,28 @@ def run(c, binary, timings):
             bad = {k: v for k, v in st["drops"].items() if k in UNKNOWN}
             c.check("%s: B dropped no frame for want of where a VN_Port is" % name,
                     not bad, tf.fcr_stats_line(st))
+
+            # A comes back, as the standby (its links stay down), with its
+            # state file from before it died: it restores the bindings, takes
+            # B's newer state, and, hearing no keep-alive, times out none of
+            # them (that would unbind the stations at B through replication)
+            # while 6 keep-alives reach the FCF through B (3 periods each of
+            # the two ENodes: past the 1.5 a restored ENode is given)
+            A.restart(kill=False)
+            st = A.fwd_stats()["tables"]
+            c.check("%s: A, back as the standby, restored both bindings from its state file"
+                    % name, st.get("state_restored_bindings", 0) == 2, str(st))
+            ka0 = fcf.state()["counters"].get("keep_alives", 0)
+            lab.wait_for(lambda: fcf.state()["counters"].get("keep_alives", 0) >= ka0 + 6,
+                         lab.DEADLINE, "six keep-alives at the FCF after A came back")
+            st = A.fwd_stats()["tables"]
+            c.check("%s: A timed out no restored ENode while standby" % name,
+                    st.get("keepalive_timeouts", 0) == 0 and
+                    st.get("keepalive_unbound", 0) == 0, str(st))
+            bb2 = B.bindings()
+            c.check("%s: B, active, kept both bindings" % name,
+                    all(bb2.get((0, w)) == b.get((0, w)) for w in wwpns), str(bb2))
+            loop.wait_more(2, "two I/O rounds after A came back")
             tf.check_loop_rode_out(c, name, loop, ini, timings, "takeover")
             drops = fcf.drops()
             c.check("%s: the FCF dropped nothing" % name, not any(drops.values()),
