@@ -117,12 +117,15 @@ def main():
         sys.argv[1:2] = [args.pop(0)]
     else:
         sys.argv[1:] = []
-    # r2 and r3 only when named: each fails in some runs (r2 1 of 2 beside
-    # two CPU hogs, r3 1 of 2 idle), the same way: the target, made to log
+    # r2 and r3 only when named: each fails in some runs (r2 2 of 4 beside
+    # two CPU hogs, r3 2 of 5 idle), the same way: the target, made to log
     # in again, gets its FLOGI accept and the name server's PLOGI accept,
     # then its libfc stops (no name server registration; "rport fffffc:
     # Port is Ready" is its last line) and the initiator's disk goes at
-    # dev_loss_tmo. fcredirect did its part (one CVL each, both learned).
+    # dev_loss_tmo. fcredirect did its part (one CVL each, both learned):
+    # the target's fc_rport_work is blocked in tcm_fc's ft_prlo
+    # (target_wait_for_cmds), waiting for a command whose frames were lost
+    # while the path was cut, so the name server's READY never runs.
     which = set(args) or {"r1"}
 
     def run(c, binary, timings):
