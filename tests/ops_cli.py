@@ -713,7 +713,10 @@ def run(tmp):
                 ["--series-ports", "0", "--fabric-ports", "0"],
                 ["--tables-delay-us", "-1"],
                 ["--max-redirects", "1000", "--max-flows", "1024"],
-                ["--flow-idle", "5", "--sync-bind", "127.0.0.1:7999", "--sync-key-file", "k"]):
+                ["--flow-idle", "5", "--sync-bind", "127.0.0.1:7999", "--sync-key-file", "k"],
+                ["--sync-same-ports"],
+                ["--sync-same-ports", "--series-ports", "0", "--sync-bind", "127.0.0.1:7999",
+                 "--sync-key-file", "k"]):
         p = subprocess.run([FCR, "--no-huge", "-m", "256", "--no-pci", "-l", "0,1",
                             "--file-prefix", PREFIX + "d", "--log-level=lib.eal:error",
                             "--vdev", "net_null0", "--", *opt],
