@@ -99,6 +99,16 @@ struct fcr_binding {
 	uint32_t logins;     /* fabric logins learned from: a cutover waits for one */
 };
 
+/* Learned from a login through a port of this node: one port, one MAC (a
+ * static binding, or one a peer learned with no port here, has neither).
+ * What the state file keeps and what a peer cabled alike can use. */
+static inline int
+fcr_binding_learned_here(const struct fcr_binding *nm)
+{
+	return nm->origin == FCR_BIND_LEARNED && !(nm->vn & FCR_VN_ANY_MAC) &&
+	       ((nm->vn >> 48) & 0xFF) != FCR_VN_ANY_PORT;
+}
+
 struct fcr_binding_table {
 	struct rte_hash *by_wwpn; /* (vlan, wwpn) -> binding index */
 	struct rte_hash *by_fcid; /* (vlan, fcid) -> binding index, bound ones only */

@@ -32,10 +32,9 @@ fcr_state_snapshot(const struct fcr_tables *t, const char *node, uint64_t writte
 		const struct fcr_binding *nm = &bt->entry[n];
 		struct fcr_state_binding r;
 
-		/* learned through a port of this node (a sync peer's carry no
-		 * port here: the peer resends them to a node that restarted) */
-		if (!nm->in_use || nm->origin != FCR_BIND_LEARNED || nm->fcid == FCR_FCID_NONE ||
-		    (nm->vn & FCR_VN_ANY_MAC) || ((nm->vn >> 48) & 0xFF) == FCR_VN_ANY_PORT)
+		/* a sync peer's with no port here: the peer resends them to a
+		 * node that restarted */
+		if (!nm->in_use || nm->fcid == FCR_FCID_NONE || !fcr_binding_learned_here(nm))
 			continue;
 		r = (struct fcr_state_binding){
 			.wwpn = nm->wwpn, .vlan = nm->vlan, .fcid = nm->fcid,

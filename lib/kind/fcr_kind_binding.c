@@ -101,9 +101,8 @@ rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_
 
 	(void)c;
 	*r = fcr_binding_rec(n->vlan, n->wwpn, n->fcid, n->origin, n->version);
-	/* where a login here came from (a peer's carries no port here) */
-	if (n->origin == FCR_BIND_LEARNED && !(n->vn & FCR_VN_ANY_MAC) &&
-	    ((n->vn >> 48) & 0xFF) != FCR_VN_ANY_PORT) {
+	/* where a login here came from */
+	if (fcr_binding_learned_here(n)) {
 		struct fcr_binding_val *v = fcr_binding_val(r);
 
 		v->at = 1;
