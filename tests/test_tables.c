@@ -1545,6 +1545,52 @@ a_drained_pair_asks_clear_virtual_links_for_the_host_and_the_vi(void **state)
 	fcr_tables_free(t);
 }
 
+/* An ENode a cutover told to log in again is silent while it resets (FIP
+ * discovery, FCF selection, FLOGI: longer than 2.5 periods of a 1 s
+ * FKA_ADV_PERIOD): its keep-alive timeout waits FCR_ENODE_RESET_GRACE_MS
+ * more, until it keeps alive or logs in again; an ENode not told times out
+ * at 2.5 periods, and a told one that never comes back times out too. */
+static void
+an_enode_told_by_a_cutover_is_given_time_to_reset(void **state)
+{
+	const uint64_t grace = FCR_ENODE_RESET_GRACE_MS;
+	struct fcr_tables *t = mk();
+	struct plan_probe c = { .t = t, .send_ok = 1 };
+	int id;
+
+	(void)state;
+	t->nb_ports = 4;
+	relogin_all(t);
+	fcf_advertises(t);
+	advertise(t, 0, FABRIC_PORT, 0x1000000000000fcfull); /* a 1 s period */
+	assert_int_equal(t->fka_ms, 1000);
+	keep_alive(t, 1, EDGE_PORT, 0, 1000); /* the host's ENode */
+	keep_alive(t, 2, EDGE_PORT, 0, 1000); /* the target's: not told */
+	keep_alive(t, 3, EDGE_PORT, 0, 1000); /* the VI's */
+	t->note_hook = (struct fcr_note_hook){ .fn = plan_on_note, .ctx = &c };
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	assert_int_equal(t->st.cutovers, 2);
+	/* 2.5 periods: the target's ENode goes, the told ones stay */
+	assert_int_equal(fcr_tables_keepalive(t, 3501, 1), 1);
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, FT), FCR_BINDING_NONE);
+	assert_true(fcr_binding_by_fcid(t->bindings, VLAN, FH) != FCR_BINDING_NONE);
+	assert_true(fcr_binding_by_fcid(t->bindings, VLAN, FVI) != FCR_BINDING_NONE);
+	assert_int_equal(fcr_tables_keepalive(t, 3500 + grace, 1), 0);
+	/* the host keeps alive again: its own clock from there, no grace */
+	keep_alive(t, 1, EDGE_PORT, 0, 3000 + grace);
+	/* the VI never came back: timed out after the grace */
+	assert_int_equal(fcr_tables_keepalive(t, 3501 + grace, 1), 1);
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, FVI), FCR_BINDING_NONE);
+	assert_true(fcr_binding_by_fcid(t->bindings, VLAN, FH) != FCR_BINDING_NONE);
+	assert_int_equal(fcr_tables_keepalive(t, 5500 + grace, 1), 0);
+	assert_int_equal(fcr_tables_keepalive(t, 5501 + grace, 1), 1);
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, FH), FCR_BINDING_NONE);
+	assert_int_equal(t->st.keepalive_timeouts, 3);
+	(void)id;
+	fcr_tables_free(t);
+}
+
 /* What the FCF's VLAN notifications offered, learned per fabric port (what
  * an edge station says is not the fabric's); an advertisement's FC-MAP is
  * its VLAN's. The event carries the notification's VLANs as parsed. */
@@ -2403,6 +2449,7 @@ main(void)
 		cmocka_unit_test(a_cutover_keeps_the_old_path_until_both_log_in_again),
 		cmocka_unit_test(a_cutover_drains_the_pair_before_its_ports_are_told),
 		cmocka_unit_test(a_drained_pair_asks_clear_virtual_links_for_the_host_and_the_vi),
+		cmocka_unit_test(an_enode_told_by_a_cutover_is_given_time_to_reset),
 		cmocka_unit_test(fip_discovery_is_learned_from_fabric_ports_only),
 		cmocka_unit_test(learned_logins_drive_a_redirect_through_its_life),
 		cmocka_unit_test(notes_follow_bindings_and_redirect_states),

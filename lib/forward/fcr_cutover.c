@@ -814,6 +814,8 @@ fcr_cutover_sent(struct fcr_tables *t, const struct fcr_cutover_tell *x, int sen
 	t->st.cutovers++;
 	/* what is left of its old exchanges it would refuse: dropped here */
 	fcr_binding_leaving(t->bindings, x->binding);
+	/* silent while it resets: not timed out for that */
+	fcr_enode_resetting(t->enodes, t->bindings->entry[x->binding].enode);
 	if (x->member == FCR_M_HOST)
 		fcr_redirect_cutover_told(t->redirects);
 }

@@ -72,6 +72,7 @@ fcr_enode_alive(struct fcr_enode_table *et, uint64_t key, uint64_t now)
 	if (pos >= 0) {
 		et->e[pos].last = now;
 		et->e[pos].watched = 1;
+		et->e[pos].resetting = 0;
 	}
 	return pos;
 }
@@ -97,6 +98,7 @@ fcr_enode_logged_in(struct fcr_enode_table *et, uint64_t key, uint64_t now, uint
 	if (pos >= 0) {
 		et->e[pos].last = now;
 		et->e[pos].logged_in = 1;
+		et->e[pos].resetting = 0;
 		if (fcf != 0)
 			et->e[pos].fcf = fcf;
 	}
@@ -132,19 +134,31 @@ fcr_enode_needs_relogin(struct fcr_enode_table *et, int slot, uint64_t now, uint
 	    (e->told != 0 && (int64_t)(now - e->told) < (int64_t)(2 * period)))
 		return 0;
 	e->told = now;
+	e->resetting = 1;
 	return 1;
 }
 
 void
 fcr_enode_told(struct fcr_enode_table *et, int slot, uint64_t now)
 {
-	if (slot >= 0 && (uint32_t)slot < et->capacity)
+	if (slot >= 0 && (uint32_t)slot < et->capacity) {
 		et->e[slot].told = now;
+		et->e[slot].resetting = 1;
+	}
+}
+
+void
+fcr_enode_resetting(struct fcr_enode_table *et, uint64_t key)
+{
+	int32_t pos = rte_hash_lookup(et->by_key, &key);
+
+	if (pos >= 0 && (uint32_t)pos < et->capacity)
+		et->e[pos].resetting = 1;
 }
 
 unsigned int
 fcr_enode_expired(struct fcr_enode_table *et, uint64_t now, uint64_t timeout,
-		  uint64_t *out, unsigned int max)
+		  uint64_t grace, uint64_t *out, unsigned int max)
 {
 	const void *k;
 	void *data;
@@ -156,7 +170,9 @@ fcr_enode_expired(struct fcr_enode_table *et, uint64_t now, uint64_t timeout,
 		uint64_t key = *(const uint64_t *)k;
 
 		/* signed: a keep-alive stamped on another core may be a little ahead */
-		if (!et->e[pos].watched || (int64_t)(now - et->e[pos].last) <= (int64_t)timeout)
+		if (!et->e[pos].watched ||
+		    (int64_t)(now - et->e[pos].last) <=
+		    (int64_t)(timeout + (et->e[pos].resetting ? grace : 0)))
 			continue;
 		out[n++] = key;
 		/* deleting the key just returned leaves the iteration valid */

@@ -35,7 +35,16 @@ struct fcr_enode {
 	uint8_t logged_in;  /* a fabric login through it was seen (or restored) */
 	uint8_t watched;    /* it kept alive: timed out when silent */
 	uint8_t port;       /* the edge port it was last seen on */
+	uint8_t resetting;  /* told to log in again, not heard from since */
 };
+
+/* An ENode told to log in again (a cutover's or a relogin's Clear Virtual
+ * Link) is silent while it resets: Linux runs FIP discovery, waits 2 s to
+ * choose its FCF, then logs in, longer than 2.5 periods of a short
+ * FKA_ADV_PERIOD. Its keep-alive timeout is this much longer until it logs
+ * in or keeps alive again; the fabric's own Clear Virtual Links still
+ * unbind it at once. The cutover's own wait for the host (20 s). */
+#define FCR_ENODE_RESET_GRACE_MS 20000
 
 struct fcr_enode_table {
 	struct rte_hash *by_key;   /* key -> slot */
@@ -81,12 +90,19 @@ const struct fcr_enode *fcr_enode_find(const struct fcr_enode_table *et, uint64_
 int fcr_enode_needs_relogin(struct fcr_enode_table *et, int slot, uint64_t now,
 			    uint64_t period);
 
-/* Mark the ENode in slot told at now (an operator's `enode relogin`). */
+/* Mark the ENode in slot told at now (an operator's `enode relogin`);
+ * resetting till it logs in or keeps alive. */
 void fcr_enode_told(struct fcr_enode_table *et, int slot, uint64_t now);
 
+/* The ENode of key was told to log in again by a cutover: resetting till
+ * it logs in or keeps alive (no record: nothing). */
+void fcr_enode_resetting(struct fcr_enode_table *et, uint64_t key);
+
 /* Forget and write to out[] (at most max) the ENodes silent since before
- * now - timeout; returns how many. */
+ * now - timeout (now - timeout - grace for one resetting); returns how
+ * many. */
 unsigned int fcr_enode_expired(struct fcr_enode_table *et, uint64_t now,
-			       uint64_t timeout, uint64_t *out, unsigned int max);
+			       uint64_t timeout, uint64_t grace, uint64_t *out,
+			       unsigned int max);
 
 #endif /* FCR_ENODE_H */

@@ -915,7 +915,7 @@ fcr_tables_keepalive(struct fcr_tables *t, uint64_t now, uint64_t ticks_per_ms)
 	if (t->fka_ms == 0)
 		return 0;
 	n = fcr_enode_expired(t->enodes, now, (uint64_t)t->fka_ms * 5 / 2 * ticks_per_ms,
-			      gone, RTE_DIM(gone));
+			      FCR_ENODE_RESET_GRACE_MS * ticks_per_ms, gone, RTE_DIM(gone));
 	/* rare (an ENode lost): a scan of the bindings is cheap enough */
 	for (i = 0; i < n; i++) {
 		t->st.keepalive_timeouts++;

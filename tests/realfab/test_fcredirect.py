@@ -29,7 +29,7 @@ FCF's veth the fabric port.
      eth1 is a second target, not redirected; the host logs in to it, writes
      to it plain, and logs out of it when its zone goes (libfc's N_Port
      LOGO); the redirected pair goes on through the SN.
-  c  the SN stopped (QEMU killed): the FCF (--enforce-ka, 1 s FKA) clears
+  c  the SN stopped (QEMU killed): the FCF (--enforce-ka, 8 s FKA) clears
      the VI and VT with Clear Virtual Links, the redirect goes to waiting,
      and the host's next write does not reach the target (fail closed:
      redirect_not_ready counts it; the target's file never holds it).
@@ -269,7 +269,10 @@ def scenario_b(c, R, timings):
     vi, vt = sn.nics[0], sn.nics[1]
     # nobody sees anybody until the redirect is active: the VI must reach
     # the target only through the redirect (as the host), never as itself
-    fcf = R.fcf = L.start_fcf(zones=[[tgt.wwpn_text]], fka_ms=1000, extra=["--enforce-ka"])
+    # FC-BB-5's default keep-alive period (8 s), enforced: an ENode that a
+    # cutover's Clear Virtual Link resets is silent for 2-3 s, so a period
+    # below about 1.5 s has the FCF clear it again mid-login
+    fcf = R.fcf = L.start_fcf(zones=[[tgt.wwpn_text]], extra=["--enforce-ka"])
     L.join()
     capture_all(L)
     L.boot(APPEND)
@@ -473,6 +476,12 @@ def logged_in_again(j, fcf, since):
     return True
 
 
+def fcf_timeouts(fcf):
+    """How many ENodes the FCF has timed out (its log's lines)."""
+    with open(fcf.log_path) as f:
+        return sum("keep-alive timeout for ENode" in line for line in f)
+
+
 def scenario_d(c, R, timings):
     """The redirect removed, then added again, while the host writes and
     reads: each change drains the pair's open exchanges (the host's new
@@ -493,6 +502,8 @@ def scenario_d(c, R, timings):
                for g, ifn in ((host, "eth0"), (tgt, "eth0"), (sn, "eth0"), (sn, "eth1"))}
     st0 = j.fwd_stats()
     cut0 = st0["tables"].get("cutovers", 0)
+    ka0 = st0["tables"].get("keepalive_timeouts", 0)
+    fcf_ka0 = fcf_timeouts(fcf)
 
     loop = IoLoop(host)
     loop.wait_more(1, "the host's first I/O round")
@@ -535,8 +546,13 @@ def scenario_d(c, R, timings):
             all(st["kinds"].get(x, 0) > legs_add[x] for x in ("host_to_target", "vi_to_target")),
             "failures: %r; %s" % (loop.failures()[:300], fcr_stats_line(st)))
     loop.stop()
-    c.check("d: every I/O round of the loop completed (%d rounds)" % loop.done(),
-            not loop.failures(), loop.failures()[:300])
+    pause = loop.longest_pause()
+    timings["d_pause"] = pause
+    c.check("d: every I/O round of the loop completed (%d rounds, longest pause %.1f s)" % (
+        loop.done(), pause), not loop.failures(), loop.failures()[:300])
+    lost = disk_lost(host)
+    c.check("d: the host's disk was never offlined or removed",
+            not lost and host.run_rc("[ -b /dev/sda ]")[0] == 0, "; ".join(lost[:5]))
     nums = sample_numbers(loop.start, loop.size)
     n = found_in_file(tgt, "/tmp/lun0.img", nums)
     c.check("d: the loop's pattern, last written through the SN, is not in cleartext in "
@@ -555,6 +571,11 @@ def scenario_d(c, R, timings):
                 st["tables"].get("cutover_drains_timed_out"),
                 st["tables"].get("cutovers_timed_out"),
                 st["drops"].get("cutover_held", 0)))
+    c.check("d: no member unbound by a keep-alive timeout across the re-logins, at "
+            "fcredirect or at the FCF (each change costs one re-login)",
+            st["tables"].get("keepalive_timeouts", 0) == ka0 and fcf_timeouts(fcf) == fcf_ka0,
+            "fcredirect's keepalive_timeouts %d -> %d, the FCF's %d -> %d" % (
+                ka0, st["tables"].get("keepalive_timeouts", 0), fcf_ka0, fcf_timeouts(fcf)))
     for (name, ifn), before in splits0.items():
         g = {"initiator": host, "target": tgt, "sn": sn}[name]
         after = split_counts(g, ifn)
