@@ -18,6 +18,7 @@
 #include "fwd.h"
 #include "rates.h"
 #include "show.h"
+#include "state_file.h"
 #include "store.h"
 #include "ports.h"
 #include "terminal.h"
@@ -29,6 +30,8 @@ int fcr_cli_exit_status;
 void
 fcr_forwarding_start(void)
 {
+	/* the configuration is in: restored redirects it no longer names go */
+	fcr_tables_lcore_run(fcr_state_file_settle, NULL);
 	__atomic_store_n(&fcr_fwd.forwarding, 1, __ATOMIC_RELEASE);
 }
 

@@ -505,7 +505,7 @@ run(int argc, char **argv, struct fcr_profile *prof)
 
 		fcr_state_file_node(node, sizeof(node), nb_ports);
 		fcr_state_file_load(opt.state_file, node, fcr_fwd.tables, nb_ports,
-				    opt.fabric_mask, opt.max_bindings);
+				    opt.fabric_mask, opt.max_bindings, opt.max_redirects);
 		if (fcr_state_file_start(opt.state_file, node, fcr_fwd.tables) < 0) {
 			rc = 1;
 			goto out;

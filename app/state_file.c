@@ -126,10 +126,11 @@ refuse(const char *path, const char *why)
 
 /* The file's bytes, or NULL with why. */
 static uint8_t *
-read_checked(const char *path, uint32_t max_bindings, size_t *len, char *why, size_t why_len,
-	     int *absent)
+read_checked(const char *path, uint32_t max_bindings, uint32_t max_paths, size_t *len,
+	     char *why, size_t why_len, int *absent)
 {
-	size_t max = fcr_state_size(max_bindings, FCR_STATE_MAX_FCFS, FCR_STATE_NODE_MAX);
+	size_t max = fcr_state_size(max_bindings, FCR_STATE_MAX_FCFS, FCR_STATE_NODE_MAX) +
+		     (size_t)max_paths * FCR_STATE_PATH_LEN;
 	uint8_t *buf = NULL;
 	struct stat st;
 	size_t got = 0;
@@ -154,8 +155,9 @@ read_checked(const char *path, uint32_t max_bindings, size_t *len, char *why, si
 		snprintf(why, why_len, "mode %04o: its group or others may read or write it "
 			 "(0600 wanted)", (unsigned int)(st.st_mode & 07777));
 	} else if ((uint64_t)st.st_size > max) {
-		snprintf(why, why_len, "%jd bytes, more than %u bindings (--max-bindings) take",
-			 (intmax_t)st.st_size, max_bindings);
+		snprintf(why, why_len, "%jd bytes, more than %u bindings (--max-bindings) and %u "
+			 "redirects (--max-redirects) take", (intmax_t)st.st_size, max_bindings,
+			 max_paths);
 	} else if ((buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1)) == NULL) {
 		snprintf(why, why_len, "no memory for %jd bytes", (intmax_t)st.st_size);
 	} else {
@@ -208,24 +210,26 @@ count_enodes(const struct fcr_state_binding *b, uint32_t n)
 
 uint32_t
 fcr_state_file_load(const char *path, const char *node, struct fcr_tables *t,
-		    uint16_t nb_ports, uint32_t fabric_mask, uint32_t max_bindings)
+		    uint16_t nb_ports, uint32_t fabric_mask, uint32_t max_bindings,
+		    uint32_t max_redirects)
 {
 	struct fcr_state_expect exp = {
 		.node = node, .max_bindings = max_bindings, .nb_ports = nb_ports,
-		.fabric_mask = fabric_mask,
+		.fabric_mask = fabric_mask, .max_paths = max_redirects,
 	};
 	struct fcr_state_binding *b = NULL;
 	struct fcr_state_fcf *f = NULL;
+	struct fcr_state_path *pa = NULL;
 	struct fcr_state_info info;
 	uint64_t now, tpm;
-	uint32_t i, restored = 0;
+	uint32_t i, restored = 0, paths = 0, active = 0;
 	char why[256];
 	uint8_t *buf;
 	size_t len;
 	int absent;
 	long ago;
 
-	buf = read_checked(path, max_bindings, &len, why, sizeof(why), &absent);
+	buf = read_checked(path, max_bindings, max_redirects, &len, why, sizeof(why), &absent);
 	if (buf == NULL) {
 		if (absent)
 			FCR_LOG(NOTICE, main, "no state file %s: starting empty", path);
@@ -237,11 +241,13 @@ fcr_state_file_load(const char *path, const char *node, struct fcr_tables *t,
 		goto bad;
 	b = malloc(sizeof(*b) * (info.nb_bindings ? info.nb_bindings : 1));
 	f = malloc(sizeof(*f) * (info.nb_fcfs ? info.nb_fcfs : 1));
-	if (b == NULL || f == NULL) {
+	pa = malloc(sizeof(*pa) * (info.nb_paths ? info.nb_paths : 1));
+	if (b == NULL || f == NULL || pa == NULL) {
 		snprintf(why, sizeof(why), "no memory for %u bindings", info.nb_bindings);
 		goto bad;
 	}
-	if (fcr_state_records(buf, len, &exp, &info, b, f, why, sizeof(why)) < 0)
+	if (fcr_state_records(buf, len, &exp, &info, b, f, why, sizeof(why)) < 0 ||
+	    fcr_state_paths(buf, len, &info, pa, why, sizeof(why)) < 0)
 		goto bad;
 	/* all checked: now applied */
 	t->fka_ms = info.fka_ms;
@@ -254,23 +260,40 @@ fcr_state_file_load(const char *path, const char *node, struct fcr_tables *t,
 					       b[i].enode, now, tpm) == 0)
 			restored++;
 	t->st.state_restored_bindings = restored;
+	/* the pairs' paths after the bindings: each active at once when its
+	 * four ports came back */
+	for (i = 0; i < info.nb_paths; i++) {
+		int id = fcr_redirect_restore(t->redirects, pa[i].vlan, pa[i].host, pa[i].target,
+					      pa[i].vi, pa[i].vt, pa[i].cutover);
+
+		if (id < 0)
+			continue;
+		paths++;
+		active += t->redirects->r[id].state == FCR_RS_ACTIVE;
+	}
+	t->st.state_restored_redirects = paths;
 	ago = (long)time(NULL) - (long)info.written;
-	FCR_LOG(NOTICE, main, "restored %u bindings of %u ENodes, %u FCFs from %s "
-		"(written %ld s ago)", restored, count_enodes(b, info.nb_bindings),
-		info.nb_fcfs, path, ago);
+	FCR_LOG(NOTICE, main, "restored %u bindings of %u ENodes, %u FCFs, %u redirects "
+		"(%u active) from %s (written %ld s ago)", restored,
+		count_enodes(b, info.nb_bindings), info.nb_fcfs, paths, active, path, ago);
+	if (paths != info.nb_paths)
+		FCR_LOG(WARNING, main, "state file %s: %u of its %u redirects not restored "
+			"(no room)", path, info.nb_paths - paths, info.nb_paths);
 	if (restored != info.nb_bindings)
 		FCR_LOG(WARNING, main, "state file %s: %u of its %u bindings not restored "
 			"(the tables refused them)", path, info.nb_bindings - restored,
 			info.nb_bindings);
 	free(b);
 	free(f);
+	free(pa);
 	free(buf);
 	/* the tables now hold what the file holds: nothing to write yet */
-	sf.gen_handed = t->state_gen;
+	sf.gen_handed = fcr_tables_state_gen(t);
 	return restored;
 bad:
 	free(b);
 	free(f);
+	free(pa);
 	free(buf);
 	refuse(path, why);
 	return 0;
@@ -412,7 +435,7 @@ static void
 hand_over(uint64_t ms)
 {
 	unsigned int i = sf.fill;
-	uint64_t gen = sf.t->state_gen;
+	uint64_t gen = fcr_tables_state_gen(sf.t);
 	size_t len = snapshot(i);
 
 	sf.last_ms = ms;
@@ -444,7 +467,7 @@ fcr_state_file_tick(uint64_t ms)
 	if (!sf.started)
 		return;
 	counters();
-	if (sf.t->state_gen == sf.gen_handed && !__atomic_load_n(&sf.retry, __ATOMIC_RELAXED))
+	if (fcr_tables_state_gen(sf.t) == sf.gen_handed && !__atomic_load_n(&sf.retry, __ATOMIC_RELAXED))
 		return;
 	if (ms - sf.last_ms < FCR_STATE_FILE_PERIOD_MS ||
 	    __atomic_load_n(&sf.busy, __ATOMIC_ACQUIRE))
@@ -478,4 +501,25 @@ fcr_state_file_stop(void)
 	free(sf.buf[0]);
 	free(sf.buf[1]);
 	sf.buf[0] = sf.buf[1] = NULL;
+}
+
+void
+fcr_state_file_settle(void *arg)
+{
+	static int done;
+	struct fcr_tables *t = sf.t;
+	unsigned int kept, recut, removed;
+
+	(void)arg;
+	/* once, and only where a state file is kept */
+	if (done || t == NULL)
+		return;
+	done = 1;
+	fcr_redirect_settle_restored(t->redirects, &kept, &recut, &removed);
+	t->st.state_redirects_recut += recut;
+	t->st.state_redirects_removed += removed;
+	if (kept + recut + removed > 0)
+		FCR_LOG(NOTICE, main, "restored redirects at the start of forwarding: %u kept "
+			"as they were, %u in a cutover begun again, %u no longer configured "
+			"removed through a cutover", kept, recut, removed);
 }

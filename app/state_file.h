@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The state file (--state-file): the learned bindings and the FCFs kept on
+ * The state file (--state-file): the learned bindings, the FCFs and the
+ * redirected pairs' paths kept on
  * disk so that a restart (a crash, kill -9, systemctl restart, an upgrade)
  * does not lose them. Its format is lib/forward/fcr_state.h; this is its
  * I/O: loaded once at start, before the ports start; written by a thread
@@ -34,7 +35,14 @@ void fcr_state_file_node(char *out, size_t len, uint16_t nb_ports);
  * error. Returns the bindings restored.
  */
 uint32_t fcr_state_file_load(const char *path, const char *node, struct fcr_tables *t,
-			     uint16_t nb_ports, uint32_t fabric_mask, uint32_t max_bindings);
+			     uint16_t nb_ports, uint32_t fabric_mask, uint32_t max_bindings,
+			     uint32_t max_redirects);
+
+/* Tables lcore, when forwarding first starts, the configuration read
+ * (fcr_tables_lcore_run): the restored redirects settled
+ * (fcr_redirect_settle_restored), logged. Once; nothing without a state
+ * file. */
+void fcr_state_file_settle(void *arg);
 
 /* The writer thread for path (after the load). 0, or -1 logged. */
 int fcr_state_file_start(const char *path, const char *node, struct fcr_tables *t);

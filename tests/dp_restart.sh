@@ -138,8 +138,8 @@ rs_restarted() {
 	rs_args "$name" "$TMP/data.pcap" "" "$2"
 	{
 		echo "binding list"
-		cat "$TMP/fab.cfg"
-		printf 'start\nwait rx %s 120000\nstop\nshow fwd stats\nbinding list\nquit\n' "$n_data"
+		cat "${RS_CFG:-$TMP/fab.cfg}"
+		printf 'start\nwait rx %s 120000\nstop\nshow fwd stats\nredirect list\nbinding list\nquit\n' "$n_data"
 	} >"$TMP/$name.run"
 	FCR_RC=0
 	"$FCR" "${FCR_ARGS[@]}" <"$TMP/$name.run" >"$TMP/$name.log" 2>&1 || FCR_RC=$?
@@ -150,10 +150,16 @@ rs_restarted() {
 # once and forwarded the data phase as run REF did
 rs_judge_restart() {
 	local name=$1 ref=$2 nl rx tx dr nli
-	if grep -qE "restored $n_bind bindings of $n_bind ENodes, 0 FCFs from .*state \(written [0-9-]+ s ago\)" "$TMP/$name.log"; then
-		ok "$name: 'restored $n_bind bindings of $n_bind ENodes, 0 FCFs from ...'"
+	if grep -qE "restored $n_bind bindings of $n_bind ENodes, 0 FCFs, 4 redirects \(4 active\) from .*state \(written [0-9-]+ s ago\)" "$TMP/$name.log"; then
+		ok "$name: 'restored $n_bind bindings of $n_bind ENodes, 0 FCFs, 4 redirects (4 active) from ...'"
 	else
 		ko "$name: no restored line: $(grep -m1 'state file\|restored' "$TMP/$name.log")"
+	fi
+	# the configuration names the 4 again: kept, no cutover
+	if grep -qE "restored redirects at the start of forwarding: 4 kept as they were, 0 in a cutover begun again, 0 no longer configured" "$TMP/$name.log"; then
+		ok "$name: the 4 restored redirects kept as they were"
+	else
+		ko "$name: $(grep -m1 'restored redirects at the start' "$TMP/$name.log")"
 	fi
 	nl=$(rs_lists "$name")
 	if [ "$nl" -ge 1 ] && [ "$(wc -l <"$TMP/$name.list.1")" -eq "$n_bind" ] &&
@@ -241,6 +247,21 @@ rm -rf "/var/run/dpdk/dp$$-learnk"
 check "learnk: killed with SIGKILL, the file holds $n_bind bindings" "$(rs_bindings "$S2")" -eq "$n_bind"
 rs_restarted restart2 "$S2" && rs_judge_restart restart2 learn
 
+echo "== restart-unconfigured: the configuration no longer names the 4 restored redirects"
+mkdir -p "$TMP/s4"
+cp "$TMP/good.state" "$TMP/s4/fcredirect.state"
+chmod 600 "$TMP/s4/fcredirect.state"
+grep -v '^redirect add' "$TMP/fab.cfg" >"$TMP/fab-plain.cfg"
+RS_CFG=$TMP/fab-plain.cfg rs_restarted unconfigured "$TMP/s4/fcredirect.state"
+if grep -qE "restored redirects at the start of forwarding: 0 kept as they were, 0 in a cutover begun again, 4 no longer configured removed through a cutover" "$TMP/unconfigured.log"; then
+	ok "unconfigured: the 4 restored redirects removed when forwarding started"
+else
+	ko "unconfigured: $(grep -m1 'restored redirects at the start' "$TMP/unconfigured.log")"
+fi
+check "unconfigured: no redirect left (redirect list)" \
+	"$(grep -c '^redirect vlan' "$TMP/unconfigured.log")" -eq 0
+check "unconfigured: state_redirects_removed 4" "$(rs_stat unconfigured state_redirects_removed)" -eq 4
+
 echo "== restart-silent: restored ENodes that do not keep alive are timed out (keep-alive period 1 s in the file)"
 mkdir -p "$TMP/s3"
 S3=$TMP/s3/fcredirect.state
@@ -322,8 +343,8 @@ b = bytearray(open(p, "rb").read()); b[o] ^= 0x10; open(p, "wb").write(b)' \
 bad bad-flipped "one byte flipped in a record" "checksum mismatch: CRC32C 0x[0-9a-f]+ stored, 0x[0-9a-f]+ computed"
 
 mkbad bad-version
-rs_patch "$TMP/bad-version/fcredirect.state" 8 02000000
-bad bad-version "format version 2 (a later program's)" "format version 2, this program reads version 1"
+rs_patch "$TMP/bad-version/fcredirect.state" 8 03000000
+bad bad-version "format version 3 (a later program's)" "format version 3, this program reads versions 1 and 2"
 
 mkbad bad-node
 rs_patch "$TMP/bad-node/fcredirect.state" 0 "" "otherhost ports net_pcap0,net_pcap1,net_pcap2,net_pcap3"

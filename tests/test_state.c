@@ -27,6 +27,7 @@
 
 static const struct fcr_state_expect expect = {
 	.node = NODE, .max_bindings = 200000, .nb_ports = 4, .fabric_mask = 1u << FABRIC,
+	.max_paths = 16,
 };
 
 static struct fcr_state_binding
@@ -264,9 +265,9 @@ another_node_version_or_size_is_refused(void **state)
 	small.max_bindings = 9;
 	assert_int_equal(decode(buf, len, &small, &info, &b, &f, why), -1);
 	assert_non_null(strstr(why, "10 bindings, more than this node's --max-bindings 9"));
-	buf[8] = 2;
+	buf[8] = 3;
 	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
-	assert_non_null(strstr(why, "format version 2"));
+	assert_non_null(strstr(why, "format version 3, this program reads versions 1 and 2"));
 	memcpy(buf, "FCRSTATX", 8);
 	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
 	assert_non_null(strstr(why, "not a state file"));
@@ -288,6 +289,120 @@ an_encoder_without_room_says_so(void **state)
 	assert_int_equal(fcr_state_put_binding(&e, &one), -1);
 	assert_int_equal(fcr_state_put_fcf(&e, &fc), -1);
 	assert_int_equal(fcr_state_end(&e), 0);
+}
+
+/* Redirect paths (version 2): written after the FCFs, read back whole;
+ * a version 1 file (none) is read too; a bad one refuses the file. */
+static const struct fcr_state_path paths3[3] = {
+	{ .host = 0x21, .target = 0x50, .vi = 0x2f1, .vt = 0x2f2, .vlan = 100 },
+	{ .host = 0x22, .target = 0x50, .vi = 0x2f1, .vt = 0x2f2, .vlan = 100, .cutover = 1 },
+	{ .host = 0x21, .target = 0x50, .vi = 0x2f3, .vt = 0x2f4, .vlan = 7 },
+};
+
+/* A file of 10 bindings, 1 FCF and the paths p[0..n), in *len bytes. */
+static uint8_t *
+encode_paths(const struct fcr_state_path *p, uint32_t n, size_t *len)
+{
+	size_t cap = fcr_state_size(10, 1, strlen(NODE)) + n * FCR_STATE_PATH_LEN;
+	uint8_t *buf = malloc(cap);
+	struct fcr_state_fcf f = mkf(100);
+	struct fcr_state_enc e;
+	uint32_t i;
+
+	assert_non_null(buf);
+	assert_int_equal(fcr_state_begin(&e, buf, cap, NODE, 1700000000, 8000), 0);
+	for (i = 0; i < 10; i++) {
+		struct fcr_state_binding b = mkb(i);
+
+		assert_int_equal(fcr_state_put_binding(&e, &b), 0);
+	}
+	assert_int_equal(fcr_state_put_fcf(&e, &f), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(fcr_state_put_path(&e, &p[i]), 0);
+	/* in order: no binding or FCF after a path */
+	if (n > 0)
+		assert_int_equal(fcr_state_put_fcf(&e, &f), -1);
+	*len = fcr_state_end(&e);
+	assert_int_equal(*len, cap);
+	return buf;
+}
+
+/* 0 when header, records and paths decode; the paths into p (16 at most). */
+static int
+decode_paths(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
+	     struct fcr_state_path *p, uint32_t *n, char *why)
+{
+	struct fcr_state_binding *b;
+	struct fcr_state_fcf *f;
+	struct fcr_state_info info;
+	int rc = decode(buf, len, exp, &info, &b, &f, why);
+
+	free(b);
+	free(f);
+	if (rc < 0)
+		return -1;
+	*n = info.nb_paths;
+	return fcr_state_paths(buf, len, &info, p, why, 256);
+}
+
+static void
+restamp(uint8_t *buf, size_t len)
+{
+	uint32_t crc = fcr_state_crc(buf, len - 4);
+
+	memcpy(buf + len - 4, &crc, 4); /* little-endian host */
+}
+
+static void
+paths_round_trip_and_bad_ones_are_refused(void **state)
+{
+	struct fcr_state_path p[16];
+	struct fcr_state_expect few = expect;
+	char why[256];
+	size_t len, off;
+	uint32_t n, i;
+	uint8_t *buf = encode_paths(paths3, 3, &len);
+
+	(void)state;
+	assert_int_equal(buf[8], FCR_STATE_VERSION);
+	assert_int_equal(decode_paths(buf, len, &expect, p, &n, why), 0);
+	assert_int_equal(n, 3);
+	/* sorted by (VLAN, host, target) */
+	assert_true(p[0].vlan == 7 && p[0].vi == 0x2f3 && p[0].vt == 0x2f4 && !p[0].cutover);
+	assert_true(p[1].host == 0x21 && p[1].target == 0x50 && !p[1].cutover);
+	assert_true(p[2].host == 0x22 && p[2].cutover == 1);
+	few.max_paths = 2;
+	assert_int_equal(decode_paths(buf, len, &few, p, &n, why), -1);
+	assert_non_null(strstr(why, "3 redirect paths, more than this node's --max-redirects 2"));
+	/* each bad record refuses the whole file */
+	off = len - 4 - 3 * FCR_STATE_PATH_LEN;
+	for (i = 0; i < 4; i++) {
+		uint8_t *bad = malloc(len);
+
+		memcpy(bad, buf, len);
+		switch (i) {
+		case 0: memcpy(bad + off + 16, bad + off + 24, 8); break;  /* VI = VT */
+		case 1: bad[off + 34] = 2; break;                          /* flags */
+		case 2: bad[off + 32] = 0xff; bad[off + 33] = 0xff; break; /* VLAN */
+		case 3: memcpy(bad + off + FCR_STATE_PATH_LEN, bad + off, 40); break; /* twice */
+		}
+		restamp(bad, len);
+		assert_int_equal(decode_paths(bad, len, &expect, p, &n, why), -1);
+		assert_non_null(strstr(why, i == 3 ? "two paths of VLAN 100" : "path 0: "));
+		free(bad);
+	}
+	free(buf);
+	/* a version 1 file: no paths, read as before */
+	buf = encode_paths(NULL, 0, &len);
+	buf[8] = 1;
+	restamp(buf, len);
+	assert_int_equal(decode_paths(buf, len, &expect, p, &n, why), 0);
+	assert_int_equal(n, 0);
+	/* one that counts paths in its reserved bytes is not one */
+	buf[36] = 1;
+	restamp(buf, len);
+	assert_int_equal(decode_paths(buf, len, &expect, p, &n, why), -1);
+	free(buf);
 }
 
 /* ------------------------------------------------------------------ */
@@ -457,6 +572,128 @@ a_snapshot_keeps_the_learned_bindings_and_fcfs_alone(void **state)
 	fcr_tables_free(u);
 }
 
+/* What the cutover's notes say: how many pairs' paths changed. */
+static void
+count_cutovers(void *ctx, const struct fcr_note *n)
+{
+	if (n->kind == FCR_NOTE_CUTOVER)
+		(*(unsigned int *)ctx)++;
+}
+
+/* The four ports restored as learned through edge ports, over FIP. */
+static void
+restore4(struct fcr_tables *t)
+{
+	const uint64_t tpm = 1000, now = 1000000000;
+	const uint64_t w[4] = { H, T, VI, VT };
+	const uint32_t f[4] = { 0x010001, 0x410001, 0x810001, 0x810002 };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		assert_int_equal(fcr_tables_binding_restore(t, VLAN, w[i], f[i], vn_of(f[i], i % 3),
+							    enode_of((unsigned int)i), now, tpm), 0);
+}
+
+/* A restart (docs/restart.md): a redirect restored with its pair's path
+ * is active before the configuration is read, and the configuration naming
+ * it again changes nothing (no cutover: the ends' open exchanges began on
+ * this path). One that was in a cutover begins one again when forwarding
+ * starts; one the configuration no longer names is removed through a
+ * cutover then; another VI/VT is an ordinary change. The snapshot writes
+ * each active or cutting-over redirect's path, and its generation moves
+ * when a path does. */
+static void
+a_restored_path_needs_no_cutover_unless_it_changed(void **state)
+{
+	unsigned int cuts = 0, kept, recut, removed, i;
+	struct fcr_tables *t;
+	int id;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		t = mk();
+		restore4(t);
+		t->note_hook = (struct fcr_note_hook){ .fn = count_cutovers, .ctx = &cuts };
+		cuts = 0;
+		id = fcr_redirect_restore(t->redirects, VLAN, H, T, VI, VT, i == 1);
+		assert_true(id >= 0);
+		assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+		assert_int_equal(cuts, 0);
+		assert_int_equal(fcr_redirect_restore(t->redirects, VLAN, H, T, VI, VT, 0), -EEXIST);
+		if (i == 0 || i == 1) /* the configuration names it again */
+			assert_int_equal(fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT), id);
+		if (i == 3) { /* with another VT: a cutover at once */
+			assert_true(fcr_tables_binding_add(t, VLAN, 0x2f00000000000003ull, 0x810003,
+							   FCR_BIND_STATIC) == 0);
+			assert_int_equal(fcr_redirect_add(t->redirects, VLAN, H, T, VI,
+							  0x2f00000000000003ull), id);
+			assert_int_equal(cuts, 1);
+		}
+		fcr_redirect_settle_restored(t->redirects, &kept, &recut, &removed);
+		switch (i) {
+		case 0: /* the same path: nothing */
+			assert_true(kept == 1 && recut == 0 && removed == 0 && cuts == 0);
+			assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+			break;
+		case 1: /* it was in a cutover: one again */
+			assert_true(kept == 0 && recut == 1 && removed == 0 && cuts == 1);
+			break;
+		case 2: /* no longer configured: removed through a cutover */
+			assert_true(kept == 0 && recut == 0 && removed == 1 && cuts == 1);
+			assert_int_equal(fcr_redirect_find(t->redirects, VLAN, H, T), -ENOENT);
+			break;
+		case 3: /* changed by the configuration: settled already */
+			assert_true(kept == 0 && recut == 0 && removed == 0 && cuts == 1);
+			break;
+		}
+		/* settled once: a later add or del is the operator's own */
+		fcr_redirect_settle_restored(t->redirects, &kept, &recut, &removed);
+		assert_true(kept + recut + removed == 0);
+		fcr_tables_free(t);
+	}
+}
+
+static void
+a_snapshot_writes_the_paths_of_active_redirects(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct fcr_state_path p[16];
+	struct fcr_state_expect exp = expect;
+	uint8_t *buf = NULL;
+	size_t cap = 0, len;
+	char why[256];
+	uint64_t gen;
+	uint32_t n;
+	int id;
+
+	(void)state;
+	exp.nb_ports = 4;
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	/* waiting: no path of its own yet */
+	len = fcr_state_snapshot(t, NODE, 1700000000, &buf, &cap);
+	assert_int_equal(decode_paths(buf, len, &exp, p, &n, why), 0);
+	assert_int_equal(n, 0);
+	gen = fcr_tables_state_gen(t);
+	restore4(t);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	assert_true(fcr_tables_state_gen(t) > gen);
+	len = fcr_state_snapshot(t, NODE, 1700000000, &buf, &cap);
+	assert_int_equal(decode_paths(buf, len, &exp, p, &n, why), 0);
+	assert_int_equal(n, 1);
+	assert_true(p[0].vlan == VLAN && p[0].host == H && p[0].target == T && p[0].vi == VI &&
+		    p[0].vt == VT && p[0].cutover == 0);
+	/* removed: no path */
+	gen = fcr_tables_state_gen(t);
+	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
+	assert_true(fcr_tables_state_gen(t) > gen);
+	len = fcr_state_snapshot(t, NODE, 1700000000, &buf, &cap);
+	assert_int_equal(decode_paths(buf, len, &exp, p, &n, why), 0);
+	assert_int_equal(n, 0);
+	free(buf);
+	fcr_tables_free(t);
+}
+
 static int
 setup(void **state)
 {
@@ -485,6 +722,9 @@ main(void)
 		cmocka_unit_test(restored_bindings_activate_a_redirect_and_silent_enodes_time_out),
 		cmocka_unit_test(fcf_records_restore_the_vlans_fc_map),
 		cmocka_unit_test(a_snapshot_keeps_the_learned_bindings_and_fcfs_alone),
+		cmocka_unit_test(paths_round_trip_and_bad_ones_are_refused),
+		cmocka_unit_test(a_restored_path_needs_no_cutover_unless_it_changed),
+		cmocka_unit_test(a_snapshot_writes_the_paths_of_active_redirects),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

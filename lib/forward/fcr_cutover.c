@@ -428,6 +428,7 @@ cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 	drain_end(rt, id);
 	r->cutover = 0;
 	rt->nb_cutover--;
+	rt->path_gen++;
 	if (!r->ghost) {
 		fcr_redirect_install_noted(rt, id, r->state);
 		vi_unblock(rt, id);
@@ -523,6 +524,7 @@ cut_event(struct fcr_redirect_table *rt, uint32_t id, enum fcr_cut_event ev,
 	if (was == FCR_CUT_IDLE && s.state != FCR_CUT_IDLE) {
 		rt->nb_cutover++;
 		r->cutover = 1;
+		rt->path_gen++;
 		r->cut_logins = rt->bindings->entry[r->binding[FCR_M_HOST]].logins;
 	}
 	if (s.actions & FCR_CUT_A_RESET_TICKS)

@@ -296,6 +296,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	} else {
 		rt->nb_active -= was_active;
 	}
+	rt->path_gen += r->state != state;
 	r->state = state;
 }
 
@@ -310,6 +311,7 @@ fcr_redirect_uninstall(struct fcr_redirect_table *rt, uint32_t id)
 	if (r->state == FCR_RS_ACTIVE)
 		rt->nb_active--;
 	r->state = FCR_RS_WAITING;
+	rt->path_gen++;
 }
 
 /* Keys a redirect gave up may be what one in conflict waits for: it gets
@@ -435,8 +437,22 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 			/* the same again: a blocked one tries once more */
 			if (r->state == FCR_RS_CONFLICT || r->state == FCR_RS_NO_ROOM)
 				rebuild(rt, (uint32_t)id);
+			if (r->restored & FCR_RESTORED) {
+				/* the configuration names a restored one: kept, and
+				 * now a peer hears of it */
+				r->restored = (uint8_t)((r->restored & ~FCR_RESTORED) |
+							FCR_RESTORED_NAMED);
+				rt->nb_restored--;
+				if (rt->log != NULL)
+					fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags,
+							(uint32_t)id);
+			}
 			return id;
 		}
+		/* another VI/VT than the restored one: an ordinary change */
+		if (r->restored & FCR_RESTORED)
+			rt->nb_restored--;
+		r->restored = 0;
 		from = FCR_M_VI;
 	} else {
 		if (rt->nb_free == 0)
@@ -460,7 +476,9 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	}
 	if (set_members(rt, (uint32_t)id, from, w) < 0)
 		return -ENOSPC;
-	fcr_cutover_begin(rt, (uint32_t)id);
+	rt->path_gen++;
+	if (!rt->restoring)
+		fcr_cutover_begin(rt, (uint32_t)id);
 	/* in a cutover the new rules wait for the host: a changed one keeps
 	 * its old rules, a new one blocks its pair (install) */
 	if (!r->cutover || r->nb_keys == 0)
@@ -483,6 +501,10 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	if (id < 0)
 		return id;
 	r = &rt->r[id];
+	if (r->restored & FCR_RESTORED)
+		rt->nb_restored--;
+	r->restored = 0;
+	rt->path_gen++;
 	fcr_cutover_begin(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
 	r->in_use = 0; /* not retried below */
@@ -506,6 +528,64 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	fcr_redirect_retry_released(rt);
 	rt->free_idx[rt->nb_free++] = (uint32_t)id;
 	return 0;
+}
+
+int
+fcr_redirect_restore(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
+		     uint64_t target, uint64_t vi, uint64_t vt, int in_cutover)
+{
+	struct fcr_change_log *log = rt->log;
+	int id;
+
+	if (fcr_redirect_find(rt, vlan, host, target) >= 0)
+		return -EEXIST;
+	/* the file's, not the configuration's: no peer hears of it */
+	rt->log = NULL;
+	rt->restoring = 1;
+	id = fcr_redirect_add(rt, vlan, host, target, vi, vt);
+	rt->restoring = 0;
+	rt->log = log;
+	if (id >= 0) {
+		rt->r[id].restored = (uint8_t)(FCR_RESTORED |
+					       (in_cutover ? FCR_RESTORED_CUTOVER : 0));
+		rt->nb_restored++;
+	}
+	return id;
+}
+
+void
+fcr_redirect_settle_restored(struct fcr_redirect_table *rt, unsigned int *kept,
+			     unsigned int *recut, unsigned int *removed)
+{
+	uint32_t i;
+
+	*kept = *recut = *removed = 0;
+	for (i = 0; i < rt->capacity; i++) {
+		struct fcr_redirect *r = &rt->r[i];
+		uint8_t how = r->restored;
+
+		if (!r->in_use || how == 0)
+			continue;
+		r->restored = 0;
+		if (how & FCR_RESTORED) {
+			struct fcr_change_log *log = rt->log;
+			const struct fcr_binding *e = rt->bindings->entry;
+
+			/* never replicated: its removal is not either */
+			rt->log = NULL;
+			fcr_redirect_del(rt, r->vlan, e[r->binding[FCR_M_HOST]].wwpn,
+					 e[r->binding[FCR_M_TARGET]].wwpn);
+			rt->log = log;
+			(*removed)++;
+		} else if (how & FCR_RESTORED_CUTOVER) {
+			rt->path_gen++;
+			fcr_cutover_begin(rt, i);
+			(*recut)++;
+		} else {
+			(*kept)++;
+		}
+	}
+	rt->nb_restored = 0;
 }
 
 unsigned int

@@ -84,6 +84,15 @@ struct fcr_redirect {
 	uint8_t xset;
 	/* a new VI's way to the target, blocked during its cutover (0: none) */
 	uint64_t vi_block;
+	/* restored from the state file (FCR_RESTORED_*): settled when
+	 * forwarding first starts (fcr_redirect_settle_restored) */
+	uint8_t restored;
+};
+
+enum {
+	FCR_RESTORED = 1 << 0,         /* not (yet) named by the configuration */
+	FCR_RESTORED_CUTOVER = 1 << 1, /* it was in a cutover */
+	FCR_RESTORED_NAMED = 1 << 2,   /* the configuration named it again */
 };
 
 enum { FCR_DRAIN_HOST = 1, FCR_DRAIN_VI = 2 };
@@ -124,6 +133,11 @@ struct fcr_redirect_table {
 	uint64_t drains_per_flow;    /* drains that found no set free */
 	uint64_t drains_timed_out;   /* since the start: FCR_DRAIN_TICKS passed */
 	uint64_t cutovers_timed_out; /* FCR_CUTOVER_TICKS passed */
+	/* bumped when a pair's path may have changed (a redirect's state,
+	 * its cutover): the state file's writer watches it */
+	uint64_t path_gen;
+	uint8_t restoring;           /* fcr_redirect_restore: no cutover */
+	uint32_t nb_restored;        /* FCR_RESTORED ones not yet settled */
 };
 
 /* NULL with rte_errno ENOBUFS when the flow table cannot keep
@@ -150,6 +164,28 @@ int fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan,
 /* Remove; its rules revert to plain forwarding. 0 or -ENOENT. */
 int fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan,
 		     uint64_t host, uint64_t target);
+/*
+ * Restarts (docs/restart.md). A redirect whose pair had this path when the
+ * state file was written comes back before the configuration is read:
+ * installed at once if its four ports are restored, with no cutover (the
+ * exchanges open at the ends began on this path), not replicated.
+ * in_cutover: it was in one (or was a removed redirect's ghost). Returns
+ * the id, or what fcr_redirect_add returns (-EEXIST: already there).
+ */
+int fcr_redirect_restore(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
+			 uint64_t target, uint64_t vi, uint64_t vt, int in_cutover);
+
+/*
+ * When forwarding first starts, after the configuration has been read:
+ * a restored redirect the configuration named again (fcr_redirect_add with
+ * the same VI and VT) stays, and one that was in a cutover begins one again
+ * (its ports are told to log in again: nobody knows whether they were);
+ * one the configuration no longer names is removed through a cutover, as
+ * `redirect del` would. Counts each in *kept, *recut, *removed.
+ */
+void fcr_redirect_settle_restored(struct fcr_redirect_table *rt, unsigned int *kept,
+				  unsigned int *recut, unsigned int *removed);
+
 /* Id of (vlan, host, target) or -ENOENT. */
 int fcr_redirect_find(const struct fcr_redirect_table *rt, uint16_t vlan,
 		      uint64_t host, uint64_t target);

@@ -77,7 +77,8 @@ fcr_state_put_binding(struct fcr_state_enc *e, const struct fcr_state_binding *b
 {
 	uint8_t *p;
 
-	if (e->buf == NULL || e->nb_fcfs != 0 || e->cap - e->len < FCR_STATE_BINDING_LEN)
+	if (e->buf == NULL || e->nb_fcfs != 0 || e->nb_paths != 0 ||
+	    e->cap - e->len < FCR_STATE_BINDING_LEN)
 		return -1;
 	p = e->buf + e->len;
 	put_le(p, b->wwpn, 8);
@@ -96,7 +97,7 @@ fcr_state_put_fcf(struct fcr_state_enc *e, const struct fcr_state_fcf *f)
 {
 	uint8_t *p;
 
-	if (e->buf == NULL || e->cap - e->len < FCR_STATE_FCF_LEN)
+	if (e->buf == NULL || e->nb_paths != 0 || e->cap - e->len < FCR_STATE_FCF_LEN)
 		return -1;
 	p = e->buf + e->len;
 	memset(p, 0, FCR_STATE_FCF_LEN);
@@ -110,6 +111,26 @@ fcr_state_put_fcf(struct fcr_state_enc *e, const struct fcr_state_fcf *f)
 	return 0;
 }
 
+int
+fcr_state_put_path(struct fcr_state_enc *e, const struct fcr_state_path *x)
+{
+	uint8_t *p;
+
+	if (e->buf == NULL || e->cap - e->len < FCR_STATE_PATH_LEN)
+		return -1;
+	p = e->buf + e->len;
+	memset(p, 0, FCR_STATE_PATH_LEN);
+	put_le(p, x->host, 8);
+	put_le(p + 8, x->target, 8);
+	put_le(p + 16, x->vi, 8);
+	put_le(p + 24, x->vt, 8);
+	put_le(p + 32, x->vlan, 2);
+	p[34] = x->cutover;
+	e->len += FCR_STATE_PATH_LEN;
+	e->nb_paths++;
+	return 0;
+}
+
 size_t
 fcr_state_end(struct fcr_state_enc *e)
 {
@@ -117,6 +138,7 @@ fcr_state_end(struct fcr_state_enc *e)
 		return 0;
 	put_le(e->buf + 24, e->nb_bindings, 4);
 	put_le(e->buf + 28, e->nb_fcfs, 4);
+	put_le(e->buf + 36, e->nb_paths, 4);
 	put_le(e->buf + 40, e->len + 4, 8);
 	put_le(e->buf + e->len, fcr_state_crc(e->buf, e->len), 4);
 	e->len += 4;
@@ -148,8 +170,8 @@ fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *
 		WHY("not a state file (no FCRSTATE magic)");
 	info->version = (uint32_t)get_le(buf + 8, 4);
 	/* another version may lay out its fields otherwise: nothing more is read */
-	if (info->version != FCR_STATE_VERSION)
-		WHY("format version %" PRIu32 ", this program reads version %u",
+	if (info->version != FCR_STATE_VERSION && info->version != 1)
+		WHY("format version %" PRIu32 ", this program reads versions 1 and %u",
 		    info->version, FCR_STATE_VERSION);
 	if (len < FCR_STATE_HDR_LEN + 4)
 		WHY("truncated: %zu bytes, less than a header", len);
@@ -167,7 +189,8 @@ fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *
 	info->nb_bindings = (uint32_t)get_le(buf + 24, 4);
 	info->nb_fcfs = (uint32_t)get_le(buf + 28, 4);
 	info->fka_ms = (uint32_t)get_le(buf + 32, 4);
-	if (!zeros(buf + 36, 4) || !zeros(buf + 48, 16))
+	info->nb_paths = (uint32_t)get_le(buf + 36, 4);
+	if ((info->version == 1 && info->nb_paths != 0) || !zeros(buf + 48, 16))
 		WHY("reserved header bytes not zero");
 	if (info->node_len == 0 || info->node_len > FCR_STATE_NODE_MAX)
 		WHY("node identity of %" PRIu32 " bytes (1 to %u)", info->node_len,
@@ -177,9 +200,13 @@ fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *
 		    info->nb_bindings, exp->max_bindings);
 	if (info->nb_fcfs > FCR_STATE_MAX_FCFS)
 		WHY("%" PRIu32 " FCFs, more than one a VLAN", info->nb_fcfs);
-	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) != len)
-		WHY("%" PRIu32 " bindings and %" PRIu32 " FCFs do not make %zu bytes",
-		    info->nb_bindings, info->nb_fcfs, len);
+	if (info->nb_paths > exp->max_paths)
+		WHY("%" PRIu32 " redirect paths, more than this node's --max-redirects %" PRIu32,
+		    info->nb_paths, exp->max_paths);
+	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) +
+	    (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN != len)
+		WHY("%" PRIu32 " bindings, %" PRIu32 " FCFs and %" PRIu32 " paths do not make "
+		    "%zu bytes", info->nb_bindings, info->nb_fcfs, info->nb_paths, len);
 	memcpy(info->node, buf + FCR_STATE_HDR_LEN, info->node_len);
 	info->node[info->node_len] = '\0';
 	if (strlen(info->node) != info->node_len || strcmp(info->node, exp->node) != 0)
@@ -287,7 +314,8 @@ fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect 
 	const struct fcr_state_binding *t;
 	uint32_t i;
 
-	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) != len)
+	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) +
+	    (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN != len)
 		WHY("%zu bytes, not what its header counts", len);
 	for (i = 0; i < info->nb_bindings; i++, p += FCR_STATE_BINDING_LEN)
 		if (binding_check(p, exp, i, &b[i], why, why_len) < 0)
@@ -311,5 +339,53 @@ fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect 
 		WHY("two bindings of VLAN %u WWPN %016" PRIx64, t->vlan, t->wwpn);
 	if ((t = first_twin(b, info->nb_bindings, by_fcid)) != NULL)
 		WHY("two bindings of VLAN %u FCID 0x%06" PRIx32, t->vlan, t->fcid);
+	return 0;
+}
+
+static int
+by_pair(const void *a, const void *b)
+{
+	const struct fcr_state_path *x = a, *y = b;
+
+	if (x->vlan != y->vlan)
+		return x->vlan < y->vlan ? -1 : 1;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+int
+fcr_state_paths(const uint8_t *buf, size_t len, const struct fcr_state_info *info,
+		struct fcr_state_path *p, char *why, size_t why_len)
+{
+	size_t off = fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) - 4;
+	uint32_t i;
+
+	if (off + (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN + 4 != len)
+		WHY("%zu bytes, not what its header counts", len);
+	for (i = 0; i < info->nb_paths; i++) {
+		const uint8_t *q = buf + off + (size_t)i * FCR_STATE_PATH_LEN;
+		struct fcr_state_path *x = &p[i];
+
+		x->host = get_le(q, 8);
+		x->target = get_le(q + 8, 8);
+		x->vi = get_le(q + 16, 8);
+		x->vt = get_le(q + 24, 8);
+		x->vlan = (uint16_t)get_le(q + 32, 2);
+		x->cutover = q[34];
+		if (x->vlan >= 4096 || x->cutover > 1 || !zeros(q + 35, 5))
+			WHY("path %" PRIu32 ": VLAN, flags or reserved bytes out of range", i);
+		if (x->host == 0 || x->target == 0 || x->vi == 0 || x->vt == 0 ||
+		    x->host == x->target || x->host == x->vi || x->host == x->vt ||
+		    x->target == x->vi || x->target == x->vt || x->vi == x->vt)
+			WHY("path %" PRIu32 ": a WWPN 0, or two members alike", i);
+	}
+	if (info->nb_paths > 1) {
+		qsort(p, info->nb_paths, sizeof(*p), by_pair);
+		for (i = 1; i < info->nb_paths; i++)
+			if (by_pair(&p[i - 1], &p[i]) == 0)
+				WHY("two paths of VLAN %u host %016" PRIx64 " target %016" PRIx64,
+				    p[i].vlan, p[i].host, p[i].target);
+	}
 	return 0;
 }

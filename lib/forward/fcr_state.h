@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The state file's format (`--state-file`): what a restart must not lose,
- * the learned bindings and the FCFs, as bytes. Pure: encoding into a
+ * the learned bindings, the FCFs and the redirected pairs' paths, as bytes. Pure: encoding into a
  * caller's flat buffer and decoding from one; the program reads and
  * writes the file (app/state_file.c).
  *
@@ -15,8 +15,8 @@
  *    24   4  learned bindings B
  *    28   4  FCFs F
  *    32   4  the FCF's keep-alive period, ms (fka_ms; 0: none)
- *    36   4  0
- *    40   8  the file's length: 64 + N + B * 32 + F * 24 + 4
+ *    36   4  redirect paths P (version 2; 0 in version 1)
+ *    40   8  the file's length: 64 + N + B * 32 + F * 24 + P * 40 + 4
  *    48  16  0
  *   node identity, N bytes (no NUL): the node that wrote it
  *   B binding records, 32 bytes each
@@ -35,12 +35,22 @@
  *     8   6  the FCF's MAC (unicast)
  *    14   2  0
  *    16   8  the FCF's name (switch name)
+ *   P redirect path records, 40 bytes each (version 2): a redirect whose
+ *   pair went through its service node (active), or was in a cutover
+ *     0   8  host WWPN
+ *     8   8  target WWPN
+ *    16   8  VI WWPN
+ *    24   8  VT WWPN (the four not 0, no two alike)
+ *    32   2  VLAN (< 4096)
+ *    34   1  1: in a cutover (or a removed redirect's, still draining), 0: not
+ *    35   5  0
  *   CRC32C (Castagnoli, as rte_hash_crc computes it: initial value
  *   0xFFFFFFFF, the result inverted) of every byte before it, 4 bytes.
  *
  * A decoder takes a file whole or not at all: every field above is
- * checked, and no two bindings share a (VLAN, WWPN) or a (VLAN, FCID),
- * before the caller applies any of it.
+ * checked, and no two bindings share a (VLAN, WWPN) or a (VLAN, FCID), no
+ * two paths a (VLAN, host, target), before the caller applies any of it.
+ * Version 1 files (no paths) are read as well.
  */
 #ifndef FCR_STATE_H
 #define FCR_STATE_H
@@ -49,7 +59,8 @@
 #include <stdint.h>
 
 #define FCR_STATE_MAGIC "FCRSTATE"
-#define FCR_STATE_VERSION 1u
+#define FCR_STATE_VERSION 2u
+#define FCR_STATE_PATH_LEN 40u
 #define FCR_STATE_HDR_LEN 64u
 #define FCR_STATE_BINDING_LEN 32u
 #define FCR_STATE_FCF_LEN 24u
@@ -72,6 +83,12 @@ struct fcr_state_fcf {
 	uint8_t mac[6];
 };
 
+struct fcr_state_path {
+	uint64_t host, target, vi, vt;
+	uint16_t vlan;
+	uint8_t cutover;
+};
+
 /* What a header says. */
 struct fcr_state_info {
 	uint32_t version;
@@ -79,6 +96,7 @@ struct fcr_state_info {
 	uint32_t nb_bindings;
 	uint32_t nb_fcfs;
 	uint32_t fka_ms;
+	uint32_t nb_paths;
 	uint32_t node_len;
 	char node[FCR_STATE_NODE_MAX + 1]; /* NUL-terminated copy */
 };
@@ -89,15 +107,17 @@ struct fcr_state_expect {
 	uint32_t max_bindings;    /* more is refused before anything is read */
 	uint16_t nb_ports;        /* a binding's port is below it ... */
 	uint32_t fabric_mask;     /* ... and not a fabric port */
+	uint32_t max_paths;       /* more is refused (--max-redirects) */
 };
 
-/* The bytes a file of nb_bindings and nb_fcfs written by `node` takes. */
+/* The bytes a file of nb_bindings and nb_fcfs written by `node` takes,
+ * without paths (FCR_STATE_PATH_LEN each). */
 size_t fcr_state_size(uint32_t nb_bindings, uint32_t nb_fcfs, size_t node_len);
 
 /*
  * Encoding into buf (cap bytes, at least fcr_state_size of what goes in):
  * begin writes the header and the node, put_* append records (the
- * bindings first, then the FCFs), end fills in the counts and the length
+ * bindings first, then the FCFs, then the paths), end fills in the counts and the length
  * and appends the CRC. begin returns 0 or -1 (a node of 1 to
  * FCR_STATE_NODE_MAX bytes, the header does not fit); put_* -1 when the
  * record does not fit or comes out of order; end returns the file's
@@ -109,11 +129,14 @@ struct fcr_state_enc {
 	size_t len;
 	uint32_t nb_bindings;
 	uint32_t nb_fcfs;
+	uint32_t nb_paths;
 };
 int fcr_state_begin(struct fcr_state_enc *e, uint8_t *buf, size_t cap, const char *node,
 		    uint64_t written, uint32_t fka_ms);
 int fcr_state_put_binding(struct fcr_state_enc *e, const struct fcr_state_binding *b);
 int fcr_state_put_fcf(struct fcr_state_enc *e, const struct fcr_state_fcf *f);
+/* After the FCFs. */
+int fcr_state_put_path(struct fcr_state_enc *e, const struct fcr_state_path *p);
 size_t fcr_state_end(struct fcr_state_enc *e);
 
 /*
@@ -131,6 +154,9 @@ int fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expe
 int fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
 		      const struct fcr_state_info *info, struct fcr_state_binding *b,
 		      struct fcr_state_fcf *f, char *why, size_t why_len);
+/* Then the paths, into p[info->nb_paths], each checked. */
+int fcr_state_paths(const uint8_t *buf, size_t len, const struct fcr_state_info *info,
+		    struct fcr_state_path *p, char *why, size_t why_len);
 
 /* CRC32C of len bytes (rte_hash_crc, standard form: 0xE3069283 for "123456789"). */
 uint32_t fcr_state_crc(const uint8_t *p, size_t len);

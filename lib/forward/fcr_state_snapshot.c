@@ -6,12 +6,44 @@
 #include "fcr_state_snapshot.h"
 #include "fcr_tables.h"
 
+/* Redirect id's path, when its pair went through the service node or was
+ * in a cutover: 0 when there is none to put, -1 when it does not fit. */
+static int
+put_path(struct fcr_state_enc *e, const struct fcr_redirect_table *rt, uint32_t id)
+{
+	const struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_binding *b = rt->bindings->entry;
+	struct fcr_state_path p;
+	int m;
+
+	if (!r->in_use && !r->ghost)
+		return 0;
+	if (!r->cutover && r->state != FCR_RS_ACTIVE && !(r->restored & FCR_RESTORED_CUTOVER))
+		return 0;
+	for (m = 0; m < FCR_M_COUNT; m++)
+		if (r->binding[m] == FCR_BINDING_NONE)
+			return 0;
+	p = (struct fcr_state_path){
+		.vlan = r->vlan, .host = b[r->binding[FCR_M_HOST]].wwpn,
+		.target = b[r->binding[FCR_M_TARGET]].wwpn, .vi = b[r->binding[FCR_M_VI]].wwpn,
+		.vt = b[r->binding[FCR_M_VT]].wwpn,
+		.cutover = r->cutover || (r->restored & FCR_RESTORED_CUTOVER),
+	};
+	/* a ghost whose pair has a redirect again: that one's path is the
+	 * pair's (in the same cutover) */
+	if (!r->in_use && fcr_redirect_find(rt, p.vlan, p.host, p.target) >= 0)
+		return 0;
+	return fcr_state_put_path(e, &p);
+}
+
 size_t
 fcr_state_snapshot(const struct fcr_tables *t, const char *node, uint64_t written,
 		   uint8_t **buf, size_t *cap)
 {
 	const struct fcr_binding_table *bt = t->bindings;
-	size_t need = fcr_state_size(bt->nb_bound, FCR_STATE_MAX_FCFS, strlen(node));
+	const struct fcr_redirect_table *rt = t->redirects;
+	size_t need = fcr_state_size(bt->nb_bound, FCR_STATE_MAX_FCFS, strlen(node)) +
+		      (size_t)rt->capacity * FCR_STATE_PATH_LEN;
 	struct fcr_state_enc e;
 	uint32_t n;
 	uint16_t v;
@@ -58,5 +90,8 @@ fcr_state_snapshot(const struct fcr_tables *t, const char *node, uint64_t writte
 		if (fcr_state_put_fcf(&e, &r) < 0)
 			return 0;
 	}
+	for (n = 0; n < rt->capacity; n++)
+		if (put_path(&e, rt, n) < 0)
+			return 0;
 	return fcr_state_end(&e);
 }

@@ -2,7 +2,8 @@
 /*
  * What of the tables the state file (fcr_state.h) keeps: the bindings
  * learned from logins through this node's own ports (their port, VN_Port
- * MAC and ENode), and each VLAN's FCF. Static bindings are the operator's
+ * MAC and ENode), each VLAN's FCF, and the path of each redirected pair
+ * (a redirect active or in a cutover). Static bindings are the operator's
  * commands, and a binding a sync peer learned with no port here is the
  * peer's to send again; neither is kept. The tables lcore's.
  */

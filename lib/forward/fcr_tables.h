@@ -56,7 +56,10 @@ struct fcr_tables_params {
 	X(cutover_drains_timed_out, "cutovers whose pair still had exchanges open after 5 s of held commands: its ports told to log in again anyway") \
 	X(state_writes, "snapshots of the learned state written to --state-file") \
 	X(state_write_failures, "snapshots of the learned state that could not be written to --state-file") \
-	X(state_restored_bindings, "learned bindings restored from --state-file at start")
+	X(state_restored_bindings, "learned bindings restored from --state-file at start") \
+	X(state_restored_redirects, "redirects restored from --state-file at start with the path their pair had (active, or in a cutover)") \
+	X(state_redirects_recut, "restored redirects that were in a cutover: a cutover begun again when forwarding started") \
+	X(state_redirects_removed, "restored redirects the configuration no longer names: removed through a cutover when forwarding started")
 
 struct fcr_tables_stats {
 #define FCR_TS_FIELD(name, text) uint64_t name;
@@ -234,5 +237,13 @@ unsigned int fcr_tables_enode_relogin(struct fcr_tables *t, const uint8_t *mac, 
  */
 void fcr_tables_events(struct fcr_tables *t, const struct fcr_event *ev,
 		       unsigned int n);
+
+/* What the state file holds changed since this last read another value:
+ * a learned binding, an FCF, the keep-alive period, a pair's path. */
+static inline uint64_t
+fcr_tables_state_gen(const struct fcr_tables *t)
+{
+	return t->state_gen + t->redirects->path_gen;
+}
 
 #endif /* FCR_TABLES_H */

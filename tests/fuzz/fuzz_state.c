@@ -21,6 +21,7 @@
 
 static const struct fcr_state_expect sz_exp = {
 	.node = SZ_NODE, .max_bindings = 1024, .nb_ports = 4, .fabric_mask = 1u << 3,
+	.max_paths = 64,
 };
 
 static struct {
@@ -29,6 +30,7 @@ static struct {
 
 static struct fcr_state_binding sz_b[1024], sz_b2[1024];
 static struct fcr_state_fcf sz_f[FCR_STATE_MAX_FCFS], sz_f2[FCR_STATE_MAX_FCFS];
+static struct fcr_state_path sz_p[64], sz_p2[64];
 static uint8_t sz_again[SZ_MAX + 1024];
 
 static int
@@ -44,7 +46,8 @@ state_one(const uint8_t *data, size_t size)
 		return -1;
 	why[0] = '\0';
 	if (fcr_state_header(data, size, &sz_exp, &info, why, sizeof(why)) < 0 ||
-	    fcr_state_records(data, size, &sz_exp, &info, sz_b, sz_f, why, sizeof(why)) < 0) {
+	    fcr_state_records(data, size, &sz_exp, &info, sz_b, sz_f, why, sizeof(why)) < 0 ||
+	    fcr_state_paths(data, size, &info, sz_p, why, sizeof(why)) < 0) {
 		tally.refused++;
 		FZ_CHECK(why[0] != '\0', "refused without a reason");
 		return 0;
@@ -66,13 +69,24 @@ state_one(const uint8_t *data, size_t size)
 		FZ_CHECK(fcr_state_put_binding(&e, &sz_b[i]) == 0, "put binding");
 	for (i = 0; i < info.nb_fcfs; i++)
 		FZ_CHECK(fcr_state_put_fcf(&e, &sz_f[i]) == 0, "put FCF");
+	for (i = 0; i < info.nb_paths; i++) {
+		const struct fcr_state_path *x = &sz_p[i];
+
+		FZ_CHECK(x->vlan < 4096 && x->cutover <= 1 && x->host && x->target && x->vi &&
+			 x->vt && x->vi != x->vt && x->host != x->target, "path %u taken out of range",
+			 i);
+		FZ_CHECK(fcr_state_put_path(&e, x) == 0, "put path");
+	}
 	len = fcr_state_end(&e);
 	FZ_CHECK(len == size, "made again in %zu bytes, not %zu", len, size);
 	FZ_CHECK(fcr_state_header(sz_again, len, &sz_exp, &info2, why, sizeof(why)) == 0 &&
 		 fcr_state_records(sz_again, len, &sz_exp, &info2, sz_b2, sz_f2, why,
-				   sizeof(why)) == 0, "made again, refused: %s", why);
+				   sizeof(why)) == 0 &&
+		 fcr_state_paths(sz_again, len, &info2, sz_p2, why, sizeof(why)) == 0,
+		 "made again, refused: %s", why);
 	FZ_CHECK(memcmp(sz_b, sz_b2, sizeof(sz_b[0]) * info.nb_bindings) == 0 &&
-		 memcmp(sz_f, sz_f2, sizeof(sz_f[0]) * info.nb_fcfs) == 0,
+		 memcmp(sz_f, sz_f2, sizeof(sz_f[0]) * info.nb_fcfs) == 0 &&
+		 memcmp(sz_p, sz_p2, sizeof(sz_p[0]) * info.nb_paths) == 0,
 		 "made again, other records");
 	return 0;
 }
@@ -133,6 +147,15 @@ sz_make(struct tu_rng *r, void *buf, size_t cap)
 		};
 
 		fcr_state_put_fcf(&e, &f);
+	}
+	for (i = tu_below(r, 4); i > 0; i--) {
+		struct fcr_state_path p = {
+			.vlan = (uint16_t)(100 + tu_below(r, 2)), .host = 0x21 + tu_below(r, 3),
+			.target = 0x50, .vi = 0x2f1, .vt = tu_below(r, 20) ? 0x2f2 : 0x2f1,
+			.cutover = (uint8_t)tu_below(r, 2),
+		};
+
+		fcr_state_put_path(&e, &p);
 	}
 	len = fcr_state_end(&e);
 	switch (tu_below(r, 6)) {
