@@ -660,6 +660,11 @@ def scenario_f(c, R, timings):
             st["tables"].get("state_redirects_recut", 0) == 0, fcr_stats_line(st))
     again = [w for w, s0 in since.items() if fcf.port(w)["since"] != s0]
     c.check("f: no port logged in again", not again, str(again))
+    rd = j.redirect(host.wwpn_text)
+    timings["f_not_ready"] = rd["not_ready"]
+    c.check("f: the rules were in before the first frame: nothing forwarded before them, "
+            "nothing dropped as not ready", rd["before_rule"] == 0 and rd["not_ready"] == 0,
+            rd["line"])
     c.check("f: the host's I/O went on through the SN",
             all(st["kinds"].get(x, 0) > 0 for x in ("host_to_target", "vi_to_target")),
             fcr_stats_line(st))
