@@ -139,7 +139,7 @@ rs_restarted() {
 	{
 		echo "binding list"
 		cat "${RS_CFG:-$TMP/fab.cfg}"
-		printf 'start\nwait rx %s 120000\nstop\nshow fwd stats\nredirect list\nbinding list\nquit\n' "$n_data"
+		printf 'redirect list\nstart\nwait rx %s 120000\nstop\nshow fwd stats\nredirect list\nbinding list\nquit\n' "$n_data"
 	} >"$TMP/$name.run"
 	FCR_RC=0
 	"$FCR" "${FCR_ARGS[@]}" <"$TMP/$name.run" >"$TMP/$name.log" 2>&1 || FCR_RC=$?
@@ -155,6 +155,8 @@ rs_judge_restart() {
 	else
 		ko "$name: no restored line: $(grep -m1 'state file\|restored' "$TMP/$name.log")"
 	fi
+	check "$name: the 4 restored redirects named by the configuration (none listed as not configured)" \
+		"$(grep -c 'restored, not configured yet' "$TMP/$name.log")" -eq 0
 	# the configuration names the 4 again: kept, no cutover
 	if grep -qE "restored redirects at the start of forwarding: 4 kept as they were, 0 in a cutover begun again, 0 no longer configured" "$TMP/$name.log"; then
 		ok "$name: the 4 restored redirects kept as they were"
@@ -258,8 +260,10 @@ if grep -qE "restored redirects at the start of forwarding: 0 kept as they were,
 else
 	ko "unconfigured: $(grep -m1 'restored redirects at the start' "$TMP/unconfigured.log")"
 fi
-check "unconfigured: no redirect left (redirect list)" \
-	"$(grep -c '^redirect vlan' "$TMP/unconfigured.log")" -eq 0
+check "unconfigured: before start, the 4 listed as restored, not configured yet" \
+	"$(grep -c '^redirect vlan.*(restored, not configured yet)' "$TMP/unconfigured.log")" -eq 4
+check "unconfigured: after start, no redirect left (the only list lines, 4, before start)" \
+	"$(grep -c '^redirect vlan' "$TMP/unconfigured.log")" -eq 4
 check "unconfigured: state_redirects_removed 4" "$(rs_stat unconfigured state_redirects_removed)" -eq 4
 
 echo "== restart-silent: restored ENodes that do not keep alive are timed out (keep-alive period 1 s in the file)"

@@ -149,7 +149,9 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 	enum fcr_member miss;
 	int m, n = 0;
 
-	*config = 1;
+	/* restored from the state file, not (yet) named by the configuration:
+	 * not the operator's, so not saved */
+	*config = !(x->restored & FCR_RESTORED);
 	f[n++] = (struct fcr_field){ .name = "vlan", .flags = FCR_FIELD_CONFIG | FCR_FIELD_NUM,
 				     .num = x->vlan };
 	for (m = 0; m < FCR_M_COUNT; m++) {
@@ -176,6 +178,10 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 				 x->draining == FCR_DRAIN_HOST ? "host" : "vi");
 		else
 			snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: until host logs in again)");
+	}
+	if (x->restored & FCR_RESTORED) {
+		f[n] = (struct fcr_field){ .name = "restored", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
+		snprintf(f[n++].value, FCR_FIELD_LEN, "(restored, not configured yet)");
 	}
 	/* what `show redirect <id>` takes */
 	f[n++] = (struct fcr_field){ .name = "id", .flags = FCR_FIELD_NUM, .num = idx };
