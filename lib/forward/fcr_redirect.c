@@ -442,7 +442,6 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 				 * now a peer hears of it */
 				r->restored = (uint8_t)((r->restored & ~FCR_RESTORED) |
 							FCR_RESTORED_NAMED);
-				rt->nb_restored--;
 				if (rt->log != NULL)
 					fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags,
 							(uint32_t)id);
@@ -450,8 +449,6 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 			return id;
 		}
 		/* another VI/VT than the restored one: an ordinary change */
-		if (r->restored & FCR_RESTORED)
-			rt->nb_restored--;
 		r->restored = 0;
 		from = FCR_M_VI;
 	} else {
@@ -501,8 +498,6 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	if (id < 0)
 		return id;
 	r = &rt->r[id];
-	if (r->restored & FCR_RESTORED)
-		rt->nb_restored--;
 	r->restored = 0;
 	rt->path_gen++;
 	fcr_cutover_begin(rt, (uint32_t)id);
@@ -548,7 +543,6 @@ fcr_redirect_restore(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host
 	if (id >= 0) {
 		rt->r[id].restored = (uint8_t)(FCR_RESTORED |
 					       (in_cutover ? FCR_RESTORED_CUTOVER : 0));
-		rt->nb_restored++;
 	}
 	return id;
 }
@@ -585,7 +579,6 @@ fcr_redirect_settle_restored(struct fcr_redirect_table *rt, unsigned int *kept,
 			(*kept)++;
 		}
 	}
-	rt->nb_restored = 0;
 }
 
 unsigned int

@@ -137,7 +137,6 @@ struct fcr_redirect_table {
 	 * its cutover): the state file's writer watches it */
 	uint64_t path_gen;
 	uint8_t restoring;           /* fcr_redirect_restore: no cutover */
-	uint32_t nb_restored;        /* FCR_RESTORED ones not yet settled */
 };
 
 /* NULL with rte_errno ENOBUFS when the flow table cannot keep

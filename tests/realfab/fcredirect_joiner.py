@@ -115,6 +115,7 @@ class FcredirectJoiner(lab.Joiner):
         self.routes = routes
         self.extra = list(extra)
         self.eal_extra = list(eal_extra)
+        self.startup = []       # commands after the routes, before `start`, at each start
         self.p = None
         self.pipe = None
         self.port_of = {}       # role -> port number
@@ -183,7 +184,7 @@ class FcredirectJoiner(lab.Joiner):
             self.routes if self.routes is not None else [
             "route add 0x000000/1 port %d fpma" % self.fabric,
             "route add 0x800000/1 port %d fpma" % self.fabric]
-        for line in routes + ["start"]:
+        for line in routes + self.startup + ["start"]:
             self.cmd(line)
         if self.nice:
             # every thread (nice is per thread), once started: EAL's set-up at

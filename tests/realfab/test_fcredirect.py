@@ -636,11 +636,8 @@ def scenario_f(c, R, timings):
     loop.wait_more(2, "two I/O rounds before the restart")
     since = {w: fcf.port(w)["since"]
              for w in (host.wwpn_text, tgt.wwpn_text, vi.wwpn_text, vt.wwpn_text)}
-    base_routes = j.routes
-    j.routes = lambda port_of: (base_routes(port_of) if callable(base_routes) else
-                                base_routes if base_routes is not None else [
-                                    "route add 0x000000/1 port %d fpma" % port_of["fcf"],
-                                    "route add 0x800000/1 port %d fpma" % port_of["fcf"]]) + [add]
+    # the operator's startup commands name the redirect
+    j.startup.append(add)
     t = time.monotonic()
     j.restart(kill=True)
     st = j.fwd_stats()["tables"]
