@@ -81,7 +81,11 @@ fcr_cutover_carry_out(const struct fcr_note *n, const struct fcr_cutover_plan *p
 	}
 	if (p->nb == 0)
 		return;
-	if (n->timed_out)
+	if (n->timed_out && n->tell == FCR_TELL_HOST)
+		FCR_LOG(WARNING, tables, "redirect vlan %u: the vi, told first, had not logged in "
+			"to the target through the new path after %u s: host %s is told "
+			"anyway", n->vlan, FCR_VI_TICKS / 10, fcr_wwpn_format(n->wwpn, w));
+	else if (n->timed_out)
 		FCR_LOG(WARNING, tables, "redirect vlan %u: exchanges of host %s still open "
 			"after %u s: its ports are told to log in again anyway", n->vlan,
 			fcr_wwpn_format(n->wwpn, w), FCR_DRAIN_TICKS / 10);
@@ -95,7 +99,13 @@ fcr_cutover_carry_out(const struct fcr_note *n, const struct fcr_cutover_plan *p
 			sent = fcr_cutover_send_cvl(&x->cvl, 0) == 0;
 			fcr_cutover_sent(fcr_fwd.tables, x, sent);
 		}
-		if (sent)
+		if (sent && n->tell == FCR_TELL_VI)
+			FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changed: %s %s "
+				"made to log in again first (Clear Virtual Links in the FCF's "
+				"name); the host is told once %s", n->vlan, who, w,
+				x->awaited ? "it has logged in to the target through the new path" :
+				"the new vi has");
+		else if (sent)
 			FCR_LOG(NOTICE, tables, "redirect vlan %u: the pair's path changed: %s %s "
 				"made to log in again (Clear Virtual Links in the FCF's name)",
 				n->vlan, who, w);

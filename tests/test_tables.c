@@ -1283,6 +1283,19 @@ a_path_change_of_a_bound_pair_is_a_cutover(void **state)
 	fcr_tables_free(t);
 }
 
+/* A worker sending n frames of kind (r_ctl, type) on the entry (s, d). */
+static void
+sent(struct fcr_tables *t, uint32_t s, uint32_t d, uint8_t r_ctl, uint8_t type, int n)
+{
+	int idx = fcr_flow_find(t->flows, fcr_flow_key(VLAN, s, d));
+
+	assert_true(idx >= 0);
+	while (n-- > 0) {
+		fcr_flow_count(&t->flows->counters[1][idx], 100, 1);
+		fcr_flow_count_exchange(&t->flows->exchanges[1][idx], r_ctl, type);
+	}
+}
+
 /* What the tables lcore does on a cutover note (fcr_cutover_plan and
  * app/cutover.c): tells the host and the VI to log in again, and says so
  * for each. */
@@ -1341,7 +1354,7 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 {
 	struct fcr_tables *t = mk();
 	struct cutover_probe c = { .t = t, .told = 1 };
-	unsigned int i, drains = 0;
+	unsigned int i, drains = 0, vi_waits = 0, drained;
 	uint64_t timed_out;
 	int id;
 
@@ -1375,10 +1388,22 @@ a_cutover_keeps_the_old_path_until_both_log_in_again(void **state)
 	assert_int_equal(t->redirects->nb_free, t->redirects->capacity); /* the ghost's id */
 	assert_int_equal(t->redirects->nb_cutover, 0);
 
-	/* nobody logs in: the new path after FCR_CUTOVER_TICKS */
+	/* nobody logs in: the VI, told first, waited for FCR_VI_TICKS, then
+	 * the host told, the new path FCR_CUTOVER_TICKS after */
+	drained = c.drained;
 	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_int_equal(c.drained, drained + 1);
+	assert_int_equal(t->redirects->r[id].cut_state, FCR_CUT_VI_TOLD);
+	for (i = 1; i < FCR_VI_TICKS; i++)
+		assert_int_equal(fcr_redirect_cutover_tick(t->redirects, &drains, &vi_waits), 0);
+	assert_int_equal(c.drained, drained + 1);
+	assert_int_equal(vi_waits, 0);
+	assert_int_equal(fcr_redirect_cutover_tick(t->redirects, &drains, &vi_waits), 0);
+	assert_int_equal(vi_waits, 1);
+	assert_int_equal(c.drained, drained + 2);
+	assert_int_equal(t->redirects->r[id].cut_state, FCR_CUT_TOLD);
 	for (i = 1; i < FCR_CUTOVER_TICKS; i++)
-		assert_int_equal(fcr_redirect_cutover_tick(t->redirects, &drains), 0);
+		assert_int_equal(fcr_redirect_cutover_tick(t->redirects, &drains, &vi_waits), 0);
 	assert_int_equal(fcr_action_leg((uint64_t)action_of(t, FH, FT)), FCR_LEG_BLOCKED);
 	/* the owner's tick counts it in the tables' counters */
 	timed_out = t->st.cutovers_timed_out;
@@ -1474,9 +1499,10 @@ assert_cvl(const struct fcr_cutover_tell *x, uint8_t member, uint64_t wwpn, uint
 
 /* The cutover's decision (fcr_cutover_plan): a bound pair whose path
  * changes, the host learned over FIP behind an edge port and the FCF
- * advertised: held, then, drained, a Clear Virtual Link for the host and
- * one for the VI, each to its ENode in the FCF's name; sent, they count as
- * cutovers, the host's VN_Port is leaving and the pair keeps its old path.
+ * advertised: held, then, drained, a Clear Virtual Link for the VI, and
+ * once it is back through the new path one for the host, each to its ENode
+ * in the FCF's name; sent, they count as cutovers, the host's VN_Port is
+ * leaving and the pair keeps its old path.
  * Not sent (no mbuf): counted unsent, the new path at once. A host that
  * cannot be told (no FCF advertisement on its VLAN): nothing to send,
  * counted unsent, no cutover; no fabric port: nothing at all. */
@@ -1495,12 +1521,21 @@ a_drained_pair_asks_clear_virtual_links_for_the_host_and_the_vi(void **state)
 	t->note_hook = (struct fcr_note_hook){ .fn = plan_on_note, .ctx = &c };
 	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
 	assert_true(id >= 0);
-	/* nothing open: held, then drained at once */
+	/* nothing open: held, then drained at once; the VI told first */
 	assert_int_equal(c.held, 1);
-	assert_int_equal(c.to_send, 2);
-	assert_int_equal(c.last.nb, 2);
+	assert_int_equal(c.to_send, 1);
+	assert_int_equal(c.last.nb, 1);
+	assert_cvl(&c.last.tell[0], FCR_M_VI, VI, FVI, 3);
+	assert_true(c.last.tell[0].awaited);
+	assert_int_equal(t->st.cutovers, 1);
+	/* the VI back through the new path: the host, alone */
+	relogin(t, 2);
+	sent(t, FT, FH, FCR_RCTL_ELS_REP, FCR_TYPE_ELS, FCR_VI_BACK_FRAMES);
+	fcr_cutover_tick(t);
+	assert_int_equal(c.to_send, 1);
+	assert_int_equal(c.last.nb, 1);
 	assert_cvl(&c.last.tell[0], FCR_M_HOST, H, FH, 1);
-	assert_cvl(&c.last.tell[1], FCR_M_VI, VI, FVI, 3);
+	assert_true(c.last.tell[0].awaited);
 	assert_int_equal(t->st.cutovers, 2);
 	assert_int_equal(t->st.cutovers_unsent, 0);
 	h = fcr_binding_get(t->bindings, VLAN, H, 0);
@@ -1556,6 +1591,7 @@ an_enode_told_by_a_cutover_is_given_time_to_reset(void **state)
 	const uint64_t grace = FCR_ENODE_RESET_GRACE_MS;
 	struct fcr_tables *t = mk();
 	struct plan_probe c = { .t = t, .send_ok = 1 };
+	unsigned int i;
 	int id;
 
 	(void)state;
@@ -1570,6 +1606,10 @@ an_enode_told_by_a_cutover_is_given_time_to_reset(void **state)
 	t->note_hook = (struct fcr_note_hook){ .fn = plan_on_note, .ctx = &c };
 	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
 	assert_true(id >= 0);
+	assert_int_equal(t->st.cutovers, 1); /* the VI first */
+	for (i = 0; i < FCR_VI_TICKS; i++)
+		fcr_cutover_tick(t);
+	assert_int_equal(t->st.cutover_vi_waits_timed_out, 1); /* then the host anyway */
 	assert_int_equal(t->st.cutovers, 2);
 	/* 2.5 periods: the target's ENode goes, the told ones stay */
 	assert_int_equal(fcr_tables_keepalive(t, 3501, 1), 1);
@@ -1633,19 +1673,6 @@ fip_discovery_is_learned_from_fabric_ports_only(void **state)
 	fcr_tables_free(t);
 }
 
-/* A worker sending n frames of kind (r_ctl, type) on the entry (s, d). */
-static void
-sent(struct fcr_tables *t, uint32_t s, uint32_t d, uint8_t r_ctl, uint8_t type, int n)
-{
-	int idx = fcr_flow_find(t->flows, fcr_flow_key(VLAN, s, d));
-
-	assert_true(idx >= 0);
-	while (n-- > 0) {
-		fcr_flow_count(&t->flows->counters[1][idx], 100, 1);
-		fcr_flow_count_exchange(&t->flows->exchanges[1][idx], r_ctl, type);
-	}
-}
-
 static int
 held(struct fcr_tables *t, uint32_t s, uint32_t d)
 {
@@ -1686,11 +1713,12 @@ a_pairs_open_exchanges_are_counted_for_when_idle(void **state)
 #define FVI2 0x810005u
 
 /* A new VI for an existing redirect (`redirect add` naming the same host
- * and target with another VI): the pair drains on the old rules, then the
- * host, the old VI and the new VI are told; until the host is back the
- * old rules stay and the new VI's way to the target is blocked (it must
- * log in to the target through the new rules, as the host); then the new
- * rules. */
+ * and target with another VI): the pair drains on the old rules (the new
+ * VI's way to the target blocked: it must log in to the target through the
+ * new rules, as the host), then the old VI and the new VI are told; the
+ * new rules come in but the host's way, blocked, and once the new VI has
+ * logged in again through them the host is told; when it is back, its
+ * way too. */
 static void
 a_new_vi_cuts_over_to_the_new_service_node(void **state)
 {
@@ -1715,14 +1743,27 @@ a_new_vi_cuts_over_to_the_new_service_node(void **state)
 	assert_rule(t, FVI2, FT, FVI2, FT, FCR_LEG_BLOCKED);
 	sent(t, FVT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
 	fcr_redirect_drain_poll(t->redirects);
-	/* drained: the host, the old VI and the new one told */
-	assert_int_equal(c.last.nb, 3);
+	/* drained: the old VI and the new one told, the new one awaited */
+	assert_int_equal(c.last.nb, 2);
+	assert_cvl(&c.last.tell[0], FCR_M_VI, VI, FVI, 3);
+	assert_false(c.last.tell[0].awaited);
+	assert_cvl(&c.last.tell[1], FCR_M_VI, VI2, FVI2, 5);
+	assert_true(c.last.tell[1].awaited);
+	assert_int_equal(t->st.cutovers, 2);
+	assert_rule(t, FH, FT, FH, FT, FCR_LEG_BLOCKED);
+	assert_rule(t, FVI2, FT, FH, FT, FCR_LEG_VI_TO_TARGET);
+	assert_rule(t, FT, FH, FT, FVI2, FCR_LEG_TARGET_TO_HOST);
+	assert_true(action_of(t, FVI, FT) < 0);           /* the old VI: plain again */
+	/* the new VI logs in again, the target answers it: the host told */
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 78, VI2, 0, 5);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVI2, 78, 0, 0, 5);
+	assert_int_equal(t->st.cutovers, 2);
+	sent(t, FT, FH, FCR_RCTL_ELS_REP, FCR_TYPE_ELS, FCR_VI_BACK_FRAMES);
+	fcr_cutover_tick(t);
+	assert_int_equal(c.last.nb, 1);
 	assert_cvl(&c.last.tell[0], FCR_M_HOST, H, FH, 1);
-	assert_cvl(&c.last.tell[1], FCR_M_VI, VI, FVI, 3);
-	assert_cvl(&c.last.tell[2], FCR_M_VI, VI2, FVI2, 5);
 	assert_int_equal(t->st.cutovers, 3);
-	assert_four_rules(t, FH, FT, FVI, FVT);
-	assert_rule(t, FVI2, FT, FVI2, FT, FCR_LEG_BLOCKED);
+	assert_rule(t, FH, FT, FH, FT, FCR_LEG_BLOCKED);
 	relogin(t, 0);                                    /* the host is back */
 	assert_int_equal(t->redirects->r[id].cutover, 0);
 	assert_four_rules(t, FH, FT, FVI2, FVT);
@@ -1755,14 +1796,15 @@ sets_used(const struct fcr_tables *t)
  * are held until its open exchanges have ended (an FCP_RSP or a BA_ACC
  * ends one, a BA_RJT does not), then the VI's, and only then are the host
  * and the VI told (FCR_NOTE_DRAINED). A new redirect's pair drains on its
- * plain path, then blocks until the host is back; a drain that does not
+ * plain path; its VI is told first and logs in through the new rules while
+ * the host's way blocks until the host is back; a drain that does not
  * end within FCR_DRAIN_TICKS tells them anyway. */
 static void
 a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 {
 	struct fcr_tables *t = mk();
 	struct cutover_probe c = { .t = t, .told = 1 };
-	unsigned int i, drains = 0;
+	unsigned int i, drains = 0, vi_waits = 0;
 	int id;
 
 	(void)state;
@@ -1834,10 +1876,25 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_true(drain_bits(t, FT, FH) == (FCR_ACTION_DRAIN | FCR_ACTION_DRAIN_TO));
 	sent(t, FT, FH, FCR_RCTL_FCP_RSP, FCR_TYPE_FCP, 1);
 	fcr_redirect_drain_poll(t->redirects);
+	/* drained: the VI told first, the new rules in but the host's way,
+	 * which fails closed till the host is back: the VI logs in to the
+	 * target as the host before the host reaches the service node */
 	assert_int_equal(c.drained, 2);
-	assert_rule(t, FH, FT, FH, FT, FCR_LEG_BLOCKED);   /* fail closed till the host is back */
-	/* and the VI, told too, cannot log in to the target as itself */
-	assert_rule(t, FVI, FT, FVI, FT, FCR_LEG_BLOCKED);
+	assert_int_equal(t->redirects->r[id].cut_state, FCR_CUT_VI_TOLD);
+	assert_rule(t, FH, FT, FH, FT, FCR_LEG_BLOCKED);
+	assert_rule(t, FVI, FT, FH, FT, FCR_LEG_VI_TO_TARGET);
+	assert_rule(t, FT, FH, FT, FVI, FCR_LEG_TARGET_TO_HOST);
+	assert_rule(t, FVT, FH, FT, FH, FCR_LEG_VT_TO_HOST);
+	/* back once logged in again and answered by the target (its PLOGI's
+	 * and PRLI's accepts) through the new path: then the host is told */
+	fcr_redirect_cutover_tick(t->redirects, &drains, &vi_waits);
+	sent(t, FT, FH, FCR_RCTL_ELS_REP, FCR_TYPE_ELS, FCR_VI_BACK_FRAMES);
+	fcr_redirect_cutover_tick(t->redirects, &drains, &vi_waits);
+	assert_int_equal(t->redirects->r[id].cut_state, FCR_CUT_VI_TOLD); /* not logged in */
+	relogin(t, 2);
+	assert_int_equal(c.drained, 3);
+	assert_int_equal(t->redirects->r[id].cut_state, FCR_CUT_TOLD);
+	assert_rule(t, FH, FT, FH, FT, FCR_LEG_BLOCKED);
 	relogin(t, 0);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
 	assert_four_rules(t, FH, FT, FVI, FVT);
@@ -1851,12 +1908,12 @@ a_cutover_drains_the_pair_before_its_ports_are_told(void **state)
 	assert_int_equal(fcr_redirect_del(t->redirects, VLAN, H, T), 0);
 	assert_int_equal(fcr_redirect_open(t->redirects, (uint32_t)id), 1);
 	for (i = 1; i < FCR_DRAIN_TICKS; i++)
-		fcr_redirect_cutover_tick(t->redirects, &drains);
-	assert_int_equal(c.drained, 2);
-	assert_int_equal(drains, 0);
-	fcr_redirect_cutover_tick(t->redirects, &drains);
-	assert_int_equal(drains, 1);
+		fcr_redirect_cutover_tick(t->redirects, &drains, &vi_waits);
 	assert_int_equal(c.drained, 3);
+	assert_int_equal(drains, 0);
+	fcr_redirect_cutover_tick(t->redirects, &drains, &vi_waits);
+	assert_int_equal(drains, 1);
+	assert_int_equal(c.drained, 4); /* a deleted one's: host and VI at once */
 	relogin(t, 0);
 	assert_no_rules(t, FH, FT, FVI, FVT);
 	assert_int_equal(t->redirects->nb_cutover, 0);

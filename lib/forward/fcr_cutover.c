@@ -20,7 +20,9 @@ const char *
 fcr_cut_state_name(enum fcr_cut_state s)
 {
 	static const char *const names[FCR_CUT_STATES] = {
-		"idle", "draining host", "draining vi", "telling", "until host logs in again",
+		"idle", "draining host", "draining vi", "telling vi",
+		"until vi logs in again through the new path", "telling host",
+		"until host logs in again",
 	};
 
 	return (unsigned int)s < FCR_CUT_STATES ? names[s] : "?";
@@ -36,6 +38,11 @@ struct fcr_cut_step
 fcr_cutover_step(enum fcr_cut_state s, enum fcr_cut_event ev, const struct fcr_cut_in *in)
 {
 	int draining = s == FCR_CUT_DRAIN_HOST || s == FCR_CUT_DRAIN_VI;
+	/* drained: the VI of a new path first, so that it is the target's
+	 * again before the host's commands reach the service node (which
+	 * would wait on a VI still logging in, and the host time out) */
+	enum fcr_cut_state telling = in->vi_first ? FCR_CUT_TELLING_VI : FCR_CUT_TELLING;
+	uint16_t tell = in->vi_first ? FCR_CUT_A_TELL_VI : FCR_CUT_A_TELL;
 
 	if (s == FCR_CUT_IDLE) {
 		if (ev != FCR_CUT_EV_CHANGE)
@@ -45,7 +52,7 @@ fcr_cutover_step(enum fcr_cut_state s, enum fcr_cut_event ev, const struct fcr_c
 			return step(FCR_CUT_IDLE, FCR_CUT_A_NEW_PATH);
 		/* blocked or unbound: nothing open, drained at once */
 		if (!in->host_keys)
-			return step(FCR_CUT_TELLING, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+			return step(telling, FCR_CUT_A_RESET_TICKS | tell);
 		return step(FCR_CUT_DRAIN_HOST, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_HOLD_HOST);
 	}
 	switch (ev) {
@@ -55,23 +62,34 @@ fcr_cutover_step(enum fcr_cut_state s, enum fcr_cut_event ev, const struct fcr_c
 		if (s == FCR_CUT_DRAIN_HOST && in->vi_keys)
 			return step(FCR_CUT_DRAIN_VI, FCR_CUT_A_HOLD_VI);
 		if (draining)
-			return step(FCR_CUT_TELLING, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+			return step(telling, FCR_CUT_A_RESET_TICKS | tell);
 		return step(s, 0);
 	case FCR_CUT_EV_TICK:
 		if (draining && in->ticks + 1 >= FCR_DRAIN_TICKS)
-			return step(FCR_CUT_TELLING, FCR_CUT_A_DRAIN_TIMEOUT |
-				    FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
+			return step(telling, FCR_CUT_A_DRAIN_TIMEOUT | FCR_CUT_A_RESET_TICKS | tell);
+		if (s == FCR_CUT_VI_TOLD && in->ticks + 1 >= FCR_VI_TICKS)
+			return step(FCR_CUT_TELLING, FCR_CUT_A_VI_TIMEOUT | FCR_CUT_A_RESET_TICKS |
+				    FCR_CUT_A_TELL);
 		if (s == FCR_CUT_TOLD && in->ticks + 1 >= FCR_CUTOVER_TICKS)
 			return step(FCR_CUT_IDLE, FCR_CUT_A_CUTOVER_TIMEOUT | FCR_CUT_A_NEW_PATH);
 		return step(s, 0);
 	case FCR_CUT_EV_TOLD:
+		if (s == FCR_CUT_TELLING_VI)
+			return step(FCR_CUT_VI_TOLD, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_VI_PATH);
 		if (s != FCR_CUT_TELLING)
 			return step(s, 0);
 		return step(FCR_CUT_TOLD, FCR_CUT_A_RESET_TICKS | (in->plain ? FCR_CUT_A_BLOCK : 0));
 	case FCR_CUT_EV_UNTOLD:
+		/* the VI cannot come first: the host now, as when not */
+		if (s == FCR_CUT_TELLING_VI)
+			return step(FCR_CUT_TELLING, FCR_CUT_A_TELL);
 		if (s != FCR_CUT_TELLING)
 			return step(s, 0);
 		return step(FCR_CUT_IDLE, FCR_CUT_A_NEW_PATH);
+	case FCR_CUT_EV_VI_BACK:
+		if (s != FCR_CUT_VI_TOLD)
+			return step(s, 0);
+		return step(FCR_CUT_TELLING, FCR_CUT_A_RESET_TICKS | FCR_CUT_A_TELL);
 	case FCR_CUT_EV_HOST_BACK:
 		/* its new login ended its exchanges: nothing left to wait for */
 	case FCR_CUT_EV_MEMBER_GONE:
@@ -268,6 +286,46 @@ fcr_cutover_block_vi(struct fcr_redirect_table *rt, uint32_t id)
 }
 static void drain_step(struct fcr_redirect_table *rt, uint32_t id);
 
+/* The new path has a VI to log in to the target through it before the
+ * host comes: a redirect (not one being deleted, or its ghost) whose VI
+ * and VT are bound. */
+static uint8_t
+vi_first(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
+{
+	const struct fcr_binding *e = rt->bindings->entry;
+
+	return r->in_use && !r->ghost && r->binding[FCR_M_VI] != FCR_BINDING_NONE &&
+	       r->binding[FCR_M_VT] != FCR_BINDING_NONE &&
+	       e[r->binding[FCR_M_VI]].fcid != FCR_FCID_NONE &&
+	       e[r->binding[FCR_M_VT]].fcid != FCR_FCID_NONE;
+}
+
+/* Frames the rule target -> host (to the VI on the new path) carried. */
+static uint64_t
+vi_frames(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
+{
+	const struct fcr_binding *e = rt->bindings->entry;
+	struct fcr_flow_counters c;
+	int idx = fcr_flow_find(rt->flows, fcr_flow_key(r->vlan, e[r->binding[FCR_M_TARGET]].fcid,
+							e[r->binding[FCR_M_HOST]].fcid));
+
+	if (idx < 0)
+		return 0;
+	fcr_flow_counters_sum(rt->flows, (uint32_t)idx, &c);
+	return c.frames;
+}
+
+/* The VI told first is back: logged in again, and the target answered
+ * its logins through the new path (FCR_VI_BACK_FRAMES to it since). */
+static int
+vi_back(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
+{
+	const struct fcr_binding *v = &rt->bindings->entry[r->binding[FCR_M_VI]];
+
+	return v->fcid != FCR_FCID_NONE && v->logins != r->vi_logins &&
+	       vi_frames(rt, r) - r->vi_frames >= FCR_VI_BACK_FRAMES;
+}
+
 /* The operator changed the path of a pair whose host and target are bound:
  * exchanges open on the old path must not go on on the new one. When
  * whoever hears it can make the host log in again (which ends its
@@ -309,6 +367,7 @@ fcr_cutover_begin(struct fcr_redirect_table *rt, uint32_t id)
 	if (in.clearable)
 		drain_begin(rt, id);
 	in.host_keys = (uint8_t)exchange_keys(r, FCR_DRAIN_HOST, &b, &x);
+	in.vi_first = vi_first(rt, r);
 	cut_event(rt, id, FCR_CUT_EV_CHANGE, &in);
 	drain_step(rt, id); /* nothing open: drained at once */
 }
@@ -427,6 +486,7 @@ cutover_end(struct fcr_redirect_table *rt, uint32_t id)
 
 	drain_end(rt, id);
 	r->cutover = 0;
+	r->vi_told = r->vi_path = 0;
 	rt->nb_cutover--;
 	rt->path_gen++;
 	if (!r->ghost) {
@@ -470,22 +530,28 @@ hold_seen(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
 	       rte_rcu_qsbr_check(rt->flows->qsbr, r->drain_token, false) == 1;
 }
 
-/* FCR_CUT_A_TELL: the host and the VI are told to log in again now
- * (FCR_NOTE_DRAINED); whether the host was is the next event. */
+/* FCR_CUT_A_TELL_VI, FCR_CUT_A_TELL: the VIs, the host, or both (`who`,
+ * FCR_TELL_*) are told to log in again now (FCR_NOTE_DRAINED); whether
+ * the awaited one was (the VI the new path uses, or the host) is the next
+ * event. */
 static void
-tell(struct fcr_redirect_table *rt, uint32_t id, int timed_out)
+tell(struct fcr_redirect_table *rt, uint32_t id, int timed_out, uint8_t who)
 {
 	struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_binding *e = rt->bindings->entry;
 	struct fcr_note note = {
 		.kind = FCR_NOTE_DRAINED, .vlan = r->vlan, .redirect = id,
 		.wwpn = e[r->binding[FCR_M_HOST]].wwpn,
-		.timed_out = (uint8_t)timed_out,
+		.timed_out = (uint8_t)timed_out, .tell = who,
 	};
 	struct fcr_cut_in in = { .plain = (uint8_t)(!r->ghost && plain_held(r)) };
 
 	vis(rt, id, &note);
 	drain_end(rt, id);
+	if (who == FCR_TELL_VI) {
+		r->vi_told = 1;
+		r->vi_logins = e[r->binding[FCR_M_VI]].logins;
+	}
 	rt->cut_sent = 0;
 	fcr_note_tell(rt->note_hook, &note);
 	cut_event(rt, id, rt->cut_sent ? FCR_CUT_EV_TOLD : FCR_CUT_EV_UNTOLD, &in);
@@ -526,6 +592,7 @@ cut_event(struct fcr_redirect_table *rt, uint32_t id, enum fcr_cut_event ev,
 		r->cutover = 1;
 		rt->path_gen++;
 		r->cut_logins = rt->bindings->entry[r->binding[FCR_M_HOST]].logins;
+		r->vi_told = r->vi_path = 0;
 	}
 	if (s.actions & FCR_CUT_A_RESET_TICKS)
 		r->drain_ticks = r->cut_ticks = 0;
@@ -533,14 +600,26 @@ cut_event(struct fcr_redirect_table *rt, uint32_t id, enum fcr_cut_event ev,
 		rt->drains_timed_out++;
 	if (s.actions & FCR_CUT_A_CUTOVER_TIMEOUT)
 		rt->cutovers_timed_out++;
+	if (s.actions & FCR_CUT_A_VI_TIMEOUT)
+		rt->vi_waits_timed_out++;
 	if ((s.actions & FCR_CUT_A_HOLD_HOST) && exchange_keys(r, FCR_DRAIN_HOST, &b, &x)) {
 		xset_mark(rt, id);
 		drain_hold(rt, id, b, FCR_DRAIN_HOST);
 	}
 	if ((s.actions & FCR_CUT_A_HOLD_VI) && exchange_keys(r, FCR_DRAIN_VI, &b, &x))
 		drain_hold(rt, id, b, FCR_DRAIN_VI);
+	if (s.actions & FCR_CUT_A_TELL_VI)
+		tell(rt, id, (s.actions & FCR_CUT_A_DRAIN_TIMEOUT) != 0, FCR_TELL_VI);
 	if (s.actions & FCR_CUT_A_TELL)
-		tell(rt, id, (s.actions & FCR_CUT_A_DRAIN_TIMEOUT) != 0);
+		tell(rt, id, (s.actions & (FCR_CUT_A_DRAIN_TIMEOUT | FCR_CUT_A_VI_TIMEOUT)) != 0,
+		     r->vi_told ? FCR_TELL_HOST : FCR_TELL_ALL);
+	/* the VI, told first, logs in to the target through the new rules;
+	 * the host's way is blocked until the host is back */
+	if (s.actions & FCR_CUT_A_VI_PATH) {
+		r->vi_path = 1;
+		fcr_redirect_install_noted(rt, id, r->state);
+		r->vi_frames = vi_frames(rt, r);
+	}
 	/* a new redirect's pair, plain until here, is blocked from here until
 	 * the host is back (fail closed); a changed or deleted one keeps its
 	 * old rules, commands still held */
@@ -562,6 +641,7 @@ drain_step(struct fcr_redirect_table *rt, uint32_t id)
 
 	while (r->draining && hold_seen(rt, r) && open_exchanges(rt, r, r->draining) == 0) {
 		in.vi_keys = (uint8_t)exchange_keys(r, FCR_DRAIN_VI, &b, &e);
+		in.vi_first = vi_first(rt, r);
 		cut_event(rt, id, FCR_CUT_EV_DRAINED, &in);
 	}
 }
@@ -604,7 +684,8 @@ fcr_redirect_drain_poll(struct fcr_redirect_table *rt)
  * its first frame after takes the new path), or a member is gone (the pair
  * then fails closed, a ghost's goes plain, at once). The VI's frames in
  * flight drained long before: an ENode told to log in again solicits and
- * waits for the FCF's advertisement before its new login. */
+ * waits for the FCF's advertisement before its new login. A VI told first
+ * that logs in again: the new rules follow its new FCID. */
 void
 fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id)
 {
@@ -613,6 +694,8 @@ fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id)
 	struct fcr_cut_in in = { 0 };
 	int m;
 
+	if (r->vi_path)
+		fcr_redirect_install_noted(rt, id, r->state);
 	for (m = 0; m < FCR_M_COUNT; m++)
 		if (e[r->binding[m]].fcid == FCR_FCID_NONE) {
 			cut_event(rt, id, FCR_CUT_EV_MEMBER_GONE, &in);
@@ -620,14 +703,18 @@ fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id)
 		}
 	if (e[r->binding[FCR_M_HOST]].logins != r->cut_logins)
 		cut_event(rt, id, FCR_CUT_EV_HOST_BACK, &in);
+	else if (r->cut_state == FCR_CUT_VI_TOLD && vi_back(rt, r))
+		cut_event(rt, id, FCR_CUT_EV_VI_BACK, &in);
 	else
 		fcr_cutover_block_vi(rt, id); /* a new VI logged in meanwhile */
 }
 
 unsigned int
-fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_timed_out)
+fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_timed_out,
+			  unsigned int *vi_waits_timed_out)
 {
 	uint64_t cut0 = rt->cutovers_timed_out, drain0 = rt->drains_timed_out;
+	uint64_t vi0 = rt->vi_waits_timed_out;
 	uint32_t id;
 
 	for (id = 0; rt->nb_cutover != 0 && id < rt->capacity; id++) {
@@ -637,6 +724,12 @@ fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_ti
 
 		if (was == FCR_CUT_IDLE)
 			continue;
+		in.vi_first = vi_first(rt, r);
+		/* the target's answers to the VI come after its login */
+		if (was == FCR_CUT_VI_TOLD && vi_back(rt, r)) {
+			cut_event(rt, id, FCR_CUT_EV_VI_BACK, &in);
+			continue;
+		}
 		cut_event(rt, id, FCR_CUT_EV_TICK, &in);
 		if (r->cut_state == was && r->draining)
 			r->drain_ticks++;
@@ -644,16 +737,18 @@ fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_ti
 			r->cut_ticks++;
 	}
 	*drains_timed_out += (unsigned int)(rt->drains_timed_out - drain0);
+	*vi_waits_timed_out += (unsigned int)(rt->vi_waits_timed_out - vi0);
 	return (unsigned int)(rt->cutovers_timed_out - cut0);
 }
 
 void
 fcr_cutover_tick(struct fcr_tables *t)
 {
-	unsigned int drains = 0;
+	unsigned int drains = 0, vi_waits = 0;
 
-	t->st.cutovers_timed_out += fcr_redirect_cutover_tick(t->redirects, &drains);
+	t->st.cutovers_timed_out += fcr_redirect_cutover_tick(t->redirects, &drains, &vi_waits);
 	t->st.cutover_drains_timed_out += drains;
+	t->st.cutover_vi_waits_timed_out += vi_waits;
 }
 
 /* ---- show redirect <id> -------------------------------------------- */
@@ -677,7 +772,7 @@ fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t i
 	const struct fcr_redirect *r;
 	const struct fcr_binding *e = rt->bindings->entry;
 	char w[FCR_WWPN_STRLEN];
-	unsigned int m, held;
+	unsigned int m, held, bound;
 
 	if (id >= rt->capacity || !rt->r[id].in_use) {
 		fprintf(out, "error: no redirect %u (`redirect list` gives each one's id)\n", id);
@@ -723,10 +818,16 @@ fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t i
 				"path\n", rt->drains_per_flow);
 		return 0;
 	}
+	bound = r->cut_state == FCR_CUT_VI_TOLD ? FCR_VI_TICKS : FCR_CUTOVER_TICKS;
 	fprintf(out, "  cutover: %s: told %u ticks (100 ms) ago, %u of %u ticks left; "
 		"%u exchanges begun after the change held\n",
 		fcr_cut_state_name((enum fcr_cut_state)r->cut_state), r->cut_ticks,
-		FCR_CUTOVER_TICKS - r->cut_ticks, FCR_CUTOVER_TICKS, held);
+		bound - r->cut_ticks, bound, held);
+	if (r->cut_state == FCR_CUT_VI_TOLD)
+		fprintf(out, "  the host's way blocked until the vi is back: it logged in %s, "
+			"%" PRIu64 " of %u frames from the target to it\n",
+			e[r->binding[FCR_M_VI]].logins != r->vi_logins ? "again" : "not yet",
+			vi_frames(rt, r) - r->vi_frames, FCR_VI_BACK_FRAMES);
 	return 0;
 }
 
@@ -795,12 +896,20 @@ fcr_cutover_plan(struct fcr_tables *t, const struct fcr_note *n, struct fcr_cuto
 		return 0;
 	}
 	/* drained, or no cutover: the new path at once; the host counted as
-	 * not told, the VI told now */
-	plan_tell(t, n->vlan, FCR_M_HOST, n->wwpn, &p->tell[0]);
-	plan_tell(t, n->vlan, FCR_M_VI, n->other_wwpn, &p->tell[1]);
-	p->nb = 2;
-	if (n->new_vi != 0)
-		plan_tell(t, n->vlan, FCR_M_VI, n->new_vi, &p->tell[p->nb++]);
+	 * not told, the VI told now. Drained with the VIs told first: the
+	 * VIs now (the new path's awaited), the host alone after. */
+	if (n->tell != FCR_TELL_VI) {
+		plan_tell(t, n->vlan, FCR_M_HOST, n->wwpn, &p->tell[p->nb]);
+		p->tell[p->nb++].awaited = 1;
+	}
+	if (n->tell != FCR_TELL_HOST) {
+		plan_tell(t, n->vlan, FCR_M_VI, n->other_wwpn, &p->tell[p->nb]);
+		p->tell[p->nb++].awaited = n->tell == FCR_TELL_VI && n->new_vi == 0;
+		if (n->new_vi != 0) {
+			plan_tell(t, n->vlan, FCR_M_VI, n->new_vi, &p->tell[p->nb]);
+			p->tell[p->nb++].awaited = n->tell == FCR_TELL_VI;
+		}
+	}
 	for (i = 0; i < p->nb; i++)
 		send += p->tell[i].clearable;
 	return send;
@@ -818,6 +927,6 @@ fcr_cutover_sent(struct fcr_tables *t, const struct fcr_cutover_tell *x, int sen
 	fcr_binding_leaving(t->bindings, x->binding);
 	/* silent while it resets: not timed out for that */
 	fcr_enode_resetting(t->enodes, t->bindings->entry[x->binding].enode);
-	if (x->member == FCR_M_HOST)
+	if (x->awaited)
 		fcr_redirect_cutover_told(t->redirects);
 }

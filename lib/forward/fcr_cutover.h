@@ -43,7 +43,11 @@ enum fcr_cut_state {
 	FCR_CUT_IDLE = 0,    /* no cutover */
 	FCR_CUT_DRAIN_HOST,  /* the host's new commands held, its exchanges ending */
 	FCR_CUT_DRAIN_VI,    /* then the VI's */
-	FCR_CUT_TELLING,     /* drained: the host and the VI being told */
+	FCR_CUT_TELLING_VI,  /* drained: the VI of the new path being told */
+	FCR_CUT_VI_TOLD,     /* the new path's rules in, the host's way blocked,
+			      * until the VI has logged in again through it */
+	FCR_CUT_TELLING,     /* the host (and the VI when not told first)
+			      * being told */
 	FCR_CUT_TOLD,        /* the old path (or blocked) until the host is back */
 	FCR_CUT_STATES
 };
@@ -53,8 +57,12 @@ enum fcr_cut_event {
 	FCR_CUT_EV_DRAINED,     /* the side draining has nothing open, every
 				 * worker past its hold */
 	FCR_CUT_EV_TICK,        /* 100 ms passed */
-	FCR_CUT_EV_TOLD,        /* the host's Clear Virtual Link went out */
+	FCR_CUT_EV_TOLD,        /* the awaited port's Clear Virtual Link went
+				 * out (the VI's when telling it first, else
+				 * the host's) */
 	FCR_CUT_EV_UNTOLD,      /* it could not be sent (cutovers_unsent) */
+	FCR_CUT_EV_VI_BACK,     /* the VI logged in again and the target
+				 * answered its logins through the new path */
 	FCR_CUT_EV_HOST_BACK,   /* the host logged in again */
 	FCR_CUT_EV_MEMBER_GONE, /* a member of the pair has no FCID any more */
 	FCR_CUT_EVENTS
@@ -66,6 +74,9 @@ struct fcr_cut_in {
 	uint8_t host_keys;   /* CHANGE: the pair has entries to drain */
 	uint8_t vi_keys;     /* DRAINED: the VI has entries to drain (rules) */
 	uint8_t plain;       /* TOLD: a new redirect's pair, plain until now */
+	uint8_t vi_first;    /* CHANGE, DRAINED, TICK: the new path has a VI,
+			      * bound, to log in to the target through it
+			      * before the host comes (not a deleted one's) */
 	uint16_t ticks;      /* TICK: ticks in this step before this one */
 };
 
@@ -78,6 +89,10 @@ enum {
 	FCR_CUT_A_DRAIN_TIMEOUT = 1 << 5,   /* count cutover_drains_timed_out */
 	FCR_CUT_A_CUTOVER_TIMEOUT = 1 << 6, /* count cutovers_timed_out */
 	FCR_CUT_A_RESET_TICKS = 1 << 7,  /* a new step: its ticks from 0 */
+	FCR_CUT_A_TELL_VI = 1 << 8,      /* make the VI(s) log in again first */
+	FCR_CUT_A_VI_PATH = 1 << 9,      /* the new rules in, the host's way
+					  * blocked until the host is back */
+	FCR_CUT_A_VI_TIMEOUT = 1 << 10,  /* count cutover_vi_waits_timed_out */
 };
 
 struct fcr_cut_step {
@@ -99,6 +114,14 @@ const char *fcr_cut_state_name(enum fcr_cut_state s);
 /* Ticks (fcr_redirect_cutover_tick, every 100 ms) a cutover waits for the
  * host to log in again before the new path is taken anyway. */
 #define FCR_CUTOVER_TICKS 200
+
+/* Ticks a cutover waits for the VI, told first, to log in again through
+ * the new path before the host is told anyway. */
+#define FCR_VI_TICKS 100
+
+/* Frames from the target to the VI, after its new login, that say the
+ * target answered its logins (the accepts of its PLOGI and its PRLI). */
+#define FCR_VI_BACK_FRAMES 2
 
 /* Whoever hears FCR_NOTE_CUTOVER says so when it can tell the host (the
  * note's wwpn) to log in again, and, on FCR_NOTE_DRAINED, when it did:
@@ -135,13 +158,16 @@ unsigned int fcr_redirect_held_exchanges(const struct fcr_redirect_table *rt, ui
 int fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t id);
 
 /* Every 100 ms: drains that waited FCR_DRAIN_TICKS end anyway (counted in
- * *drains_timed_out), cutovers that waited FCR_CUTOVER_TICKS after take
- * the new path. Returns how many did. */
+ * *drains_timed_out), VIs not back after FCR_VI_TICKS have the host told
+ * anyway (*vi_waits_timed_out), cutovers that waited FCR_CUTOVER_TICKS
+ * after take the new path. Returns how many did. */
 unsigned int fcr_redirect_cutover_tick(struct fcr_redirect_table *rt,
-				       unsigned int *drains_timed_out);
+				       unsigned int *drains_timed_out,
+				       unsigned int *vi_waits_timed_out);
 
 /* The tables' owner, every 100 ms: fcr_redirect_cutover_tick, counted in
- * the tables' counters (cutovers_timed_out, cutover_drains_timed_out). */
+ * the tables' counters (cutovers_timed_out, cutover_drains_timed_out,
+ * cutover_vi_waits_timed_out). */
 void fcr_cutover_tick(struct fcr_tables *t);
 
 /* Send a Clear Virtual Link for one VN_Port: from the FCF (its MAC and
@@ -163,6 +189,7 @@ struct fcr_cvl {
 struct fcr_cutover_tell {
 	uint8_t member;          /* FCR_M_HOST or FCR_M_VI */
 	uint8_t clearable;       /* 0: it cannot be told (counted already) */
+	uint8_t awaited;         /* the cutover waits for its new login */
 	uint32_t binding;        /* clearable: its binding entry */
 	struct fcr_cvl cvl;      /* vlan and wwpn always; all when clearable */
 };
@@ -172,7 +199,8 @@ struct fcr_cutover_plan {
 	uint8_t held;            /* FCR_NOTE_CUTOVER: the host can be told, so
 				  * the pair drains, its new commands held */
 	uint8_t nb;              /* tell[0..nb): the host, then the VI, then
-				  * a new VI that replaces it */
+				  * a new VI that replaces it (the VIs alone
+				  * when told first, the host alone after) */
 	struct fcr_cutover_tell tell[FCR_CUTOVER_TELL_MAX];
 };
 
@@ -180,7 +208,8 @@ struct fcr_cutover_plan {
  * The tables' owner, on each note of its tables: what the cutover decides.
  * FCR_NOTE_CUTOVER whose host can be told: held, the host taken as told
  * (nothing to send yet). FCR_NOTE_CUTOVER whose host cannot, and
- * FCR_NOTE_DRAINED: the host and the VI, each clearable when it was
+ * FCR_NOTE_DRAINED: the host and the VI (those n->tell names), each
+ * clearable when it was
  * learned over FIP through an edge port (its ENode known) on a VLAN whose
  * FCF advertised itself; those that are not are counted (cutovers_unsent).
  * Any other note, or no fabric port (a lab: no ENode to tell): nothing.
@@ -191,8 +220,8 @@ unsigned int fcr_cutover_plan(struct fcr_tables *t, const struct fcr_note *n,
 
 /* A clearable tell's Clear Virtual Link went out (sent) or not (no mbuf,
  * a full ring): counted (cutovers, cutovers_unsent); once out, its
- * VN_Port's leftovers are dropped (leaving) and, for the host, the pair
- * keeps its old path until the host has logged in again. */
+ * VN_Port's leftovers are dropped (leaving) and, for the awaited one, the
+ * cutover waits for its new login. */
 void fcr_cutover_sent(struct fcr_tables *t, const struct fcr_cutover_tell *x, int sent);
 
 #endif /* FCR_CUTOVER_H */

@@ -34,9 +34,14 @@ enum fcr_note_kind {
 			     * (or an operator asked: by_operator) */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
-			     * host (wwpn) and the VI (other_wwpn) to be made
-			     * to log in again now */
+			     * host (wwpn) and the VI (other_wwpn), or those
+			     * `tell` names, to be made to log in again now */
 };
+
+/* A drained cutover's Clear Virtual Links: to the host and the VIs at
+ * once, or the VIs first (a new path's VI logs in to the target through
+ * it before the host comes) and then the host alone. */
+enum { FCR_TELL_ALL = 0, FCR_TELL_VI, FCR_TELL_HOST };
 
 struct fcr_note {
 	enum fcr_note_kind kind;
@@ -45,7 +50,9 @@ struct fcr_note {
 	uint8_t old_state;   /* redirect: enum fcr_redirect_state */
 	uint8_t new_state;
 	uint8_t reinstalled; /* redirect: active before and after, new FCIDs */
-	uint8_t timed_out;   /* drained: exchanges were still open */
+	uint8_t timed_out;   /* drained: exchanges were still open (tell
+			      * FCR_TELL_HOST: the VI was not back) */
+	uint8_t tell;        /* drained: whom to tell now (FCR_TELL_*) */
 	uint64_t wwpn;
 	uint32_t fcid;
 	uint32_t old_fcid;

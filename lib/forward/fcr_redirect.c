@@ -237,10 +237,13 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 			conflict |= fcr_redirect_owned_by_other(rt, id, key[i]);
 	}
 	/* a new redirect in a cutover: its pair fails closed until the host
-	 * has logged in again, never plain */
-	if (!missing && !conflict && !r->cutover) {
+	 * has logged in again, never plain; once its VI, told first, logs in
+	 * through them (vi_path), the rules but the host's way */
+	if (!missing && !conflict && (!r->cutover || r->vi_path)) {
 		n = FCR_REDIRECT_KEYS;
 		state = FCR_RS_ACTIVE;
+		if (r->cutover)
+			action[0] = fcr_action(f[FCR_M_HOST], f[FCR_M_TARGET], FCR_LEG_BLOCKED);
 		/* before the rules: a worker that meets one reads these */
 		for (i = 0; i < FCR_M_COUNT; i++)
 			__atomic_store_n(&rt->wwpn[id][i],
@@ -500,9 +503,9 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	r = &rt->r[id];
 	r->restored = 0;
 	rt->path_gen++;
+	r->in_use = 0; /* not retried below; its cutover's new path has no VI */
 	fcr_cutover_begin(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
-	r->in_use = 0; /* not retried below */
 	if (rt->log != NULL) {
 		struct fcr_key tomb = { .kind = FCR_KIND_REDIRECT, .vlan = vlan,
 					.k1 = host, .k2 = target };

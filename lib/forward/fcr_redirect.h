@@ -69,6 +69,13 @@ struct fcr_redirect {
 	uint8_t ghost;
 	uint16_t cut_ticks;
 	uint32_t cut_logins;         /* the host's logins when it began */
+	/* the VI told first (FCR_CUT_TELLING_VI): its logins then, and the
+	 * frames its target -> host rule had carried; vi_path: the new rules
+	 * are in, the host's way blocked until it is back */
+	uint8_t vi_told;
+	uint8_t vi_path;
+	uint32_t vi_logins;
+	uint64_t vi_frames;
 	/* its drain, before the host and the VI are told: FCR_DRAIN_HOST
 	 * (the host's new commands held until its open exchanges have
 	 * ended), FCR_DRAIN_VI (then the VI's), 0 when drained */
@@ -122,7 +129,7 @@ struct fcr_redirect_table {
 	uint32_t nb_cutover;         /* redirects in a cutover */
 	uint32_t *drain_list;        /* the ids of those draining */
 	uint32_t nb_draining;
-	uint32_t cut_sent;           /* the host will be, or was, told */
+	uint32_t cut_sent;           /* the awaited port will be, or was, told */
 	/* the drains' exchange sets: [set][host, VI][OX_ID / 64], the
 	 * workers set a held command's bit; each set taken by one redirect
 	 * in a cutover (set_used), taken again only once every worker is
@@ -133,6 +140,7 @@ struct fcr_redirect_table {
 	uint64_t drains_per_flow;    /* drains that found no set free */
 	uint64_t drains_timed_out;   /* since the start: FCR_DRAIN_TICKS passed */
 	uint64_t cutovers_timed_out; /* FCR_CUTOVER_TICKS passed */
+	uint64_t vi_waits_timed_out; /* FCR_VI_TICKS passed */
 	/* bumped when a pair's path may have changed (a redirect's state,
 	 * its cutover): the state file's writer watches it */
 	uint64_t path_gen;

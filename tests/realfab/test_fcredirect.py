@@ -540,11 +540,19 @@ def scenario_d(c, R, timings):
     # still logging in again cannot be told to)
     lab.wait_for(lambda: logged_in_again(j, fcf, since), lab.DEADLINE,
                  "the host and the VI to log in again after the del")
+    since = {w: fcf.port(w)["since"] for w in (host.wwpn_text, vi.wwpn_text)}
     t = time.monotonic()
     j.cmd(add)
     j.wait_output("show fwd stats", lambda o: fj.parse_fwd_stats(o)["tables"].get(
         "cutovers", 0) >= cut0 + 4, what="the host and the VI told to log in again")
     rd = j.wait_redirect(host.wwpn_text, "active")
+    lab.wait_for(lambda: logged_in_again(j, fcf, since), lab.DEADLINE,
+                 "the host and the VI to log in again after the add")
+    vi_at, host_at = fcf.port(vi.wwpn_text)["since"], fcf.port(host.wwpn_text)["since"]
+    c.check("d: on redirect add the VI logged in again (through the new path) before the "
+            "host was told, so the host's commands never reach a service node whose VI is "
+            "still logging in", vi_at < host_at,
+            "the VI's login at the FCF %.2f s, the host's %.2f s" % (vi_at, host_at))
     legs_add = {x: j.fwd_stats()["kinds"].get(x, 0) for x in fj.LEGS}
     loop.wait_more(3, "three I/O rounds after the redirect came back")
     timings["d_add_3_reads"] = time.monotonic() - t
@@ -569,15 +577,19 @@ def scenario_d(c, R, timings):
 
     st = j.fwd_stats()
     c.check("d: each change drained the pair and made the host and the VI log in again "
-            "(4 Clear Virtual Links sent, none unsent, no drain timed out)",
+            "(4 Clear Virtual Links sent, none unsent, no drain timed out, the VI told "
+            "first back within its wait)",
             st["tables"].get("cutovers", 0) == cut0 + 4 and
             st["tables"].get("cutovers_unsent", 0) == st0["tables"].get("cutovers_unsent", 0) and
             st["tables"].get("cutover_drains_timed_out", 0) ==
-            st0["tables"].get("cutover_drains_timed_out", 0),
-            "cutovers %s -> %s, unsent %s, drains timed out %s, cutovers timed out %s, "
-            "commands held %s" % (
+            st0["tables"].get("cutover_drains_timed_out", 0) and
+            st["tables"].get("cutover_vi_waits_timed_out", 0) ==
+            st0["tables"].get("cutover_vi_waits_timed_out", 0),
+            "cutovers %s -> %s, unsent %s, drains timed out %s, vi waits timed out %s, "
+            "cutovers timed out %s, commands held %s" % (
                 cut0, st["tables"].get("cutovers"), st["tables"].get("cutovers_unsent"),
                 st["tables"].get("cutover_drains_timed_out"),
+                st["tables"].get("cutover_vi_waits_timed_out"),
                 st["tables"].get("cutovers_timed_out"),
                 st["drops"].get("cutover_held", 0)))
     c.check("d: no member unbound by a keep-alive timeout across the re-logins, at "
