@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "fcr_cutover.h"
 #include "fcr_fcoe.h"
 #include "fcr_kind.h"
 #include "fcr_kind_redirect.h"
@@ -176,6 +177,9 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 				 "(cutover: draining, %" PRIu64 " %s exchanges open)",
 				 fcr_redirect_open(rt, idx),
 				 x->draining == FCR_DRAIN_HOST ? "host" : "vi");
+		else if (x->cut_state == FCR_CUT_VI_TOLD)
+			snprintf(f[n++].value, FCR_FIELD_LEN,
+				 "(cutover: until vi logs in again)");
 		else
 			snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: until host logs in again)");
 	}

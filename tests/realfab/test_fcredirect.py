@@ -860,13 +860,7 @@ def main():
         sys.argv[1:2] = [args.pop(0)]          # the binary, for test_main
     else:
         sys.argv[1:] = []
-    # d (the cutover under I/O) only when named: beside two CPU hogs it
-    # passed 6 runs in a row, then in the 7th the service node's kernel hung
-    # after `redirect add` (hung kworkers; its LIO target, tearing down the
-    # host's old session on the VT, waits for commands whose backing disk is
-    # the VI's, while the VI's re-login waits behind it), and the host's disk
-    # went: docs/fcoe.md, "Cutover"
-    which = set(args) or {"a", "b", "f", "c", "e"}
+    which = set(args) or {"a", "b", "f", "d", "c", "e"}
 
     def run(c, binary, timings):
         if "a" in which:
