@@ -26,7 +26,9 @@ FCF's veth the fabric port.
      the host writes a pattern and reads it back in a loop; each change
      drains the pair (the host's new commands held until its open
      exchanges have ended, then the VI's), then makes the host and the VI
-     log in again (fcredirect's Clear Virtual Links in the FCF's name);
+     log in again (fcredirect's Clear Virtual Links in the FCF's name; on
+     the add the VI first, the host once the VI is back through the new
+     path, which the FCF's login times show);
      every round completes, no end counts a frame of an exchange it never
      saw, no drain times out, and the host's I/O goes plain after the
      removal and through the SN again after the add, where the loop's
