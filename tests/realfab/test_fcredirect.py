@@ -34,6 +34,14 @@ FCF's veth the fabric port.
      removal and through the SN again after the add, where the loop's
      pattern is not in cleartext at the target and 4 MiB written read back
      identical.
+  g  a new VI for the redirect under I/O (after d): the SN's third NIC is
+     the new VI; the SN's crypt mapping sits on a multipath device (queue
+     if no path) whose path moves to the new VI's disk once it appears;
+     `redirect add` naming the new VI drains the pair, tells the old and
+     the new VI, the new VI logs in again through the new rules (as the
+     host) before the host is told; every round completes, the disk stays,
+     the target never has the new VI as itself, the pattern never in
+     cleartext at the target, 3 Clear Virtual Links, no timeout.
   e  the host logging out of another target (after d): the target guest's
      eth1 is a second target, not redirected; the host logs in to it, writes
      to it plain, and logs out of it when its zone goes (libfc's N_Port
@@ -249,7 +257,8 @@ class Redirected:
 
     def __init__(self, binary):
         self.j = fj.FcredirectJoiner(binary)
-        self.L = lab.Lab(joiner=self.j, modules=["dm_crypt", "ecb", "xts"], binaries=["dmsetup"])
+        self.L = lab.Lab(joiner=self.j, modules=["dm_crypt", "ecb", "xts", "dm_multipath",
+                                                 "dm_round_robin"], binaries=["dmsetup"])
         # scenario f restarts fcredirect on it
         self.j.extra += ["--state-file", os.path.join(self.L.dir, "fcredirect.state")]
         self.ok_b = False
@@ -274,10 +283,12 @@ def scenario_b(c, R, timings):
     first frame; the host's data goes through the SN, encrypted."""
     t0 = time.monotonic()
     L, j = R.L, R.j
-    sn = R.sn = L.add_guest("sn", nics=2)          # added first: its QEMU starts first
+    sn = R.sn = L.add_guest("sn", nics=3)          # added first: its QEMU starts first
+    # (eth2: the new VI of scenario g, logged in only there)
     tgt = R.tgt = L.add_guest("target", nics=2)    # eth1: scenario e's second target
     host = R.host = L.add_guest("initiator")
     vi, vt = sn.nics[0], sn.nics[1]
+    R.vi = vi                                      # the redirect's VI (g changes it)
     # nobody sees anybody until the redirect is active: the VI must reach
     # the target only through the redirect (as the host), never as itself
     # FC-BB-5's default keep-alive period (8 s), enforced: an ENode that a
@@ -315,7 +326,7 @@ def scenario_b(c, R, timings):
     fcf.set_zones([[vi.wwpn_text, tgt.wwpn_text]])
     sn.wait_guest("d=$(fcr_disk eth0) && [ -n \"$d\" ] && [ $(cat /sys/block/$d/size) -gt 0 ]",
                   lab.DEADLINE, "the VI's disk")
-    vdisk = sn.run("fcr_disk eth0").strip()
+    vdisk = R.vdisk = sn.run("fcr_disk eth0").strip()
     vsize = int(sn.run("cat /sys/block/%s/size" % vdisk).strip()) * 512
     timings["b_vi_disk"] = time.monotonic() - t
     c.check("b: the VI sees the target's LUN (%s) through the redirect" % vdisk,
@@ -493,28 +504,53 @@ def fcf_timeouts(fcf):
         return sum("keep-alive timeout for ENode" in line for line in f)
 
 
+class CutoverWatch:
+    """What a cutover scenario compares before and after: the remote ports'
+    dev_loss_tmo raised (a port that logs in again within it keeps its disk:
+    the host's sda and the VI's disk under the SN's mapping stay; 600 s, the
+    SCSI layer's most), the guests' split-exchange counters on ifaces, and
+    fcredirect's and the FCF's counters."""
+
+    def __init__(self, R, ifaces):
+        self.R = R
+        for g in (R.host, R.sn):
+            g.run("for r in /sys/class/fc_remote_ports/rport-*; do "
+                  "grep -q 'FCP Target' $r/roles || continue; "
+                  "echo 600 > $r/dev_loss_tmo || exit 1; done")
+        self.splits0 = {(g.name, ifn): split_counts(g, ifn) for g, ifn in ifaces}
+        self.guests = {g.name: g for g, _ in ifaces}
+        self.st0 = R.j.fwd_stats()
+        self.cut0 = self.st0["tables"].get("cutovers", 0)
+        self.ka0 = self.st0["tables"].get("keepalive_timeouts", 0)
+        self.fcf_ka0 = fcf_timeouts(R.fcf)
+
+    def check_after(self, c, name):
+        """No member unbound by a keep-alive timeout, no end counted a frame
+        of an exchange it never saw."""
+        st = self.R.j.fwd_stats()
+        ka, fcf_ka = st["tables"].get("keepalive_timeouts", 0), fcf_timeouts(self.R.fcf)
+        c.check("%s: no member unbound by a keep-alive timeout across the re-logins, at "
+                "fcredirect or at the FCF (each change costs one re-login)" % name,
+                ka == self.ka0 and fcf_ka == self.fcf_ka0,
+                "fcredirect's keepalive_timeouts %d -> %d, the FCF's %d -> %d" % (
+                    self.ka0, ka, self.fcf_ka0, fcf_ka))
+        for (gname, ifn), before in self.splits0.items():
+            after = split_counts(self.guests[gname], ifn)
+            c.check("%s: %s %s counted no frame of an exchange it never saw" % (
+                name, gname, ifn), after == before, "%s -> %s" % (before, after))
+
+
 def scenario_d(c, R, timings):
     """The redirect removed, then added again, while the host writes and
     reads: each change drains the pair's open exchanges (the host's new
     commands held), then makes the host and the VI log in again."""
     t0 = time.monotonic()
     L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
-    vi, vt = sn.nics[0], sn.nics[1]
+    vi, vt = R.vi, sn.nics[1]
     add = "redirect add vlan 0 host %s target %s vi %s vt %s" % (
         host.wwpn_text, tgt.wwpn_text, vi.wwpn_text, vt.wwpn_text)
-    # a remote port that logs in again within dev_loss_tmo keeps its disk:
-    # the host's sda and the VI's disk under the SN's mapping stay (600 s:
-    # the SCSI layer's most; a re-login takes seconds)
-    for g in (host, sn):
-        g.run("for r in /sys/class/fc_remote_ports/rport-*; do "
-              "grep -q 'FCP Target' $r/roles || continue; "
-              "echo 600 > $r/dev_loss_tmo || exit 1; done")
-    splits0 = {(g.name, ifn): split_counts(g, ifn)
-               for g, ifn in ((host, "eth0"), (tgt, "eth0"), (sn, "eth0"), (sn, "eth1"))}
-    st0 = j.fwd_stats()
-    cut0 = st0["tables"].get("cutovers", 0)
-    ka0 = st0["tables"].get("keepalive_timeouts", 0)
-    fcf_ka0 = fcf_timeouts(fcf)
+    w = CutoverWatch(R, ((host, "eth0"), (tgt, "eth0"), (sn, "eth0"), (sn, "eth1")))
+    st0, cut0 = w.st0, w.cut0
 
     loop = IoLoop(host)
     loop.wait_more(1, "the host's first I/O round")
@@ -594,16 +630,7 @@ def scenario_d(c, R, timings):
                 st["tables"].get("cutover_vi_waits_timed_out"),
                 st["tables"].get("cutovers_timed_out"),
                 st["drops"].get("cutover_held", 0)))
-    c.check("d: no member unbound by a keep-alive timeout across the re-logins, at "
-            "fcredirect or at the FCF (each change costs one re-login)",
-            st["tables"].get("keepalive_timeouts", 0) == ka0 and fcf_timeouts(fcf) == fcf_ka0,
-            "fcredirect's keepalive_timeouts %d -> %d, the FCF's %d -> %d" % (
-                ka0, st["tables"].get("keepalive_timeouts", 0), fcf_ka0, fcf_timeouts(fcf)))
-    for (name, ifn), before in splits0.items():
-        g = {"initiator": host, "target": tgt, "sn": sn}[name]
-        after = split_counts(g, ifn)
-        c.check("d: %s %s counted no frame of an exchange it never saw" % (name, ifn),
-                after == before, "%s -> %s" % (before, after))
+    w.check_after(c, "d")
 
     r = host.write_read_check("sda", SIZE)
     c.check("d: after both changes, 4 MiB written by the host reads back identical",
@@ -616,6 +643,112 @@ def scenario_d(c, R, timings):
     for g in (tgt, host, sn):
         check_dmesg_clean(c, g)
     timings["d"] = time.monotonic() - t0
+
+
+def sn_path_on_multipath(sn, vdisk):
+    """The SN's crypt mapping moved onto a multipath device (fcrmp) whose one
+    path is the VI's disk, queueing I/O while it has no path: what lets a
+    service node move its backing I/O to a new VI's disk."""
+    sectors = sn.run("cat /sys/block/%s/size" % vdisk).strip()
+    sn.run("modprobe -a dm_multipath dm_round_robin && DM_DISABLE_UDEV=1 dmsetup create fcrmp "
+           "--table '0 %s multipath 1 queue_if_no_path 0 1 1 round-robin 0 1 1 /dev/%s 1' && "
+           "dmsetup suspend %s && dmsetup load %s --table '0 %s crypt aes-xts-plain64 %s 0 "
+           "/dev/mapper/fcrmp 0' && dmsetup resume %s"
+           % (sectors, vdisk, CRYPT, CRYPT, sectors, KEY, CRYPT), 60)
+    return sn.run("dmsetup table %s" % CRYPT).strip(), sectors
+
+
+def scenario_g(c, R, timings):
+    """A new VI for the redirect while the host writes and reads: the pair
+    drains on the old rules, the old VI and the new one are told to log in
+    again, the new one comes back through the new rules (as the host) first,
+    then the host; the service node moves its disk to the new VI's."""
+    t0 = time.monotonic()
+    L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
+    vi, vt, vi2 = R.vi, sn.nics[1], sn.nics[2]
+    table, sectors = sn_path_on_multipath(sn, R.vdisk)
+    mp = sn.run("dmsetup table fcrmp").strip()
+    c.check("g: the SN's crypt mapping is over a multipath device on the VI's disk",
+            " 254:" in table and " multipath " in mp, "%s | %s" % (table, mp))
+    # the new VI logs in to the fabric (not zoned with the target yet: it
+    # never logs in to it as itself)
+    sn.fcoe_up("eth2")
+    sn.wait_online(ifname="eth2")
+    fcf.wait_port(vi2.wwpn_text, fcp=True, scr=True)
+    lab.wait_for(lambda: (0, vi2.wwpn_text) in j.bindings(), lab.DEADLINE,
+                 "the new VI bound at fcredirect")
+    # the old VI's disk fails fast once its path is gone (the SN's I/O then
+    # waits in the multipath device for the new VI's disk)
+    sn.run("for r in /sys/class/net/eth0/ctlr_*/host*/rport-*/fc_remote_ports/rport-*; do "
+           "[ -e $r/fast_io_fail_tmo ] && echo 2 > $r/fast_io_fail_tmo; done; true")
+    # the SN's side of a VI change: once the new VI's disk (the target's LUN,
+    # reached as the host) is there, the multipath device's path is it
+    sn.run("rm -f /tmp/vi2.*; (while :; do d=$(fcr_disk eth2); "
+           "[ -n \"$d\" ] && [ \"$(cat /sys/block/$d/size 2>/dev/null)\" = %s ] && break; "
+           "sleep 0.2; done; dmsetup suspend --noflush fcrmp && dmsetup load fcrmp --table "
+           "\"0 %s multipath 1 queue_if_no_path 0 1 1 round-robin 0 1 1 /dev/$d 1\" && "
+           "dmsetup resume fcrmp && echo $d > /tmp/vi2.disk) > /tmp/vi2.log 2>&1 &"
+           % (sectors, sectors))
+    w = CutoverWatch(R, ((host, "eth0"), (tgt, "eth0"), (sn, "eth1"), (sn, "eth2")))
+    st0, cut0 = w.st0, w.cut0
+
+    loop = IoLoop(host)
+    loop.wait_more(1, "the host's first I/O round")
+    since = {w: fcf.port(w)["since"] for w in (host.wwpn_text, vi2.wwpn_text)}
+    t = time.monotonic()
+    j.cmd("redirect add vlan 0 host %s target %s vi %s vt %s" % (
+        host.wwpn_text, tgt.wwpn_text, vi2.wwpn_text, vt.wwpn_text))
+    fcf.set_zones([[vi.wwpn_text, tgt.wwpn_text], [vi2.wwpn_text, tgt.wwpn_text],
+                   [host.wwpn_text, tgt.wwpn_text]])
+    j.wait_output("show fwd stats", lambda o: fj.parse_fwd_stats(o)["tables"].get(
+        "cutovers", 0) >= cut0 + 3, what="the old VI, the new VI and the host told")
+    lab.wait_for(lambda: logged_in_again(j, fcf, since), lab.DEADLINE,
+                 "the new VI and the host to log in again")
+    rd = j.wait_redirect(host.wwpn_text, "active")
+    sn.wait_guest("[ -f /tmp/vi2.disk ]", lab.DEADLINE, "the SN's disk on the new VI")
+    legs = {x: j.fwd_stats()["kinds"].get(x, 0) for x in fj.LEGS}
+    loop.wait_more(3, "three I/O rounds after the new VI")
+    timings["g_3_reads"] = time.monotonic() - t
+    st = j.fwd_stats()
+    c.check("g: the redirect's VI is the new one, active, and the host's writes and reads "
+            "go through it",
+            rd["vi"] == vi2.wwpn_text.lower() and rd["state"] == "active" and
+            all(st["kinds"].get(x, 0) > legs[x] for x in ("host_to_target", "vi_to_target")),
+            "%s; %s" % (rd["line"], fcr_stats_line(st)))
+    vi2_at, host_at = fcf.port(vi2.wwpn_text)["since"], fcf.port(host.wwpn_text)["since"]
+    c.check("g: the new VI logged in again (through the new path) before the host",
+            vi2_at < host_at, "the new VI's login at the FCF %.2f s, the host's %.2f s" % (
+                vi2_at, host_at))
+    rp = tgt.run("fcr_rports")
+    c.check("g: the target never had the new VI as a remote port (it logged in as the host)",
+            "0x%016x" % vi2.wwpn not in rp, rp.strip().replace("\n", "; "))
+    check_loop_rode_out(c, "g", loop, host, timings, "VI change")
+    nums = sample_numbers(loop.start, loop.size)
+    n = found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("g: the loop's pattern is not in cleartext in the target's backing file",
+            n == 0, "%d of %d numbers found" % (n, len(nums)))
+    r = host.write_read_check("sda", SIZE)
+    nums = sample_numbers(r["start"], SIZE)
+    n = found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("g: 4 MiB written through the new VI are never in cleartext at the target",
+            n == 0, "%d of %d numbers found" % (n, len(nums)))
+    R.start = r["start"]
+
+    st = j.fwd_stats()
+    c.check("g: the change drained the pair and made the old VI, the new VI and the host "
+            "log in again (3 Clear Virtual Links, none unsent, no drain or VI wait timed out)",
+            st["tables"].get("cutovers", 0) == cut0 + 3 and
+            all(st["tables"].get(k, 0) == st0["tables"].get(k, 0) for k in (
+                "cutovers_unsent", "cutover_drains_timed_out", "cutover_vi_waits_timed_out")),
+            "cutovers %s -> %s; %s" % (cut0, st["tables"].get("cutovers"), {
+                k: st["tables"].get(k) for k in (
+                    "cutovers_unsent", "cutover_drains_timed_out", "cutover_vi_waits_timed_out",
+                    "cutovers_timed_out")}))
+    w.check_after(c, "g")
+    for g in (tgt, host, sn):
+        check_dmesg_clean(c, g)
+    R.vi = vi2
+    timings["g"] = time.monotonic() - t0
 
 
 def state_paths(path):
@@ -639,7 +772,7 @@ def scenario_f(c, R, timings):
     logs in again."""
     t0 = time.monotonic()
     j, fcf, sn, tgt, host = R.j, R.fcf, R.sn, R.tgt, R.host
-    vi, vt = sn.nics[0], sn.nics[1]
+    vi, vt = R.vi, sn.nics[1]
     add = "redirect add vlan 0 host %s target %s vi %s vt %s" % (
         host.wwpn_text, tgt.wwpn_text, vi.wwpn_text, vt.wwpn_text)
     # the file on disk holds the active redirect's path (its header's count)
@@ -695,7 +828,7 @@ def scenario_e(c, R, timings):
     pair goes on."""
     t0 = time.monotonic()
     L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
-    vi, t2 = sn.nics[0], tgt.nics[1]
+    vi, t2 = R.vi, tgt.nics[1]
     zones = [[vi.wwpn_text, tgt.wwpn_text], [host.wwpn_text, tgt.wwpn_text]]
 
     tgt.lio_target([host.wwpn_text], size_mb=LUN_MB, nic=1)
@@ -758,7 +891,7 @@ def scenario_c(c, R, timings):
     reaches no one (fail closed)."""
     t0 = time.monotonic()
     L, j, fcf, sn, tgt, host = R.L, R.j, R.fcf, R.sn, R.tgt, R.host
-    vi, vt = sn.nics[0], sn.nics[1]
+    vi, vt = R.vi, sn.nics[1]
     before = j.fwd_stats()
     # unbound by the FCF's Clear Virtual Links (logouts) or by fcredirect's
     # own keep-alive watch (keepalive_unbound), whichever comes first
@@ -838,8 +971,11 @@ def scenarios_bc(c, binary, timings, which):
             diagnose(L, R.j)
         # each after b's active redirect, in this order; a failed one
         # leaves the redirect in no known state for the next
-        for name, scenario in (("f", scenario_f), ("d", scenario_d), ("e", scenario_e),
-                               ("c", scenario_c)):
+        # the cutovers (d, g) before the restart (f): a cutover soon after
+        # fcredirect was killed under I/O wedged the rig's LIO target (its
+        # kernel hung tearing down a session, as in test_restart.py r2)
+        for name, scenario in (("d", scenario_d), ("g", scenario_g), ("f", scenario_f),
+                               ("e", scenario_e), ("c", scenario_c)):
             if name not in which:
                 continue
             if not R.ok_b:
@@ -862,12 +998,12 @@ def main():
         sys.argv[1:2] = [args.pop(0)]          # the binary, for test_main
     else:
         sys.argv[1:] = []
-    which = set(args) or {"a", "b", "f", "d", "c", "e"}
+    which = set(args) or {"a", "b", "d", "g", "f", "e", "c"}
 
     def run(c, binary, timings):
         if "a" in which:
             scenario_a(c, binary, timings)
-        if which & {"b", "c", "d", "e", "f"}:
+        if which & {"b", "c", "d", "e", "f", "g"}:
             scenarios_bc(c, binary, timings, which)
     return fj.test_main(run)
 
