@@ -326,6 +326,17 @@ vi_back(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
 	       vi_frames(rt, r) - r->vi_frames >= FCR_VI_BACK_FRAMES;
 }
 
+/* FCR_CUT_EV_VI_BACK when the VI told first is back (asked on its login
+ * and on each tick: the target's answers come after the login); 1 when. */
+static int
+vi_back_event(struct fcr_redirect_table *rt, uint32_t id, const struct fcr_cut_in *in)
+{
+	if (rt->r[id].cut_state != FCR_CUT_VI_TOLD || !vi_back(rt, &rt->r[id]))
+		return 0;
+	cut_event(rt, id, FCR_CUT_EV_VI_BACK, in);
+	return 1;
+}
+
 /* The operator changed the path of a pair whose host and target are bound:
  * exchanges open on the old path must not go on on the new one. When
  * whoever hears it can make the host log in again (which ends its
@@ -703,9 +714,7 @@ fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id)
 		}
 	if (e[r->binding[FCR_M_HOST]].logins != r->cut_logins)
 		cut_event(rt, id, FCR_CUT_EV_HOST_BACK, &in);
-	else if (r->cut_state == FCR_CUT_VI_TOLD && vi_back(rt, r))
-		cut_event(rt, id, FCR_CUT_EV_VI_BACK, &in);
-	else
+	else if (!vi_back_event(rt, id, &in))
 		fcr_cutover_block_vi(rt, id); /* a new VI logged in meanwhile */
 }
 
@@ -725,11 +734,8 @@ fcr_redirect_cutover_tick(struct fcr_redirect_table *rt, unsigned int *drains_ti
 		if (was == FCR_CUT_IDLE)
 			continue;
 		in.vi_first = vi_first(rt, r);
-		/* the target's answers to the VI come after its login */
-		if (was == FCR_CUT_VI_TOLD && vi_back(rt, r)) {
-			cut_event(rt, id, FCR_CUT_EV_VI_BACK, &in);
+		if (vi_back_event(rt, id, &in))
 			continue;
-		}
 		cut_event(rt, id, FCR_CUT_EV_TICK, &in);
 		if (r->cut_state == was && r->draining)
 			r->drain_ticks++;
