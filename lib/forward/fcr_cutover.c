@@ -705,16 +705,18 @@ fcr_cutover_check(struct fcr_redirect_table *rt, uint32_t id)
 	struct fcr_cut_in in = { 0 };
 	int m;
 
-	if (r->vi_path)
-		fcr_redirect_install_noted(rt, id, r->state);
 	for (m = 0; m < FCR_M_COUNT; m++)
 		if (e[r->binding[m]].fcid == FCR_FCID_NONE) {
 			cut_event(rt, id, FCR_CUT_EV_MEMBER_GONE, &in);
 			return;
 		}
-	if (e[r->binding[FCR_M_HOST]].logins != r->cut_logins)
-		cut_event(rt, id, FCR_CUT_EV_HOST_BACK, &in);
-	else if (!vi_back_event(rt, id, &in))
+	if (e[r->binding[FCR_M_HOST]].logins != r->cut_logins) {
+		cut_event(rt, id, FCR_CUT_EV_HOST_BACK, &in); /* its end installs */
+		return;
+	}
+	if (r->vi_path)
+		fcr_redirect_install_noted(rt, id, r->state);
+	if (!vi_back_event(rt, id, &in))
 		fcr_cutover_block_vi(rt, id); /* a new VI logged in meanwhile */
 }
 
