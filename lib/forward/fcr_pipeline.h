@@ -59,6 +59,7 @@ struct fcr_pipeline {
 	uint32_t recent_misses[256];   /* frames missed since each report */
 	struct fcr_flow_exchanges recent_x[256]; /* exchanges among them */
 	struct fcr_flow_cache cache;   /* this worker's flow cache */
+	struct fcr_vn_cache vcache;    /* this worker's VN_Port cache */
 };
 
 /* Counters one worker owns. */

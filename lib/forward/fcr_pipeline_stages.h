@@ -200,7 +200,7 @@ fcr_pipeline_edge_check(struct fcr_pipeline *p, uint16_t in_port,
 
 	for (i = 0; i < k; i++)
 		vk[i] = fcr_vn_key(w->f[i].vlan, w->f[i].s_id);
-	fcr_vn_lookup_bulk(p->tables->bindings, vk, k, vn);
+	fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, vk, k, vn);
 	for (i = 0; i < k; i++) {
 		const uint8_t *eth = rte_pktmbuf_mtod(pkts[w->pos[i]], const uint8_t *);
 
@@ -560,7 +560,7 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 			}
 		}
 		if (nv != 0)
-			fcr_vn_lookup_bulk(p->tables->bindings, vk, nv, vn);
+			fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, vk, nv, vn);
 		for (i = 0; i < nv; i++)
 			if (fcr_pipeline_vn_hop(p, vn[i]))
 				vto[vi[i]] = vn[i];
