@@ -29,7 +29,7 @@ wedges LIO's tcm_fc target: see main()); writes resume afterwards.
 In each: no I/O round fails, the host's disk is never offlined or removed
 (its sd device and its kernel log), 4 MiB written at the end read back
 identical, no frame refused. The longest pause the host's loop saw is
-printed (timings: r1_pause, r2_pause).
+printed (timings: r1_pause, r2_pause, r3_pause).
 
     sudo python3 tests/realfab/test_restart.py [build/app/fcredirect] [r1 r2 r3]
 
