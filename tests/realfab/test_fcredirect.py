@@ -105,8 +105,8 @@ def refusals(g, since=None):
     out = g.run("dmesg | grep -i %s || true" % " ".join("-e '%s'" % r for r in REFUSALS), 60)
     lines = [l for l in out.splitlines() if any(r in l.lower() for r in REFUSALS)]
     if since is not None:
-        stamp = re.compile(r"^\[\s*([0-9.]+)\]")
-        lines = [l for l in lines if not stamp.match(l) or float(stamp.match(l).group(1)) >= since]
+        stamps = [re.match(r"^\[\s*([0-9.]+)\]", l) for l in lines]
+        lines = [l for l, m in zip(lines, stamps) if not m or float(m.group(1)) >= since]
     return lines
 
 
