@@ -610,7 +610,7 @@ edge_ports_pass_only_logged_in_vn_ports(void **state)
 	assert_int_equal(out[0], 0);
 	free_all(m, 1);
 	/* told to log in again (a cutover): what comes for it is dropped,
-	 * what it still sends passes */
+	 * and what it still sends (its ENode is resetting those sessions) */
 	assert_int_equal(fcr_binding_leaving(tables->bindings,
 			 fcr_binding_get(tables->bindings, VLAN, 0x2100000000000005ull, 0)), 0);
 	m[0] = fcp(FT, 0x010005);
@@ -619,8 +619,16 @@ edge_ports_pass_only_logged_in_vn_ports(void **state)
 	assert_int_equal(st.drop[FCR_R_VN_PORT_GONE], 1);
 	m[1] = fcp(0x010005, FT);
 	run(&m[1], 1, 0, out, &st, ev);
-	assert_int_equal(out[0], 1);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_VN_PORT_GONE], 1);
+	assert_int_equal(st.drop[FCR_R_NOT_LOGGED_IN], 0);
+	/* its new login (same FCID) rebinds it: its frames pass again */
+	log_in(0x2100000000000005ull, 0x010005, 0);
 	free_all(m, 2);
+	m[0] = fcp(0x010005, FT);
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], 1);
+	free_all(m, 1);
 	tables->fabric_mask = pl.fabric_mask = 0;
 }
 

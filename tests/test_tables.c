@@ -1754,6 +1754,11 @@ a_new_vi_cuts_over_to_the_new_service_node(void **state)
 	assert_rule(t, FVI2, FT, FH, FT, FCR_LEG_VI_TO_TARGET);
 	assert_rule(t, FT, FH, FT, FVI2, FCR_LEG_TARGET_TO_HOST);
 	assert_true(action_of(t, FVI, FT) < 0);           /* the old VI: plain again */
+	/* ... but told: until its new login, what it still sends (a reply to
+	 * an ELS the target sent the host through it) is dropped
+	 * (test_pipeline.c), not sent plain to the target from its own FCID */
+	assert_true(t->bindings->entry[fcr_binding_get(t->bindings, VLAN, VI, 0)].vn &
+		    FCR_VN_LEAVING);
 	/* the new VI logs in again, the target answers it: the host told */
 	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 78, VI2, 0, 5);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVI2, 78, 0, 0, 5);

@@ -30,7 +30,8 @@ struct rte_rcu_qsbr;
  */
 #define FCR_VN_ANY_PORT 0xFFu
 #define FCR_VN_ANY_MAC (1ull << 56)
-/* told to log in again (a cutover) and not yet back: nothing goes to it */
+/* told to log in again (a cutover) and not yet back: nothing goes to it,
+ * nothing it still sends goes on */
 #define FCR_VN_LEAVING (1ull << 57)
 #define FCR_VN_ANY (FCR_VN_ANY_MAC | (uint64_t)FCR_VN_ANY_PORT << 48)
 

@@ -931,7 +931,8 @@ fcr_cutover_sent(struct fcr_tables *t, const struct fcr_cutover_tell *x, int sen
 		return;
 	}
 	t->st.cutovers++;
-	/* what is left of its old exchanges it would refuse: dropped here */
+	/* what is left of its old exchanges it would refuse, and what it still
+	 * sends of them: dropped here */
 	fcr_binding_leaving(t->bindings, x->binding);
 	/* silent while it resets: not timed out for that */
 	fcr_enode_resetting(t->enodes, t->bindings->entry[x->binding].enode);

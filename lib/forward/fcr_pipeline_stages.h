@@ -189,7 +189,11 @@ fcr_pipeline_unhold(struct fcr_event *ev, unsigned int nev, uint16_t frame)
 
 /* Edge port: keep the frames w[0..k) whose (VLAN, S_ID) logged in through
  * this port from their source MAC (or has a static binding), and fabric
- * login requests; drop the rest. Returns how many are kept, compacted. */
+ * login requests; drop the rest. A VN_Port told to log in again (a
+ * cutover) that has not yet: what it still sends belongs to sessions its
+ * ENode is resetting, and on a path changed meanwhile would reach the new
+ * path's peer as if from the old (a reply to the target from a replaced
+ * VI): dropped too. Returns how many are kept, compacted. */
 static inline unsigned int
 fcr_pipeline_edge_check(struct fcr_pipeline *p, uint16_t in_port,
 			struct rte_mbuf **pkts, struct fcr_pipeline_frames *w,
@@ -208,6 +212,11 @@ fcr_pipeline_edge_check(struct fcr_pipeline *p, uint16_t in_port,
 		    !(w->f[i].s_id == 0 && w->f[i].d_id == FCR_FCID_FLOGI)) {
 			out[w->pos[i]] = FCR_OUT_DROP;
 			st->drop[FCR_R_NOT_LOGGED_IN]++;
+			continue;
+		}
+		if (unlikely(vn[i] & FCR_VN_LEAVING)) {
+			out[w->pos[i]] = FCR_OUT_DROP;
+			st->drop[FCR_R_VN_PORT_GONE]++;
 			continue;
 		}
 		if (j != i) {

@@ -39,7 +39,7 @@
 	X(NOT_LOGGED_IN, "not_logged_in", "FCoE frame on an edge port from a (VLAN, MAC, S_ID) that did not log in through it") \
 	X(CUTOVER_HELD, "cutover_held", "FCP command of a pair in a cutover, held until the pair's open exchanges have ended: its initiator retries it once logged in again") \
 	X(CUTOVER_NEW_EXCHANGE, "cutover_new_exchange", "any other frame of an exchange whose FCP command was held in a cutover (cutover_held): an exchange begun after the pair's path changed never takes the old path") \
-	X(VN_PORT_GONE, "vn_port_gone", "for a VN_Port told to log in again (a cutover) and not yet back: it would refuse it") \
+	X(VN_PORT_GONE, "vn_port_gone", "from or for a VN_Port told to log in again (a cutover) and not yet back: sessions its ENode resets") \
 	X(MARK_UNTRUSTED, "mark_untrusted", "FCoE frame with the mark (a redirect rewrote it) on a port that is neither a fabric nor a series port") \
 	X(LOGIN_HELD_FULL, "login_held_full", "fabric login frame: no room to hold it, or its event was lost") \
 	X(NO_MBUF, "no_mbuf", "no mbuf for a copy of a fabric port's FIP frame to one more edge port") \

@@ -287,6 +287,12 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 			e->drop = FCR_R_NOT_LOGGED_IN;
 			return;
 		}
+		/* told to log in again: what it still sends is dropped */
+		if (vn & FCR_VN_LEAVING) {
+			e->out = FCR_OUT_DROP;
+			e->drop = FCR_R_VN_PORT_GONE;
+			return;
+		}
 	}
 	if (f->type == FCR_TYPE_ELS && e->crc_err == 0 && !f->mark &&
 	    (f->d_id == FCR_FCID_FLOGI || f->s_id == FCR_FCID_FLOGI) &&

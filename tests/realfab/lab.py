@@ -40,6 +40,9 @@ DEADLINE = float(os.environ.get("FCR_REALFAB_DEADLINE", "120"))
 MTU = 2500
 FCF_MAC = "0e:fc:00:ff:ff:fe"
 NAME_RE = re.compile(r"^fr([0-9a-z]{1,6})(t\d+|fa|fb|fc|fd|br|sa|sb)$")
+# in a run's directory kept for its logs (a failed run, FCR_REALFAB_KEEP): no
+# later run removes it as stale
+KEPT = "KEPT"
 
 
 class LabError(Exception):
@@ -121,7 +124,8 @@ def remove_stale():
             sh("ip", "link", "del", name, check=False)
     for d in os.listdir("/tmp"):
         m = re.match(r"^fcr-realfab-fr([0-9a-z]{1,6})$", d)
-        if m and not os.path.exists("/proc/%d" % int(m.group(1), 36)):
+        if m and not os.path.exists("/proc/%d" % int(m.group(1), 36)) and \
+                not os.path.exists(os.path.join("/tmp", d, KEPT)):
             shutil.rmtree(os.path.join("/tmp", d), ignore_errors=True)
 
 
@@ -735,6 +739,7 @@ class Lab:
         self.links = []
         signal.signal(signal.SIGTERM, self._old_term)
         if self.failed or self.keep:
+            open(os.path.join(self.dir, KEPT), "w").close()
             log("logs kept in %s" % self.dir)
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
