@@ -84,6 +84,7 @@ struct fcr_worker {
 	volatile int paused;      /* acknowledges a stop */
 	int shares_core;          /* another lcore runs on its CPU: yield it when idle */
 	uint32_t login_seq;       /* login events numbered so far */
+	uint32_t login_sent;      /* the last of them in the ring (not lost) */
 	uint32_t login_applied;   /* the tables lcore has applied logins up to this (atomic) */
 	uint32_t held_head, held_tail;
 	struct fcr_held held[FCR_HELD_MAX];

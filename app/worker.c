@@ -7,7 +7,8 @@
  * per frame; a full ring or TX queue is counted, never waited on. Fabric
  * login frames wait in a FIFO until the tables lcore says it applied their
  * events (login_applied), so no login completes before its binding and
- * rules are in the tables.
+ * rules are in the tables; the fabric's RSCNs wait in it too, behind the
+ * events given before them.
  */
 #include <sched.h>
 #include <unistd.h>
@@ -120,6 +121,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	uint16_t out[FCR_PIPELINE_BURST_MAX], i;
 	uint32_t seq_of[FCR_PIPELINE_BURST_MAX];
+	uint8_t own[FCR_PIPELINE_BURST_MAX];
 	uint64_t now = rte_rdtsc();
 	unsigned int nev, sent, j;
 
@@ -130,17 +132,27 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 	}
 	nev = fcr_pipeline_burst(&w->pipeline, in_port, pkts, n, out, &w->st.pl,
 				 ev, now);
-	/* number the logins; a held frame waits for its own number */
+	/* number the logins; a held frame waits for its own number, one
+	 * with none (an RSCN) for the last this worker gave */
+	if (nev != 0)
+		memset(own, 0, n);
 	for (j = 0; j < nev; j++) {
 		if (ev[j].type != FCR_EV_LOGIN)
 			continue;
 		i = ev[j].seq < n ? (uint16_t)ev[j].seq : UINT16_MAX;
 		ev[j].seq = ++w->login_seq;
-		if (i != UINT16_MAX)
+		if (i != UINT16_MAX) {
 			seq_of[i] = ev[j].seq;
+			own[i] = 1;
+		}
 	}
 	/* events first: a held frame's event is in the ring before it waits */
 	sent = send_events(w, ev, nev);
+	for (j = sent; j-- > 0;)
+		if (ev[j].type == FCR_EV_LOGIN) {
+			w->login_sent = ev[j].seq;
+			break;
+		}
 	for (i = 0; i < n; i++) {
 		struct fcr_held *h;
 
@@ -152,10 +164,20 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 			send_out(w, pkts[i], out[i]);
 			continue;
 		}
+		/* an RSCN waits behind the events this worker gave; with no
+		 * room to wait it goes now (a port that misses the news never
+		 * looks again) */
+		if (nev == 0 || !own[i]) {
+			seq_of[i] = w->login_sent;
+			if (w->held_tail - w->held_head >= FCR_HELD_MAX) {
+				send_out(w, pkts[i], (uint16_t)(out[i] & ~FCR_OUT_HOLD));
+				continue;
+			}
+		}
 		/* its event lost (ring full) or no room to wait: a fabric
 		 * login frame never passes unapplied (the ENode retries) */
 		if (w->held_tail - w->held_head >= FCR_HELD_MAX ||
-		    (sent < nev && lost_login(ev, sent, nev, seq_of[i]))) {
+		    (sent < nev && own[i] && lost_login(ev, sent, nev, seq_of[i]))) {
 			w->st.pl.drop[FCR_R_LOGIN_HELD_FULL]++;
 			rte_pktmbuf_free(pkts[i]);
 			continue;

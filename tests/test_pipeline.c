@@ -564,6 +564,57 @@ fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not(void **state)
 	free_all(m, 1);
 }
 
+/* An ELS request of the fabric controller (FFFFFD), its first payload
+ * byte `cmd`, to d. */
+static struct rte_mbuf *
+fctrl_request(uint32_t d, uint8_t cmd)
+{
+	struct rte_mbuf *m = frame(FCR_FCID_FCTRL, d, 8, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS);
+	struct fcr_frame f;
+
+	parse(m, &f);
+	rte_pktmbuf_mtod_offset(m, uint8_t *, f.fc_off + FCR_FC_HLEN)[0] = cmd;
+	fcr_put_crc_mbuf(m, fcr_frame_crc_off(&f),
+			 tu_crc32_ref(rte_pktmbuf_mtod_offset(m, uint8_t *, f.fc_off),
+				      f.fc_len));
+	return m;
+}
+
+/* The fabric's RSCN from a fabric port is held with no event of its own
+ * (the worker sends it once the logins before it are applied, so no port
+ * hears of a host's new FCID before the rules follow it); the fabric
+ * controller's other requests are not, nor is anything without fabric
+ * ports; from an edge port it is a station posing as the fabric. */
+static void
+an_rscn_from_the_fabric_is_held_with_no_event(void **state)
+{
+	struct rte_mbuf *m[2] = {
+		fctrl_request(0x010009, FCR_ELS_RSCN),
+		fctrl_request(0x010009, 0x62),
+	};
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	unsigned int n, i;
+	uint16_t out[2];
+
+	(void)state;
+	pl.fabric_mask = 1u << 1;
+	n = run(m, 2, 1, out, &st, ev);
+	for (i = 0; i < n; i++)
+		assert_int_not_equal(ev[i].type, FCR_EV_LOGIN);
+	assert_int_equal(out[0], 0 | FCR_OUT_HOLD);
+	assert_int_equal(out[1], 0);
+	free_all(m, 2);
+	m[0] = fctrl_request(0x010009, FCR_ELS_RSCN);
+	run(m, 1, 2, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_NOT_LOGGED_IN], 1);
+	pl.fabric_mask = 0;
+	run(m, 1, 1, out, &st, ev);
+	assert_int_equal(out[0], 0);
+	free_all(m, 1);
+}
+
 /* An edge port passes an FCoE frame only from a VN_Port that logged in
  * through it, from the MAC it was granted; a static binding from anywhere;
  * a fabric login request (S_ID 0) to ask. Fabric ports pass everything. */
@@ -1264,6 +1315,7 @@ main(void)
 		cmocka_unit_test(crc_in_a_second_segment_is_updated),
 		cmocka_unit_test(largest_payload_forwards_with_a_good_crc),
 		cmocka_unit_test(fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not),
+		cmocka_unit_test(an_rscn_from_the_fabric_is_held_with_no_event),
 		cmocka_unit_test(edge_ports_pass_only_logged_in_vn_ports),
 		cmocka_unit_test(fabric_macs_are_the_fcf_s_and_the_vn_port_s),
 		cmocka_unit_test(an_els_on_a_leg_names_the_members_the_header_names),

@@ -16,7 +16,10 @@
  * replies, over FCoE or FIP) becomes an event and its frame is held
  * (FCR_OUT_HOLD): the worker sends it only once the tables lcore has applied the
  * event, so a host never has its accept before its binding and every rule it
- * completes are in the tables.
+ * completes are in the tables. The fabric controller's RSCNs from a fabric
+ * port are held too, with no event of their own: behind every event the
+ * worker gave before them, so no port hears of a change (a host's new
+ * FCID) before fcredirect's rules have followed it.
  */
 #ifndef FCR_PIPELINE_H
 #define FCR_PIPELINE_H
@@ -88,9 +91,10 @@ unsigned int fcr_pipeline_forget(struct fcr_pipeline *p, struct fcr_event *ev,
 /*
  * Process n (<= FCR_PIPELINE_BURST_MAX) frames received on in_port. For
  * each, out[i] is the egress port or FCR_OUT_DROP (counted in st->drop;
- * the caller frees it), the port with FCR_OUT_HOLD for a fabric login frame.
- * Events for the tables lcore go to ev[]; returns how many. A login event's
- * `seq` is the index of its frame in pkts (the caller numbers it).
+ * the caller frees it), the port with FCR_OUT_HOLD for a fabric login frame
+ * or an RSCN. Events for the tables lcore go to ev[]; returns how many. A
+ * login event's `seq` is the index of its frame in pkts (the caller numbers
+ * it); a held frame no event names waits for the events before it.
  */
 unsigned int fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 				struct rte_mbuf **pkts, uint16_t n,

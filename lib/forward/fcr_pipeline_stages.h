@@ -40,7 +40,7 @@ struct fcr_pipeline_frames {
 	uint8_t pos[FCR_PIPELINE_BURST_MAX];   /* index in the burst */
 	uint8_t leg[FCR_PIPELINE_BURST_MAX];
 	uint8_t missed[FCR_PIPELINE_BURST_MAX];
-	uint8_t hold[FCR_PIPELINE_BURST_MAX];  /* a login frame to hold */
+	uint8_t hold[FCR_PIPELINE_BURST_MAX];  /* a login frame (or an RSCN) to hold */
 	unsigned int nmark;                    /* frames with the mark parse let on */
 };
 
@@ -135,6 +135,27 @@ fcr_pipeline_snoop_els(struct fcr_pipeline *p, struct rte_mbuf *m,
 		return 0;
 	return fcr_pipeline_login_event(p, &l, rte_pktmbuf_mtod(m, const uint8_t *),
 					in_port, frame, st, ev, now);
+}
+
+/* The fabric controller's RSCN, from a fabric port: it tells the ports a
+ * change that a login frame just taught fcredirect (a host's new login:
+ * its FCID's rules move). Held like a login frame, behind what this
+ * worker gave the tables lcore before it, so that what a port does on the
+ * news (a target's LOGO to the host's old FCID) finds the new rules in: an
+ * answer to a request that went by the old rules would otherwise come
+ * back by the new ones, with another S_ID than the request's D_ID. */
+static inline int
+fcr_pipeline_fabric_notice(const struct fcr_pipeline *p, struct rte_mbuf *m,
+			   const struct fcr_frame *f, uint16_t in_port)
+{
+	uint8_t buf[1];
+	const uint8_t *pl;
+
+	if (f->r_ctl != FCR_RCTL_ELS_REQ || f->s_id != FCR_FCID_FCTRL || f->payload_len < 1 ||
+	    !(p->fabric_mask >> in_port & 1))
+		return 0;
+	pl = rte_pktmbuf_read(m, f->fc_off + FCR_FC_HLEN, 1, buf);
+	return pl != NULL && pl[0] == FCR_ELS_RSCN;
 }
 
 static inline unsigned int
@@ -309,7 +330,8 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 
 /*
  * The trust model (fabric ports given): on an edge port the VN_Port check,
- * then every fabric login over FCoE an event and its frame held. Without
+ * then every fabric login over FCoE an event and its frame held (an RSCN
+ * from a fabric port held with none: fcr_pipeline_fabric_notice). Without
  * it nothing is held. Returns how many of the k frames go on.
  */
 static __rte_always_inline unsigned int
@@ -330,10 +352,13 @@ fcr_pipeline_trust(struct fcr_pipeline *p, uint16_t in_port,
 		w->hold[i] = 0;
 		/* a frame with the mark was rewritten: it teaches nothing */
 		if (unlikely(w->f[i].type == FCR_TYPE_ELS && !w->f[i].mark)) {
-			w->hold[i] = (uint8_t)fcr_pipeline_snoop_els(p,
-				pkts[w->pos[i]], &w->f[i], in_port, w->pos[i], st,
-				&ev[*nev], now);
-			*nev += w->hold[i];
+			unsigned int e = fcr_pipeline_snoop_els(p, pkts[w->pos[i]], &w->f[i],
+								in_port, w->pos[i], st,
+								&ev[*nev], now);
+
+			*nev += e;
+			w->hold[i] = (uint8_t)(e != 0 ||
+				fcr_pipeline_fabric_notice(p, pkts[w->pos[i]], &w->f[i], in_port));
 		}
 	}
 	return k;

@@ -101,6 +101,7 @@ enum fcr_eof {
 #define FCR_ELS_LOGO 0x05
 #define FCR_ELS_PRLI 0x20
 #define FCR_ELS_FDISC 0x51
+#define FCR_ELS_RSCN 0x61
 
 /* Well-known FCIDs */
 #define FCR_FCID_FLOGI 0xFFFFFEu

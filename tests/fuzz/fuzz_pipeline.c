@@ -179,6 +179,7 @@ struct expect {
 	uint8_t leg;
 	uint8_t miss;
 	uint8_t login;            /* a login event is due */
+	uint8_t notice;           /* an RSCN from the fabric: held, no event */
 	uint32_t sid, did;        /* after rewrite */
 	uint32_t crc_err;         /* stored CRC xor computed, on arrival */
 	struct fcr_login l;
@@ -223,7 +224,7 @@ route_port(const struct fcr_tables *t, uint16_t vlan, uint32_t did,
 static void
 expect_hold(struct expect *e)
 {
-	if (e->login && e->out != FCR_OUT_DROP)
+	if ((e->login || e->notice) && e->out != FCR_OUT_DROP)
 		e->out |= FCR_OUT_HOLD;
 }
 
@@ -306,6 +307,13 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 			memcpy(e->l.eth_src, e->bytes + 6, 6);
 		}
 	}
+	/* the fabric controller's RSCN from a fabric port: held behind the
+	 * events before it */
+	if (f->type == FCR_TYPE_ELS && !f->mark && f->r_ctl == FCR_RCTL_ELS_REQ &&
+	    f->s_id == FCR_FCID_FCTRL && f->payload_len >= 1 &&
+	    (PL_FABRIC_MASK >> in_port & 1) &&
+	    e->bytes[f->fc_off + FCR_FC_HLEN] == FCR_ELS_RSCN)
+		e->notice = 1;
 	/* a frame with the mark matches no entry: plain, not reported */
 	idx = f->mark ? -1 : fcr_flow_find(t->flows, fcr_flow_key(f->vlan, f->s_id,
 								  f->d_id));
