@@ -322,6 +322,45 @@ a_held_entry_drops_new_commands_and_counts_exchanges(void **state)
 	free_all(m, 1);
 }
 
+/* Between two edge ports a plain pair's frames go out to the FCF and come
+ * back on the same entry: a held entry holds the commands coming in from
+ * an edge port (their initiator's side), and lets by those coming back
+ * from the fabric, whose first pass it counted. */
+static void
+a_held_entry_holds_commands_from_edge_ports_only(void **state)
+{
+	uint64_t key = fcr_flow_key(VLAN, 0x010005, 0x010007);
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	uint32_t c0, e0, c, e;
+	struct rte_mbuf *m[1];
+	uint16_t out[1];
+
+	(void)state;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	log_in(0x2100000000000005ull, 0x010005, 0);
+	assert_true(fcr_flow_set(tables->flows, key,
+				 fcr_action(0x010005, 0x010007, FCR_LEG_PLAIN) | FCR_ACTION_HOLD,
+				 FCR_NO_OWNER) >= 0);
+	exchanges_of(0x010005, 0x010007, &c0, &e0);
+	m[0] = frame(0x010005, 0x010007, 32, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP);
+	run(m, 1, 0, out, &st, ev);             /* from the host's edge port */
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_CUTOVER_HELD], 1);
+	exchanges_of(0x010005, 0x010007, &c, &e);
+	assert_int_equal(c, c0);
+	free_all(m, 1);
+	m[0] = frame(0x010005, 0x010007, 32, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_FCP);
+	run(m, 1, 1, out, &st, ev);             /* back from the FCF */
+	assert_int_equal(out[0], 0);
+	assert_int_equal(st.drop[FCR_R_CUTOVER_HELD], 0);
+	exchanges_of(0x010005, 0x010007, &c, &e);
+	assert_int_equal(c, c0 + 1);
+	free_all(m, 1);
+	fcr_flow_del(tables->flows, key);
+	tables->fabric_mask = pl.fabric_mask = 0;
+}
+
 /* frame() of exchange ox, sent by its originator or its responder */
 static struct rte_mbuf *
 xframe(uint32_t s, uint32_t d, uint8_t r_ctl, uint16_t ox, int responder)
@@ -1308,6 +1347,7 @@ main(void)
 		cmocka_unit_test(every_redirect_leg_is_rewritten_and_routed),
 		cmocka_unit_test(a_redirect_that_is_not_active_drops_its_pair_and_counts_it),
 		cmocka_unit_test(a_held_entry_drops_new_commands_and_counts_exchanges),
+		cmocka_unit_test(a_held_entry_holds_commands_from_edge_ports_only),
 		cmocka_unit_test(a_draining_pair_drops_the_exchanges_begun_after_the_change),
 		cmocka_unit_test(unknown_flow_goes_plain_and_is_reported_once),
 		cmocka_unit_test(a_first_frame_command_is_reported_with_its_exchange),

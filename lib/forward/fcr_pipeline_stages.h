@@ -42,6 +42,9 @@ struct fcr_pipeline_frames {
 	uint8_t missed[FCR_PIPELINE_BURST_MAX];
 	uint8_t hold[FCR_PIPELINE_BURST_MAX];  /* a login frame (or an RSCN) to hold */
 	unsigned int nmark;                    /* frames with the mark parse let on */
+	/* the burst came in on a fabric port: a held entry lets its commands
+	 * by (fcr_pipeline_holds) */
+	uint8_t from_fabric;
 };
 
 /* A frame of no flow entry: its flow reported (FCR_EV_FLOW_FIRST), once;
@@ -268,6 +271,7 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 	int mark_ok = (p->fabric_mask | p->series_mask) >> in_port & 1;
 
 	w->nmark = 0;
+	w->from_fabric = (uint8_t)(p->fabric_mask >> in_port & 1);
 	for (i = 0; i < n && i < 4; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
@@ -380,6 +384,21 @@ fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
 				w->idx[i] = FCR_FLOW_NONE;
 }
 
+/* An FCP command on an entry held for a cutover's drain (action a) is
+ * held where it comes in from its initiator's side, an edge port (every
+ * port without fabric ports). From a fabric port it is on its way back
+ * from the FCF: between two edge ports of this fcredirect a plain pair's
+ * frames go out to the FCF and come back (the deployment's routes), on
+ * the same entry each way. Its first pass, let by before the hold, was
+ * counted as an exchange begun: held now, it would never reach the
+ * target, never end, and the drain would wait for it until its timeout. */
+static inline int
+fcr_pipeline_holds(uint64_t a, const struct fcr_frame *f, int from_fabric)
+{
+	return (a & FCR_ACTION_HOLD) && !from_fabric && f->r_ctl == FCR_RCTL_FCP_CMND &&
+	       f->type == FCR_TYPE_FCP;
+}
+
 /* A frame that may begin or end an exchange on its entry (action a, leg
  * its leg): a command on an entry held for a cutover's drain is held
  * (FCR_LEG_HELD: dropped in the route stage, its exchange never begun);
@@ -387,11 +406,11 @@ fcr_pipeline_lookup(struct fcr_pipeline *p, unsigned int k,
  * nothing. Returns the frame's leg. */
 static inline uint8_t
 fcr_pipeline_exchange(uint64_t a, uint8_t leg, struct fcr_flow_exchanges *c,
-		      const struct fcr_frame *f)
+		      const struct fcr_frame *f, int from_fabric)
 {
 	if (leg >= FCR_LEG_HELD)
 		return leg;
-	if ((a & FCR_ACTION_HOLD) && f->r_ctl == FCR_RCTL_FCP_CMND && f->type == FCR_TYPE_FCP)
+	if (fcr_pipeline_holds(a, f, from_fabric))
 		return FCR_LEG_HELD;
 	fcr_flow_count_exchange(c, f->r_ctl, f->type);
 	return leg;
@@ -406,7 +425,7 @@ fcr_pipeline_exchange(uint64_t a, uint8_t leg, struct fcr_flow_exchanges *c,
  * the action (fcr_pipeline_exchange). Only such entries pay this. */
 static inline uint8_t
 fcr_pipeline_drain(const struct fcr_redirect_table *rd, uint64_t a, uint8_t leg,
-		   struct fcr_flow_exchanges *c, const struct fcr_frame *f)
+		   struct fcr_flow_exchanges *c, const struct fcr_frame *f, int from_fabric)
 {
 	int to_initiator = (f->f_ctl & FCR_F_CTL_EXCH_CTX) != 0;
 
@@ -415,8 +434,7 @@ fcr_pipeline_drain(const struct fcr_redirect_table *rd, uint64_t a, uint8_t leg,
 				   [(a & FCR_ACTION_DRAIN_VI) != 0][f->ox_id >> 6];
 		uint64_t bit = 1ull << (f->ox_id & 63);
 
-		if ((a & FCR_ACTION_HOLD) && f->r_ctl == FCR_RCTL_FCP_CMND &&
-		    f->type == FCR_TYPE_FCP) {
+		if (fcr_pipeline_holds(a, f, from_fabric)) {
 			__atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
 			return FCR_LEG_HELD;
 		}
@@ -424,7 +442,7 @@ fcr_pipeline_drain(const struct fcr_redirect_table *rd, uint64_t a, uint8_t leg,
 			return FCR_LEG_NEW_EXCHANGE;
 	}
 	if (fcr_flow_exchange_frame(f->r_ctl))
-		return fcr_pipeline_exchange(a, leg, c, f);
+		return fcr_pipeline_exchange(a, leg, c, f, from_fabric);
 	return leg;
 }
 
@@ -479,10 +497,11 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		if (unlikely(a & FCR_ACTION_DRAIN))
 			w->leg[i] = fcr_pipeline_drain(p->tables->redirects, a, w->leg[i],
 						       &ft->exchanges[p->worker][w->idx[i]],
-						       &w->f[i]);
+						       &w->f[i], w->from_fabric);
 		else if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
 			w->leg[i] = fcr_pipeline_exchange(
-				a, w->leg[i], &ft->exchanges[p->worker][w->idx[i]], &w->f[i]);
+				a, w->leg[i], &ft->exchanges[p->worker][w->idx[i]], &w->f[i],
+				w->from_fabric);
 		/* the route's tbl24 entry (domain and area routes: the
 		 * lookup is this one read) */
 		w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, d);
