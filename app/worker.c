@@ -121,7 +121,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	uint16_t out[FCR_PIPELINE_BURST_MAX], i;
 	uint32_t seq_of[FCR_PIPELINE_BURST_MAX];
-	uint8_t own[FCR_PIPELINE_BURST_MAX];
+	uint64_t own = 0; /* frames with a login event of their own */
 	uint64_t now = rte_rdtsc();
 	unsigned int nev, sent, j;
 
@@ -134,8 +134,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 				 ev, now);
 	/* number the logins; a held frame waits for its own number, one
 	 * with none (an RSCN) for the last this worker gave */
-	if (nev != 0)
-		memset(own, 0, n);
+	RTE_BUILD_BUG_ON(FCR_PIPELINE_BURST_MAX > 64);
 	for (j = 0; j < nev; j++) {
 		if (ev[j].type != FCR_EV_LOGIN)
 			continue;
@@ -143,7 +142,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 		ev[j].seq = ++w->login_seq;
 		if (i != UINT16_MAX) {
 			seq_of[i] = ev[j].seq;
-			own[i] = 1;
+			own |= 1ull << i;
 		}
 	}
 	/* events first: a held frame's event is in the ring before it waits */
@@ -167,7 +166,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 		/* an RSCN waits behind the events this worker gave; with no
 		 * room to wait it goes now (a port that misses the news never
 		 * looks again) */
-		if (nev == 0 || !own[i]) {
+		if (!(own >> i & 1)) {
 			seq_of[i] = w->login_sent;
 			if (w->held_tail - w->held_head >= FCR_HELD_MAX) {
 				send_out(w, pkts[i], (uint16_t)(out[i] & ~FCR_OUT_HOLD));
@@ -177,7 +176,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 		/* its event lost (ring full) or no room to wait: a fabric
 		 * login frame never passes unapplied (the ENode retries) */
 		if (w->held_tail - w->held_head >= FCR_HELD_MAX ||
-		    (sent < nev && own[i] && lost_login(ev, sent, nev, seq_of[i]))) {
+		    (sent < nev && (own >> i & 1) && lost_login(ev, sent, nev, seq_of[i]))) {
 			w->st.pl.drop[FCR_R_LOGIN_HELD_FULL]++;
 			rte_pktmbuf_free(pkts[i]);
 			continue;
