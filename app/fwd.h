@@ -68,8 +68,12 @@ struct fcr_worker_stats {
 struct fcr_held {
 	struct rte_mbuf *m;
 	uint64_t tsc;     /* received */
+	uint64_t reply;   /* a fabric login reply: where its request came from
+			   * (fcr_pipeline_reply_key); 0: none */
 	uint32_t seq;     /* its event's number */
-	uint16_t port;    /* where it goes */
+	uint16_t port;    /* where it goes (as routed) */
+	uint16_t in_port;
+	uint8_t deferred; /* FCR_OUT_REPLY: its egress and its leg's count wait */
 };
 
 struct fcr_worker {

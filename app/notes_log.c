@@ -100,6 +100,36 @@ log_refused(const struct fcr_note *n, uint64_t now)
 				"%s: not learned", n->vlan, w, f, fcr_wwpn_format(n->other_wwpn, o));
 }
 
+/* What the port and ENode rules refused: a login taken from another
+ * port, a pinned member logging in elsewhere, a logout by another ENode. */
+static void
+log_hijack(const struct fcr_note *n, uint64_t now)
+{
+	char w[FCR_WWPN_STRLEN], f[FCR_FCID_STRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	struct rte_ether_addr ea;
+
+	fcr_wwpn_format(n->wwpn, w);
+	fcr_fcid_format(n->fcid, f);
+	fcr_vn_mac(n->enode, ea.addr_bytes);
+	rte_ether_format_addr(mac, sizeof(mac), &ea);
+	if (n->kind == FCR_NOTE_LOGIN_CONFLICT)
+		FCR_LOG_LIMITED(&refused_limit, now, WARNING, tables,
+				"vlan %u wwpn %s: a fabric login from ENode %s on port %u "
+				"refused (login_conflict): that ENode's login waits or logged "
+				"in on port %u", n->vlan, w, mac, n->port, n->other_port);
+	else if (n->kind == FCR_NOTE_LOGIN_PINNED)
+		FCR_LOG_LIMITED(&refused_limit, now, WARNING, tables,
+				"vlan %u wwpn %s: the fabric gave it %s through port %u "
+				"(ENode %s); a redirect names it and it is pinned to port %u: "
+				"not learned, the redirect keeps its path (binding unpin to "
+				"move it)", n->vlan, w, f, n->port, mac, n->other_port);
+	else
+		FCR_LOG_LIMITED(&refused_limit, now, WARNING, tables,
+				"vlan %u wwpn %s: a logout of %s asked by ENode %s on port %u, "
+				"which did not log it in: the binding stays", n->vlan, w, f,
+				mac, n->port);
+}
+
 void
 fcr_notes_log(const struct fcr_note *n)
 {
@@ -115,6 +145,11 @@ fcr_notes_log(const struct fcr_note *n)
 	case FCR_NOTE_STATIC_KEPT:
 	case FCR_NOTE_UNTRUSTED:
 		log_refused(n, now);
+		break;
+	case FCR_NOTE_LOGIN_CONFLICT:
+	case FCR_NOTE_LOGIN_PINNED:
+	case FCR_NOTE_LOGOUT_REFUSED:
+		log_hijack(n, now);
 		break;
 	default:
 		log_binding(n, now);

@@ -288,6 +288,11 @@ fcr_show_fwd_stats(FILE *out)
 	fprintf(out, "    %-28s %" PRIu64 "\n", #name, ws->name);
 	FCR_TABLES_STATS(FCR_WS_PRINT)
 #undef FCR_WS_PRINT
+	/* by the port the refused request came in on */
+	for (p = 0; p < fcr_fwd.nb_ports && p < FCR_COUNTED_PORTS; p++)
+		if (fcr_fwd.tables->login_conflict[p] != 0)
+			fprintf(out, "    login_conflict port %-14u %" PRIu64 "\n", p,
+				fcr_fwd.tables->login_conflict[p]);
 	if (fcr_login_latency.count > 0) {
 		double us = 1e6 / (double)rte_get_tsc_hz();
 

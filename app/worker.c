@@ -109,8 +109,29 @@ release_held(struct fcr_worker *w)
 		w->st.hold_us[RTE_MIN(us / FCR_HOLD_BUCKET_US, (uint64_t)FCR_HOLD_BUCKETS - 1)]++;
 		if (now - h->tsc > w->st.hold_max_tsc)
 			w->st.hold_max_tsc = now - h->tsc;
-		send_out(w, h->m, h->port);
 		w->held_head++;
+		if (unlikely(h->reply != 0 || h->deferred)) {
+			/* applied: the tables say where its request came from */
+			uint64_t vn = 0;
+			uint16_t to;
+
+			if (h->reply != 0)
+				fcr_vn_lookup_cached(fcr_fwd.tables->bindings,
+						     &w->pipeline.vcache, &h->reply, 1, &vn);
+			to = fcr_pipeline_reply_port(vn, h->port, h->in_port);
+			if (to == FCR_OUT_DROP) {
+				w->st.pl.drop[FCR_R_LOGIN_REFUSED]++;
+				rte_pktmbuf_free(h->m);
+				continue;
+			}
+			if (h->deferred) {
+				w->st.pl.leg[FCR_LEG_PLAIN]++;
+				w->st.pl.leg_bytes[FCR_LEG_PLAIN] += rte_pktmbuf_pkt_len(h->m);
+			}
+			send_out(w, h->m, to);
+			continue;
+		}
+		send_out(w, h->m, h->port);
 	}
 }
 
@@ -121,6 +142,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	uint16_t out[FCR_PIPELINE_BURST_MAX], i;
 	uint32_t seq_of[FCR_PIPELINE_BURST_MAX];
+	uint64_t reply[FCR_PIPELINE_BURST_MAX];
 	uint64_t own = 0; /* frames with a login event of their own */
 	uint64_t now = rte_rdtsc();
 	unsigned int nev, sent, j;
@@ -143,6 +165,8 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 		if (i != UINT16_MAX) {
 			seq_of[i] = ev[j].seq;
 			own |= 1ull << i;
+			reply[i] = fcr_fwd.fabric_mask >> in_port & 1 ?
+				fcr_pipeline_reply_key(&ev[j]) : 0;
 		}
 	}
 	/* events first: a held frame's event is in the ring before it waits */
@@ -168,6 +192,7 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 		 * looks again) */
 		if (!(own >> i & 1)) {
 			seq_of[i] = w->login_sent;
+			reply[i] = 0;
 			if (w->held_tail - w->held_head >= FCR_HELD_MAX) {
 				send_out(w, pkts[i], (uint16_t)(out[i] & ~FCR_OUT_HOLD));
 				continue;
@@ -185,7 +210,10 @@ forward_burst(struct fcr_worker *w, uint16_t in_port, struct rte_mbuf **pkts,
 		h->m = pkts[i];
 		h->tsc = now;
 		h->seq = seq_of[i];
-		h->port = (uint16_t)(out[i] & ~FCR_OUT_HOLD);
+		h->port = (uint16_t)(out[i] & ~(FCR_OUT_HOLD | FCR_OUT_REPLY));
+		h->in_port = in_port;
+		h->reply = reply[i];
+		h->deferred = (out[i] & FCR_OUT_REPLY) != 0;
 	}
 	release_held(w);
 }

@@ -97,7 +97,7 @@ LEGS = ["plain", "host_to_target", "vi_to_target", "target_to_host", "vt_to_host
 REASONS = ["runt", "trunc_vlan", "vlan_stacked", "trunc_fcoe_hdr", "bad_version",
            "bad_reserved", "bad_sof", "trunc_fc_hdr", "no_trailer", "bad_eof",
            "bad_trailer", "bad_length", "too_long", "bad_fill", "no_route",
-           "no_port", "fabric_loop", "no_passthrough", "split_header", "redirect_not_ready", "redirect_hidden",
+           "no_port", "fabric_loop", "login_refused", "no_passthrough", "split_header", "redirect_not_ready", "redirect_hidden",
            "tx_full"]
 NOT_READY = "redirect_not_ready"
 ELS_LS_RJT, ELS_LS_ACC, ELS_PLOGI, ELS_FLOGI, ELS_LOGO, ELS_FDISC = 1, 2, 3, 4, 5, 0x51
@@ -620,6 +620,13 @@ class Model:
                 return (port, mac)
         return self.route(vlan, d_id)
 
+    def vn_hop(self, vlan, d_id):
+        """Does what comes from the fabric to d_id go where its VN_Port
+        logged in (egress's first way)?"""
+        port, mac = self.vn.get((vlan, d_id), (None, None))
+        return bool(self.fabric) and port is not None and mac is not None \
+            and port not in self.fabric
+
     def leg_subst(self, rule, f):
         """(old FCID, new FCID, old WWPN, new WWPN) of a rule's leg: the
         member its header stops naming and the one it names now."""
@@ -1021,12 +1028,28 @@ def run_model(args, rep):
                         psrc, pdst = egress_macs(b, phop, f.s_id, f.s_id, f.d_id)
                         e.alt = (phop[0], rewrite_rec(inrecs[i], psrc, pdst, f.s_id, f.d_id),
                                  rewrite_bytes(b, f, psrc, pdst, f.s_id, f.d_id))
+        # the login server's reply to an FCID with no VN_Port hop yet (a
+        # login's accept): sent once applied where the login bound it, else
+        # as routed, never back into the fabric port; as the FCF addressed it
+        reply_wait = (lg is not None and reason == "ok" and args.in_port in fabric
+                      and f.s_id == FFFFFE and not m.vn_hop(f.vlan, f.d_id))
+        routed = e.port if e.drop is None else None
         if lg is not None:
             # held until the tables lcore applied it: sent, but maybe later
             e.held = e.port is not None
             before = m.rules
             blocked = m.blocks
             m.login(lg, args.in_port)
+            if reply_wait:
+                vp = m.vn.get((f.vlan, f.d_id), (None, None))[0] \
+                    if lg.kind == "acc" and lg.wwpn is not None else None
+                port = vp if vp is not None and vp != args.in_port else routed
+                if port is None:
+                    e.drop, e.port = "login_refused", None
+                else:
+                    e.drop, e.port, e.leg = None, port, "plain"
+                    e.rec, e.data = inrecs[i], b
+                e.held = e.port is not None
             if m.rules is not before:
                 e.removed = [k for k in list(before) + list(blocked)
                              if k not in m.rules and k not in m.blocks]

@@ -722,6 +722,172 @@ edge_ports_pass_only_logged_in_vn_ports(void **state)
 	tables->fabric_mask = pl.fabric_mask = 0;
 }
 
+/* The owner key of the ENode that sent m (its source MAC, on VLAN). */
+static uint64_t
+sender_enode(struct rte_mbuf *m)
+{
+	return fcr_enode_key(VLAN, rte_pktmbuf_mtod(m, const uint8_t *) + 6);
+}
+
+/*
+ * An ENode that logged in over FIP owns its edge port: its FIP frames and
+ * its fabric logins over FCoE on any other edge port are dropped as
+ * enode_wrong_port (no event: nothing of it reaches the tables), on its
+ * own port and from the fabric they pass; once it is gone, anywhere.
+ */
+static void
+an_enode_sends_only_through_the_port_it_logged_in_from(void **state)
+{
+	static uint8_t buf[512], payload[FCR_ELS_SPARM_LEN];
+	struct fcr_l2_spec l2 = { .tagged = 1, .vlan = VLAN,
+				  .src = { 0x0e, 0, 0, 0, 0, 0x44 } };
+	struct fcr_fip_spec fip = { .subcode = FCR_FIP_SC_REQ,
+				    .desc_type = FCR_FIP_DT_FLOGI };
+	struct fcr_fc_spec fc = { .r_ctl = FCR_RCTL_ELS_REQ, .type = FCR_TYPE_ELS,
+				  .d_id = FCR_FCID_FLOGI, .ox_id = 9,
+				  .payload = payload, .payload_len = FCR_ELS_SPARM_LEN };
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[2];
+	uint16_t out[2];
+	uint64_t owner;
+	size_t len;
+	unsigned int nev;
+
+	(void)state;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	fcr_els_sparm(payload, FCR_ELS_FLOGI, H, H + 1);
+	len = fcr_build_fip_ls(buf, sizeof(buf), &l2, &fip, &fc);
+	m[0] = rte_pktmbuf_alloc(mp);
+	memcpy(rte_pktmbuf_append(m[0], (uint16_t)len), buf, len);
+	m[1] = frame(0, FCR_FCID_FLOGI, FCR_ELS_SPARM_LEN, 1, FCR_RCTL_ELS_REQ, FCR_TYPE_ELS);
+	/* both ENodes logged in through port 0 */
+	owner = sender_enode(m[0]);
+	assert_int_equal(fcr_binding_enode_own(tables->bindings, owner, 0), 0);
+	assert_int_equal(fcr_binding_enode_own(tables->bindings, sender_enode(m[1]), 0), 0);
+	nev = run(m, 2, 2, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_ENODE_WRONG_PORT], 2);
+	assert_int_equal(nev, 0);
+	nev = run(m, 2, 0, out, &st, ev);
+	assert_int_equal(out[0], 1 | FCR_OUT_HOLD);
+	assert_int_equal(out[1] & ~FCR_OUT_HOLD, 1);
+	assert_int_equal(st.drop[FCR_R_ENODE_WRONG_PORT], 0);
+	assert_int_equal(nev, 2);
+	/* another ENode on port 2 is its own */
+	rte_pktmbuf_mtod(m[1], uint8_t *)[11] ^= 0x01;
+	run(&m[1], 1, 2, out, &st, ev);
+	assert_int_equal(out[0] & ~FCR_OUT_HOLD, 1);
+	rte_pktmbuf_mtod(m[1], uint8_t *)[11] ^= 0x01;
+	/* gone (timed out): its MAC may log in through another port */
+	fcr_binding_enode_free(tables->bindings, owner);
+	fcr_binding_enode_free(tables->bindings, sender_enode(m[1]));
+	run(m, 2, 2, out, &st, ev);
+	assert_int_equal(st.drop[FCR_R_ENODE_WRONG_PORT], 0);
+	assert_int_equal(st.drop[FCR_R_NO_PASSTHROUGH], 1); /* port 2 has no FIP peer */
+	assert_int_equal(out[1] & ~FCR_OUT_HOLD, 1);
+	free_all(m, 2);
+	tables->fabric_mask = pl.fabric_mask = 0;
+}
+
+/*
+ * A fabric login reply goes where its request came from: once applied, a
+ * login's accept to the port its granted VN_Port is bound behind (not
+ * learned: dropped), another FIP reply to its ENode's port; a reply over
+ * FCoE that grants nothing, and anything whose word says nothing, where it
+ * was routed, never back out of the port it came in on.
+ */
+static void
+a_login_reply_goes_where_its_request_came_from(void **state)
+{
+	const uint8_t enode[6] = { 0x0e, 0, 0, 0, 0, 0x44 };
+	uint64_t grant = fcr_vn_key(VLAN, FH), own = fcr_vn_enode_key(fcr_enode_key(VLAN, enode));
+	struct fcr_event ev;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = FCR_EV_LOGIN;
+	ev.kind = FCR_LOGIN_ACC;
+	ev.vlan = VLAN;
+	ev.s_id = FCR_FCID_FLOGI;
+	ev.d_id = FH;
+	ev.has_wwpn = 1;
+	memcpy(ev.enode, enode, 6);
+	assert_true(fcr_pipeline_reply_key(&ev) == grant);      /* FLOGI/FDISC accept, FCoE */
+	ev.has_wwpn = 0;
+	assert_true(fcr_pipeline_reply_key(&ev) == 0);          /* a LOGO's accept, FCoE */
+	ev.has_wwpn = 1;
+	ev.s_id = FT;
+	assert_true(fcr_pipeline_reply_key(&ev) == 0);          /* not the login server's */
+	ev.kind = FCR_LOGIN_RJT;
+	ev.s_id = FCR_FCID_FLOGI;
+	assert_true(fcr_pipeline_reply_key(&ev) == 0);
+	ev.via_fip = 1;
+	ev.answers = FCR_LOGIN_FLOGI;
+	assert_true(fcr_pipeline_reply_key(&ev) == own);        /* a reject, FIP */
+	ev.kind = FCR_LOGIN_ACC;
+	assert_true(fcr_pipeline_reply_key(&ev) == grant);
+	ev.answers = FCR_LOGIN_FDISC;
+	assert_true(fcr_pipeline_reply_key(&ev) == grant);
+	ev.answers = FCR_LOGIN_LOGO;
+	assert_true(fcr_pipeline_reply_key(&ev) == own);
+	ev.answers = FCR_LOGIN_NONE;
+	assert_true(fcr_pipeline_reply_key(&ev) == 0);
+	ev.answers = FCR_LOGIN_FLOGI;
+	ev.kind = FCR_LOGIN_CVL;
+	assert_true(fcr_pipeline_reply_key(&ev) == 0);
+	/* routed back out of the fabric port (1) it came in on: where the
+	 * word says, else dropped; routed elsewhere: there unless the word
+	 * names a port */
+	assert_int_equal(fcr_pipeline_reply_port(fcr_vn_pack(enode, 0), 1, 1), 0);
+	assert_int_equal(fcr_pipeline_reply_port(0, 1, 1), FCR_OUT_DROP);
+	assert_int_equal(fcr_pipeline_reply_port(fcr_vn_pack(enode, 0) | FCR_VN_LEAVING, 1, 1),
+			 FCR_OUT_DROP);
+	assert_int_equal(fcr_pipeline_reply_port(FCR_VN_ANY, 1, 1), FCR_OUT_DROP);
+	assert_int_equal(fcr_pipeline_reply_port(FCR_VN_ANY, 2, 1), 2);
+	assert_int_equal(fcr_pipeline_reply_port(0, 2, 1), 2);
+	assert_int_equal(fcr_pipeline_reply_port(fcr_vn_pack(enode, 1), 2, 1), 2);
+	assert_int_equal(fcr_pipeline_reply_port(fcr_vn_pack(enode, 3), 2, 1), 3);
+	assert_int_equal(fcr_pipeline_reply_port(0, 1 | FCR_OUT_FLOOD, 1), 1 | FCR_OUT_FLOOD);
+	assert_int_equal(fcr_pipeline_reply_port(fcr_vn_pack(enode, 3), 1 | FCR_OUT_FLOOD, 1), 3);
+}
+
+/* The login server's accept of a new FCID whose route leads back into the
+ * fabric port it came in on (the deployment's routes) is held, not dropped
+ * as a loop, its MACs as the FCF addressed them: the worker sends it where
+ * its request came from once applied. Any other frame to that FCID is a
+ * loop. */
+static void
+a_login_accept_routed_into_the_fabric_waits_for_its_port(void **state)
+{
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m[2];
+	uint8_t eth[12];
+	uint16_t out[2];
+	unsigned int nev, i;
+
+	(void)state;
+	tables->fabric_mask = pl.fabric_mask = 1u << 1;
+	m[0] = flogi(FCR_FCID_FLOGI, 0x410077, FCR_RCTL_ELS_REP, 0x2000000000000077ull);
+	m[1] = fcp(FCR_FCID_FLOGI, 0x410077);
+	memcpy(eth, rte_pktmbuf_mtod(m[0], uint8_t *), 12);
+	nev = run(m, 2, 1, out, &st, ev);
+	for (i = 0; i < nev && ev[i].type != FCR_EV_LOGIN; i++)
+		;
+	assert_true(i < nev);
+	assert_int_equal(ev[i].kind, FCR_LOGIN_ACC);
+	assert_true(fcr_pipeline_reply_key(&ev[i]) == fcr_vn_key(VLAN, 0x410077));
+	assert_int_equal(out[0], 1 | FCR_OUT_HOLD | FCR_OUT_REPLY);
+	assert_int_equal(st.leg[FCR_LEG_PLAIN], 0); /* counted when sent */
+	assert_memory_equal(rte_pktmbuf_mtod(m[0], uint8_t *), eth, 12);
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_FABRIC_LOOP], 1);
+	free_all(m, 2);
+	tables->fabric_mask = pl.fabric_mask = 0;
+}
+
 /* With fabric ports fcredirect never sends its own MAC: to an ENode the
  * FCF's MAC (as the ENode addressed it, or as the FCF sent it) and the
  * route's destination; to the FCF its MAC kept and the S_ID's VN_Port MAC
@@ -1075,7 +1241,8 @@ a_marked_login_accept_teaches_nothing(void **state)
 	/* the control: the fabric's own accept binds the port */
 	n = run(&m[2], 1, 1, &out[2], &st, ev);
 	assert_int_equal(st.logins, 1);
-	assert_int_equal(out[2], 0 | FCR_OUT_HOLD);
+	/* to a new FCID: its port decided once applied */
+	assert_int_equal(out[2], 0 | FCR_OUT_HOLD | FCR_OUT_REPLY);
 	apply_logins(ev, n);
 	assert_int_not_equal(fcr_binding_by_fcid(tables->bindings, VLAN, FLH),
 			     FCR_BINDING_NONE);
@@ -1357,6 +1524,9 @@ main(void)
 		cmocka_unit_test(fabric_logins_are_held_and_reported_and_plogi_and_bad_crc_are_not),
 		cmocka_unit_test(an_rscn_from_the_fabric_is_held_with_no_event),
 		cmocka_unit_test(edge_ports_pass_only_logged_in_vn_ports),
+		cmocka_unit_test(an_enode_sends_only_through_the_port_it_logged_in_from),
+		cmocka_unit_test(a_login_reply_goes_where_its_request_came_from),
+		cmocka_unit_test(a_login_accept_routed_into_the_fabric_waits_for_its_port),
 		cmocka_unit_test(fabric_macs_are_the_fcf_s_and_the_vn_port_s),
 		cmocka_unit_test(an_els_on_a_leg_names_the_members_the_header_names),
 		cmocka_unit_test(the_ends_never_reach_the_service_node),

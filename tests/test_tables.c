@@ -740,6 +740,7 @@ record_note(void *ctx, const struct fcr_note *n)
 /* Requests come in on the edge port, replies on the fabric port, unless
  * reply_port says otherwise. */
 static uint8_t reply_port = FABRIC_PORT;
+static uint8_t request_port = EDGE_PORT;
 /* when login()'s frames were seen */
 static uint64_t login_tsc;
 
@@ -764,7 +765,7 @@ login(struct fcr_tables *t, enum fcr_login_kind kind, uint8_t answers,
 	ev.port_id = port_id;
 	ev.enode[0] = 0x0e;
 	ev.enode[5] = enode_last;
-	ev.port = kind == FCR_LOGIN_ACC || kind == FCR_LOGIN_RJT ? reply_port : EDGE_PORT;
+	ev.port = kind == FCR_LOGIN_ACC || kind == FCR_LOGIN_RJT ? reply_port : request_port;
 	ev.tsc = login_tsc;
 	fcr_tables_event(t, &ev);
 }
@@ -1242,6 +1243,214 @@ an_enode_silent_for_two_and_a_half_periods_loses_its_bindings(void **state)
 	fcr_tables_event(t, &ev);
 	assert_int_equal(fcr_tables_keepalive(t, 1000000, 1), 0);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	fcr_tables_free(t);
+}
+
+#define OTHER_PORT 1
+
+/* Only what the port and ENode rules refuse. */
+static void
+record_refusal(void *ctx, const struct fcr_note *n)
+{
+	if (n->kind == FCR_NOTE_LOGIN_CONFLICT || n->kind == FCR_NOTE_LOGIN_PINNED ||
+	    n->kind == FCR_NOTE_LOGOUT_REFUSED)
+		record_note(ctx, n);
+}
+
+/* The edge port owning ENode 0e:..:last, or FCR_VN_ANY_PORT. */
+static unsigned int
+enode_port(struct fcr_tables *t, uint8_t last)
+{
+	const uint8_t mac[6] = { 0x0e, 0, 0, 0, 0, last };
+
+	return fcr_binding_enode_port(t->bindings, fcr_enode_key(VLAN, mac));
+}
+
+/*
+ * A login is the port's that asked: a request with the same exchange and
+ * ENode MAC from another port (a station taking the service node's login
+ * as it logs in again) is refused, counted by port and noted, and the
+ * fabric's accept binds the first asker. An ENode that logged in over FIP
+ * owns its edge port until it times out: its MAC asking from another port
+ * is refused too.
+ */
+static void
+a_login_request_is_bound_to_the_port_it_came_from(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct note_log l = { .count = 0 };
+	uint32_t n;
+
+	(void)state;
+	t->note_hook = (struct fcr_note_hook){ .fn = record_refusal, .ctx = &l };
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
+	assert_int_equal(enode_port(t, 4), FCR_VN_ANY_PORT); /* not until accepted */
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
+	request_port = EDGE_PORT;
+	assert_int_equal(t->st.login_conflicts, 1);
+	assert_int_equal(t->login_conflict[OTHER_PORT], 1);
+	assert_int_equal(t->login_conflict[EDGE_PORT], 0);
+	assert_int_equal(l.count, 1);
+	assert_int_equal(l.n[0].kind, FCR_NOTE_LOGIN_CONFLICT);
+	assert_int_equal(l.n[0].port, OTHER_PORT);
+	assert_int_equal(l.n[0].other_port, EDGE_PORT);
+	assert_true(l.n[0].wwpn == VT);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
+	n = fcr_binding_get(t->bindings, VLAN, VT, 0);
+	assert_int_equal(t->bindings->entry[n].fcid, FVT);
+	assert_int_equal((t->bindings->entry[n].vn >> 48) & 0xFF, EDGE_PORT);
+	/* the same port asking again (a retry) replaces its own request */
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 2, VI, 0, 4);
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 2, VI, 0, 4);
+	assert_int_equal(t->st.login_conflicts, 1);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, FVI, 2, 0, 0, 4);
+	assert_int_equal(t->bindings->entry[fcr_binding_get(t->bindings, VLAN, VI, 0)].fcid, FVI);
+	/* logged in: its ENode owns the edge port, in the table the workers
+	 * read; from another port its requests are refused, any exchange */
+	assert_int_equal(enode_port(t, 4), EDGE_PORT);
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 3, H, 0, 4);
+	request_port = EDGE_PORT;
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, FH, 3, 0, 0, 4);
+	assert_int_equal(t->st.login_conflicts, 2);
+	assert_int_equal(t->login_conflict[OTHER_PORT], 2);
+	assert_int_equal(fcr_binding_get(t->bindings, VLAN, H, 0), FCR_BINDING_NONE);
+	/* another ENode on that port is its own */
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 3, H, 0, 5);
+	request_port = EDGE_PORT;
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FH, 3, 0, 0, 5);
+	assert_int_equal(t->bindings->entry[fcr_binding_get(t->bindings, VLAN, H, 0)].fcid, FH);
+	assert_int_equal(enode_port(t, 5), OTHER_PORT);
+	/* the ENode keeps alive, then is silent 2.5 periods: gone, its MAC
+	 * free to log in through another port */
+	advertise(t, 1, FABRIC_PORT, 0x2000000000000001ull);
+	keep_alive(t, 4, EDGE_PORT, 1, 1000);
+	assert_int_equal(fcr_tables_keepalive(t, 3501, 1), 1);
+	assert_int_equal(enode_port(t, 4), FCR_VN_ANY_PORT);
+	assert_int_equal(enode_port(t, 5), OTHER_PORT);
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 4, VT, 0, 4);
+	request_port = EDGE_PORT;
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 4, 0, 0, 4);
+	assert_int_equal(t->st.login_conflicts, 2);
+	assert_int_equal(enode_port(t, 4), OTHER_PORT);
+	fcr_tables_free(t);
+}
+
+/*
+ * The WWPNs a redirect names stay where they logged in: a login of one
+ * through another port or another ENode, even one the fabric accepts, does
+ * not move it (the redirect keeps its path); noted and counted. An
+ * operator's unpin lets the next login move it, and a pin names its port.
+ * A WWPN no redirect names moves freely. Over FIP a logout is honoured
+ * only from the ENode that logged the port in.
+ */
+static void
+a_redirect_members_login_elsewhere_does_not_move_it(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct note_log l = { .count = 0 };
+	uint32_t n;
+	int id;
+
+	(void)state;
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, H, 0, 1);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FH, 1, 0, 0, 1);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, T, 0, 2);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FT, 1, 0, 0, 2);
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VI, 0, 3);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVI, 1, 0, 0, 3);
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
+	request_port = EDGE_PORT;
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	t->note_hook = (struct fcr_note_hook){ .fn = record_refusal, .ctx = &l };
+	/* the VT's WWPN logs in from ENode 9 on the host's port: the fabric
+	 * grants it a new FCID; the VT keeps its own and the rules stay */
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 2, VT, 0, 9);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x010099, 2, 0, 0, 9);
+	assert_int_equal(t->st.logins_pinned, 1);
+	n = fcr_binding_get(t->bindings, VLAN, VT, 0);
+	assert_int_equal(t->bindings->entry[n].fcid, FVT);
+	assert_int_equal((t->bindings->entry[n].vn >> 48) & 0xFF, OTHER_PORT);
+	assert_int_equal(t->bindings->entry[n].pin_refused, 1);
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, 0x010099), FCR_BINDING_NONE);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	assert_int_equal(l.count, 1);
+	assert_int_equal(l.n[0].kind, FCR_NOTE_LOGIN_PINNED);
+	assert_int_equal(l.n[0].port, EDGE_PORT);
+	assert_int_equal(l.n[0].other_port, OTHER_PORT);
+	/* the same port but another ENode: refused too */
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 3, VT, 0, 8);
+	request_port = EDGE_PORT;
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x810077, 3, 0, 0, 8);
+	assert_int_equal(t->st.logins_pinned, 2);
+	assert_four_rules(t, FH, FT, FVI, FVT);
+	/* its own ENode logging in again through its port moves it */
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 4, VT, 0, 4);
+	request_port = EDGE_PORT;
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, 0x810003, 4, 0, 0, 4);
+	assert_int_equal(t->st.logins_pinned, 2);
+	assert_four_rules(t, FH, FT, FVI, 0x810003);
+	/* unbound (its logout), the pin stays: an impostor cannot take it.
+	 * Its ENode's MAC asking from another port is refused first */
+	login(t, FCR_LOGIN_LOGO, 0, 1, 0, FCR_FCID_FLOGI, 5, VT, 0x810003, 4);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_LOGO, 1, FCR_FCID_FLOGI, 0x810003, 5, 0, 0, 4);
+	assert_int_equal(t->st.logouts, 0);
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_LOGO, 0, 1, 0, FCR_FCID_FLOGI, 6, VT, 0x810003, 4);
+	request_port = EDGE_PORT;
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_LOGO, 1, FCR_FCID_FLOGI, 0x810003, 6, 0, 0, 4);
+	assert_int_equal(t->st.logouts, 1);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_WAITING);
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 7, VT, 0, 9);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x010098, 7, 0, 0, 9);
+	assert_int_equal(t->st.logins_pinned, 3);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_WAITING);
+	/* the operator moves it: unpinned, its next login pins it there */
+	assert_int_equal(fcr_tables_binding_pin(t, VLAN, VT, -1), 0);
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 8, VT, 0, 9);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x010098, 8, 0, 0, 9);
+	assert_four_rules(t, FH, FT, FVI, 0x010098);
+	n = fcr_binding_get(t->bindings, VLAN, VT, 0);
+	assert_int_equal(t->bindings->entry[n].pin_port, EDGE_PORT);
+	/* pinned to a port by the operator: any ENode there, no other port */
+	assert_int_equal(fcr_tables_binding_pin(t, VLAN, VT, OTHER_PORT), 0);
+	assert_int_equal(fcr_tables_binding_pin(t, VLAN, 0x1234, OTHER_PORT), -ENOENT);
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 9, VT, 0, 9);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x010097, 9, 0, 0, 9);
+	assert_int_equal(t->st.logins_pinned, 4);
+	request_port = OTHER_PORT;
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 10, VT, 0, 7);
+	request_port = EDGE_PORT;
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x810005, 10, 0, 0, 7);
+	assert_four_rules(t, FH, FT, FVI, 0x810005);
+	/* a WWPN no redirect names moves freely */
+	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 11, 0x2100000000000042ull, 0, 1);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, 0x010042, 11, 0, 0, 1);
+	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 12, 0x2100000000000042ull, 0, 9);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x010043, 12, 0, 0, 9);
+	assert_int_equal(t->st.logins_pinned, 4);
+	assert_int_equal(fcr_binding_by_fcid(t->bindings, VLAN, 0x010043),
+			 fcr_binding_get(t->bindings, VLAN, 0x2100000000000042ull, 0));
+	/* another ENode on the host's port logs the host out over FIP, and
+	 * the fabric accepts: the host stays */
+	login(t, FCR_LOGIN_LOGO, 0, 1, 0, FCR_FCID_FLOGI, 13, H, FH, 9);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_LOGO, 1, FCR_FCID_FLOGI, FH, 13, 0, 0, 9);
+	assert_int_equal(t->st.logouts_refused, 1);
+	assert_four_rules(t, FH, FT, FVI, 0x810005);
+	/* its own ENode's logout is honoured */
+	login(t, FCR_LOGIN_LOGO, 0, 1, 0, FCR_FCID_FLOGI, 14, H, FH, 1);
+	login(t, FCR_LOGIN_ACC, FCR_LOGIN_LOGO, 1, FCR_FCID_FLOGI, FH, 14, 0, 0, 1);
+	assert_int_equal(t->st.logouts_refused, 1);
+	assert_int_equal(fcr_redirect_missing(t->redirects, (uint32_t)id), FCR_M_HOST);
 	fcr_tables_free(t);
 }
 
@@ -2501,6 +2710,8 @@ main(void)
 		cmocka_unit_test(flogi_and_its_accept_bind_the_requester),
 		cmocka_unit_test(fip_fdisc_reply_binds_and_plogi_teaches_nothing),
 		cmocka_unit_test(a_fabric_reply_on_an_edge_port_teaches_nothing),
+		cmocka_unit_test(a_login_request_is_bound_to_the_port_it_came_from),
+		cmocka_unit_test(a_redirect_members_login_elsewhere_does_not_move_it),
 		cmocka_unit_test(a_login_never_overrides_a_static_binding),
 		cmocka_unit_test(the_fcfs_clear_virtual_links_unbinds),
 		cmocka_unit_test(an_enode_silent_for_two_and_a_half_periods_loses_its_bindings),

@@ -62,6 +62,8 @@ fcr_binding_table_create(const char *name, uint32_t capacity,
 	hp.name = n3;
 	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE |
 			(qsbr != NULL ? RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF : 0);
+	/* and each ENode's port: at most one per binding */
+	hp.entries = capacity * 2;
 	bt->vn_ports = rte_hash_create(&hp);
 	if (bt->by_wwpn == NULL || bt->by_fcid == NULL || bt->vn_ports == NULL)
 		goto fail;
@@ -141,6 +143,8 @@ fcr_binding_new(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn)
 	nm->nb_refs = 0;
 	nm->sflags = 0;
 	nm->version = 0;
+	nm->pinned = 0;
+	nm->pin_refused = 0;
 	nm->in_use = 1;
 	return n;
 }
@@ -309,6 +313,43 @@ fcr_binding_maybe_free(struct fcr_binding_table *bt, uint32_t n)
 	rte_hash_del_key(bt->by_wwpn, &k);
 	nm->in_use = 0;
 	bt->free_idx[bt->nb_free++] = n;
+}
+
+int
+fcr_binding_enode_own(struct fcr_binding_table *bt, uint64_t enode, unsigned int port)
+{
+	uint64_t k = fcr_vn_enode_key(enode);
+	uint64_t w = (enode & 0xFFFFFFFFFFFFull) | (uint64_t)(port & 0xFF) << 48;
+	void *data;
+
+	if (rte_hash_lookup_data(bt->vn_ports, &k, &data) >= 0 &&
+	    (uint64_t)(uintptr_t)data == w)
+		return 0;
+	/* an existing key's data changes atomically for readers */
+	if (rte_hash_add_key_data(bt->vn_ports, &k, (void *)(uintptr_t)w) < 0)
+		return -ENOSPC;
+	vn_changed(bt);
+	return 0;
+}
+
+void
+fcr_binding_enode_free(struct fcr_binding_table *bt, uint64_t enode)
+{
+	uint64_t k = fcr_vn_enode_key(enode);
+
+	if (rte_hash_del_key(bt->vn_ports, &k) >= 0)
+		vn_changed(bt);
+}
+
+unsigned int
+fcr_binding_enode_port(const struct fcr_binding_table *bt, uint64_t enode)
+{
+	uint64_t k = fcr_vn_enode_key(enode);
+	void *data;
+
+	if (rte_hash_lookup_data(bt->vn_ports, &k, &data) < 0)
+		return FCR_VN_ANY_PORT;
+	return (unsigned int)((uint64_t)(uintptr_t)data >> 48) & 0xFF;
 }
 
 void

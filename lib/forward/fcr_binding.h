@@ -76,6 +76,29 @@ fcr_vn_key(uint16_t vlan, uint32_t fcid)
 {
 	return (uint64_t)vlan << 32 | fcid;
 }
+
+/*
+ * An ENode's edge port, in the VN_Port table under a key of its own (bit
+ * 63, which no (VLAN, FCID) key has; enode: fcr_enode_key), its word the
+ * ENode's MAC and port (fcr_vn_pack). An ENode MAC belongs to the edge
+ * port it logged in through over FIP until it times out (FC-BB-5 Annex D:
+ * a snooping bridge's dynamic filters do the same): the workers drop its
+ * FIP frames and fabric logins arriving on any other port.
+ */
+#define FCR_VN_ENODE_BIT (1ull << 63)
+
+static inline uint64_t
+fcr_vn_enode_key(uint64_t enode)
+{
+	return enode | FCR_VN_ENODE_BIT;
+}
+
+/* May the ENode whose owner word is `own` (0: none) send on in_port? */
+static inline int
+fcr_vn_enode_allows(uint64_t own, uint16_t in_port)
+{
+	return own == 0 || ((unsigned int)(own >> 48) & 0xFF) == in_port;
+}
 enum fcr_bind_origin {
 	FCR_BIND_NONE = 0, /* known only because a redirect names it */
 	FCR_BIND_STATIC,
@@ -98,6 +121,13 @@ struct fcr_binding {
 	uint64_t vn;         /* bound: where its frames may come from (fcr_vn_pack) */
 	uint64_t enode;      /* learned over FIP: its ENode (fcr_enode_key); 0 */
 	uint32_t logins;     /* fabric logins learned from: a cutover waits for one */
+	/* Where its last login came from, kept when it is unbound: while a
+	 * redirect names it, a login through another port or ENode does not
+	 * move it (fcr_tables' login_pinned). Cleared by `binding unpin`. */
+	uint8_t pinned;
+	uint8_t pin_port;
+	uint64_t pin_enode;  /* 0: any ENode (a login over FCoE, an operator's pin) */
+	uint32_t pin_refused; /* logins of it refused so */
 };
 
 /* Learned from a login through a port of this node: one port, one MAC (a
@@ -189,6 +219,13 @@ int fcr_binding_unbind(struct fcr_binding_table *bt, uint32_t n);
 /* Mark a bound VN_Port FCR_VN_LEAVING until its next login rebinds it.
  * 0, -ENOENT (not bound). */
 int fcr_binding_leaving(struct fcr_binding_table *bt, uint32_t n);
+
+/* Own the ENode (fcr_enode_key) to edge port `port` (0, -ENOSPC), or
+ * free it. */
+int fcr_binding_enode_own(struct fcr_binding_table *bt, uint64_t enode, unsigned int port);
+void fcr_binding_enode_free(struct fcr_binding_table *bt, uint64_t enode);
+/* The edge port that owns the ENode, or FCR_VN_ANY_PORT. */
+unsigned int fcr_binding_enode_port(const struct fcr_binding_table *bt, uint64_t enode);
 
 int fcr_binding_ref_add(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect);
 void fcr_binding_ref_del(struct fcr_binding_table *bt, uint32_t n, uint32_t redirect);

@@ -32,6 +32,18 @@ enum fcr_note_kind {
 			     * its FCF: fcf_mac, fcf_name): it keeps alive
 			     * but no login through it was ever seen here
 			     * (or an operator asked: by_operator) */
+	FCR_NOTE_LOGIN_CONFLICT, /* a fabric login request for wwpn from
+				  * port `port` refused: a request with its
+				  * exchange and ENode MAC waits from
+				  * other_port, or its ENode (enode) logged in
+				  * through other_port */
+	FCR_NOTE_LOGIN_PINNED, /* the fabric granted wwpn, which a redirect
+				* names, fcid through port `port` (ENode
+				* enode): it is pinned to other_port (and
+				* its ENode): not learned */
+	FCR_NOTE_LOGOUT_REFUSED, /* the fabric accepted a logout of wwpn
+				  * (fcid) that ENode enode asked, not the
+				  * ENode that logged it in: kept */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
 			     * host (wwpn) and the VI (other_wwpn), or those
@@ -57,7 +69,8 @@ struct fcr_note {
 	uint32_t fcid;
 	uint32_t old_fcid;
 	uint32_t redirect;   /* id in the redirect table */
-	uint16_t port;       /* untrusted: the edge port */
+	uint16_t port;       /* untrusted, login conflict, pinned: the port */
+	uint16_t other_port; /* login conflict, pinned: the port it keeps */
 	uint64_t other_wwpn; /* static kept: the WWPN statically bound to fcid */
 	uint64_t enode;      /* relogin: the ENode's key (fcr_enode_key) */
 	uint64_t fcf_mac;    /* relogin: its FCF's MAC (fcr_vn_pack) */

@@ -29,6 +29,7 @@
 #include <rte_mbuf.h>
 
 #include "fcr_crc.h"
+#include "fcr_enode.h"
 #include "fcr_event.h"
 #include "fcr_fcoe.h"
 #include "fcr_frame.h"
@@ -47,6 +48,51 @@ struct fcr_tables;
 /* or'ed into out[i] with the port it came in on: FIP (or another EtherType)
  * from a fabric port, for every edge port in flood[that port] */
 #define FCR_OUT_FLOOD 0x4000u
+/* or'ed into out[i] with FCR_OUT_HOLD: the login server's reply to an FCID
+ * not bound yet, with the port it came in on when its route leads back
+ * there: its egress decided once applied (fcr_pipeline_reply_port), its
+ * leg (plain) counted when it is sent */
+#define FCR_OUT_REPLY 0x2000u
+
+/*
+ * A fabric login reply, held on its way in from fabric port in_port (ev:
+ * its event), goes to the port its request came from, whatever the routes
+ * say; the tables lcore knows that port once it has applied the event. The
+ * key whose VN_Port table word then says it: a login's accept, its granted
+ * (VLAN, FCID), bound behind the requester's port (or not learned:
+ * dropped); any other FIP reply, its ENode's edge port. 0: the reply goes
+ * where it was routed (a reply over FCoE that grants nothing).
+ */
+static inline uint64_t
+fcr_pipeline_reply_key(const struct fcr_event *ev)
+{
+	if (ev->type != FCR_EV_LOGIN || (ev->kind != FCR_LOGIN_ACC && ev->kind != FCR_LOGIN_RJT))
+		return 0;
+	if (!ev->via_fip) {
+		if (ev->s_id != FCR_FCID_FLOGI || ev->kind != FCR_LOGIN_ACC || !ev->has_wwpn)
+			return 0;
+		return fcr_vn_key(ev->vlan, ev->d_id);
+	}
+	if (ev->answers == FCR_LOGIN_NONE)
+		return 0;
+	if (ev->kind == FCR_LOGIN_ACC && ev->answers != FCR_LOGIN_LOGO)
+		return fcr_vn_key(ev->vlan, ev->d_id);
+	return fcr_vn_enode_key(fcr_enode_key(ev->vlan, ev->enode));
+}
+
+/* Where a held reply goes once applied: the port its key's word vn
+ * (fcr_vn_lookup) names, else `routed`, its egress when it arrived on
+ * in_port; never back out of in_port (FCR_OUT_DROP: a login's accept the
+ * tables did not learn, routed back into the fabric). */
+static inline uint16_t
+fcr_pipeline_reply_port(uint64_t vn, uint16_t routed, uint16_t in_port)
+{
+	unsigned int port = (unsigned int)(vn >> 48) & 0xFF;
+
+	if (vn != 0 && !(vn & FCR_VN_LEAVING) && port != FCR_VN_ANY_PORT && port != in_port)
+		return (uint16_t)port;
+	return routed == in_port ? FCR_OUT_DROP : routed;
+}
 
 struct fcr_pipeline {
 	const struct fcr_tables *tables;

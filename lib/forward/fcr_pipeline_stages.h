@@ -198,6 +198,20 @@ fcr_pipeline_snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
 	return k;
 }
 
+/* A FIP frame on edge port in_port: its source, an ENode MAC, did not log
+ * in through another edge port (FIP is rare: one lookup each). */
+static inline int
+fcr_pipeline_fip_enode_ok(struct fcr_pipeline *p, struct rte_mbuf *m,
+			  const struct fcr_frame *f, uint16_t in_port)
+{
+	uint64_t key = fcr_vn_enode_key(fcr_enode_key(f->vlan,
+					rte_pktmbuf_mtod(m, const uint8_t *) + 6));
+	uint64_t own;
+
+	fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, &key, 1, &own);
+	return fcr_vn_enode_allows(own, in_port);
+}
+
 _Static_assert(FCR_CVL_MAX <= 3, "a frame's events fit FCR_PIPELINE_EVENTS_MAX");
 
 /* A login frame dropped after all: its event goes on, with nothing held. */
@@ -211,9 +225,18 @@ fcr_pipeline_unhold(struct fcr_event *ev, unsigned int nev, uint16_t frame)
 			ev[j].seq = UINT32_MAX;
 }
 
+/* A fabric login request over FCoE (FLOGI or FDISC: from no N_Port ID
+ * yet, to the login server): its ENode's MAC is its source. */
+static inline int
+fcr_pipeline_is_login_request(const struct fcr_frame *f)
+{
+	return f->s_id == 0 && f->d_id == FCR_FCID_FLOGI;
+}
+
 /* Edge port: keep the frames w[0..k) whose (VLAN, S_ID) logged in through
  * this port from their source MAC (or has a static binding), and fabric
- * login requests; drop the rest. A VN_Port told to log in again (a
+ * login requests from an ENode that did not log in through another edge
+ * port; drop the rest. A VN_Port told to log in again (a
  * cutover) that has not yet: what it still sends belongs to sessions its
  * ENode is resetting, and on a path changed meanwhile would reach the new
  * path's peer as if from the old (a reply to the target from a replaced
@@ -227,13 +250,21 @@ fcr_pipeline_edge_check(struct fcr_pipeline *p, uint16_t in_port,
 	unsigned int i, j = 0;
 
 	for (i = 0; i < k; i++)
-		vk[i] = fcr_vn_key(w->f[i].vlan, w->f[i].s_id);
+		vk[i] = unlikely(fcr_pipeline_is_login_request(&w->f[i])) ?
+			fcr_vn_enode_key(fcr_enode_key(w->f[i].vlan,
+				rte_pktmbuf_mtod(pkts[w->pos[i]], const uint8_t *) + 6)) :
+			fcr_vn_key(w->f[i].vlan, w->f[i].s_id);
 	fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, vk, k, vn);
 	for (i = 0; i < k; i++) {
 		const uint8_t *eth = rte_pktmbuf_mtod(pkts[w->pos[i]], const uint8_t *);
 
-		if (!fcr_vn_allows(vn[i], eth + 6, in_port) &&
-		    !(w->f[i].s_id == 0 && w->f[i].d_id == FCR_FCID_FLOGI)) {
+		if (unlikely(vk[i] & FCR_VN_ENODE_BIT)) {
+			if (!fcr_vn_enode_allows(vn[i], in_port)) {
+				out[w->pos[i]] = FCR_OUT_DROP;
+				st->drop[FCR_R_ENODE_WRONG_PORT]++;
+				continue;
+			}
+		} else if (!fcr_vn_allows(vn[i], eth + 6, in_port)) {
 			out[w->pos[i]] = FCR_OUT_DROP;
 			st->drop[FCR_R_NOT_LOGGED_IN]++;
 			continue;
@@ -308,9 +339,16 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 				    p->flood != NULL &&
 				    __builtin_popcount(p->flood[in_port]) > 1;
 
-			if (trust && w->f[k].ethertype == FCR_ETHERTYPE_FIP)
+			if (trust && w->f[k].ethertype == FCR_ETHERTYPE_FIP) {
+				if (!w->from_fabric &&
+				    !fcr_pipeline_fip_enode_ok(p, m, &w->f[k], in_port)) {
+					out[i] = FCR_OUT_DROP;
+					st->drop[FCR_R_ENODE_WRONG_PORT]++;
+					continue;
+				}
 				held = fcr_pipeline_snoop_fip(p, m, &w->f[k], in_port,
 							      i, st, &ev[*nev], now);
+			}
 			*nev += held;
 			if (flood)
 				to = (uint16_t)(in_port | FCR_OUT_FLOOD);
@@ -666,6 +704,19 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 			     (p->fabric_mask >> in_port & 1))) {
 			hop = NULL;
 			r = FCR_R_FABRIC_LOOP;
+		}
+		/* the login server's reply to an FCID not bound yet (a login's
+		 * accept): the port its request came from is known once the
+		 * tables lcore has applied it, and the worker sends it there
+		 * then (fcr_pipeline_reply_port); meanwhile as routed, or its
+		 * port in, which it never goes back out of. As the FCF
+		 * addressed it: to the ENode's MAC. */
+		if (unlikely(w->hold[i] && w->from_fabric && w->f[i].s_id == FCR_FCID_FLOGI &&
+			     vto[i] == 0)) {
+			out[w->pos[i]] = (uint16_t)((hop != NULL ? hop->port : in_port) |
+						    FCR_OUT_HOLD | FCR_OUT_REPLY);
+			st->flow_miss += w->missed[i];
+			continue;
 		}
 		if (unlikely(hop == NULL)) {
 			out[w->pos[i]] = FCR_OUT_DROP;

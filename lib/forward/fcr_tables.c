@@ -356,6 +356,42 @@ from_fabric(const struct fcr_tables *t, const struct fcr_event *ev)
 	return ev->port < 32 && (t->fabric_mask >> ev->port & 1);
 }
 
+/*
+ * A login request (ev) that must not be paired with the fabric's reply: a
+ * request with the same key (VLAN, OX_ID, ENode MAC) waits from another
+ * port, or the ENode logged in through another edge port. Replacing it
+ * would bind the VN_Port the fabric grants behind the wrong port (a
+ * station taking a service node's login as it logs in again). Refused,
+ * counted by port, noted.
+ */
+static int
+request_conflicts(struct fcr_tables *t, const struct pending_key *k,
+		  const struct fcr_event *ev)
+{
+	int32_t pos = rte_hash_lookup(t->pending, k);
+	unsigned int other = FCR_VN_ANY_PORT;
+	struct fcr_note note;
+
+	if (pos >= 0 && t->pend[pos].kind != PEND_ACCEPT && t->pend[pos].port != ev->port)
+		other = t->pend[pos].port;
+	else if (!from_fabric(t, ev))
+		other = fcr_binding_enode_port(t->bindings, fcr_enode_key(ev->vlan, ev->enode));
+	if (other == FCR_VN_ANY_PORT || other == ev->port)
+		return 0;
+	t->st.login_conflicts++;
+	if (ev->port < FCR_COUNTED_PORTS)
+		t->login_conflict[ev->port]++;
+	memset(&note, 0, sizeof(note));
+	note.kind = FCR_NOTE_LOGIN_CONFLICT;
+	note.vlan = ev->vlan;
+	note.wwpn = ev->wwpn;
+	note.port = ev->port;
+	note.other_port = (uint16_t)other;
+	note.enode = fcr_enode_key(ev->vlan, ev->enode);
+	fcr_note_tell(&t->note_hook, &note);
+	return 1;
+}
+
 static void
 note_static_kept(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 		 uint32_t old_fcid, uint64_t other)
@@ -367,6 +403,49 @@ note_static_kept(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fc
 
 	t->st.logins_static_kept++;
 	fcr_note_tell(&t->note_hook, &note);
+}
+
+/* A redirect names nm and its last login came through another port or
+ * ENode than this one (vn: MAC | port, enode: 0 over FCoE). */
+static int
+pinned_elsewhere(const struct fcr_binding *nm, uint64_t vn, uint64_t enode)
+{
+	unsigned int port = (unsigned int)(vn >> 48) & 0xFF;
+
+	if (!nm->pinned || nm->nb_refs == 0 || port == FCR_VN_ANY_PORT)
+		return 0;
+	return port != nm->pin_port || (nm->pin_enode != 0 && enode != nm->pin_enode);
+}
+
+static void
+login_pinned(struct fcr_tables *t, uint32_t n, uint32_t fcid, uint64_t vn, uint64_t enode)
+{
+	struct fcr_binding *nm = &t->bindings->entry[n];
+	struct fcr_note note = {
+		.kind = FCR_NOTE_LOGIN_PINNED, .vlan = nm->vlan, .wwpn = nm->wwpn,
+		.fcid = fcid, .port = (uint16_t)(vn >> 48 & 0xFF), .other_port = nm->pin_port,
+		.enode = enode,
+	};
+
+	t->st.logins_pinned++;
+	nm->pin_refused++;
+	fcr_note_tell(&t->note_hook, &note);
+}
+
+int
+fcr_tables_binding_pin(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, int port)
+{
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
+	struct fcr_binding *nm;
+
+	if (n == FCR_BINDING_NONE)
+		return -ENOENT;
+	nm = &t->bindings->entry[n];
+	nm->pinned = port >= 0;
+	nm->pin_port = (uint8_t)(port >= 0 ? port : 0);
+	nm->pin_enode = 0;
+	nm->pin_refused = 0;
+	return 0;
 }
 
 /* The fabric granted fcid to wwpn, whose request came in on `port`; its
@@ -382,6 +461,7 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 	uint32_t n = fcr_binding_get(bt, vlan, wwpn, 0);
 	uint32_t o = fcr_binding_by_fcid(bt, vlan, fcid);
 	const struct fcr_binding *nm = n != FCR_BINDING_NONE ? &bt->entry[n] : NULL;
+	unsigned int vn_port;
 	uint64_t old_vn;
 	int rc;
 
@@ -393,6 +473,10 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 	if (o != FCR_BINDING_NONE && o != n && bt->entry[o].origin == FCR_BIND_STATIC) {
 		note_static_kept(t, vlan, wwpn, fcid, FCR_FCID_NONE, bt->entry[o].wwpn);
 		return -EEXIST;
+	}
+	if (nm != NULL && !restored && pinned_elsewhere(nm, vn, enode)) {
+		login_pinned(t, n, fcid, vn, enode);
+		return -EPERM;
 	}
 	if (n == FCR_BINDING_NONE)
 		n = fcr_binding_new(bt, vlan, wwpn);
@@ -408,6 +492,16 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 	if (bt->entry[n].enode != enode || old_vn != bt->entry[n].vn)
 		t->state_gen++;
 	bt->entry[n].enode = enode;
+	vn_port = (unsigned int)(vn >> 48) & 0xFF;
+	if (vn_port != FCR_VN_ANY_PORT) {
+		/* pinned where it logged in; its ENode owns that port */
+		bt->entry[n].pinned = 1;
+		bt->entry[n].pin_port = (uint8_t)vn_port;
+		bt->entry[n].pin_enode = enode;
+		if (enode != 0 && !(t->fabric_mask >> vn_port & 1) &&
+		    fcr_binding_enode_own(bt, enode, vn_port) < 0)
+			t->st.pending_overflow++;
+	}
 	if (restored)
 		return 0;
 	bt->entry[n].logins++;
@@ -493,16 +587,30 @@ fcr_tables_fcf_set(struct fcr_tables *t, uint16_t vlan, const uint8_t mac[6],
  * the FCF itself ended it, Clear Virtual Links). */
 static void
 logout(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
-       unsigned int req_port)
+       unsigned int req_port, uint64_t req_enode)
 {
 	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
+	const struct fcr_binding *nm;
 	unsigned int vn_port;
 
 	if (n == FCR_BINDING_NONE || t->bindings->entry[n].fcid != (fcid & FCR_FCID_MASK))
 		return;
-	vn_port = (unsigned int)(t->bindings->entry[n].vn >> 48) & 0xFF;
+	nm = &t->bindings->entry[n];
+	vn_port = (unsigned int)(nm->vn >> 48) & 0xFF;
 	if (vn_port != FCR_VN_ANY_PORT && req_port != FCR_VN_ANY_PORT && vn_port != req_port)
 		return;
+	/* over FIP, only the ENode that logged it in logs it out: another
+	 * ENode on the same port naming it is refused, whatever the FCF says */
+	if (req_enode != 0 && nm->enode != 0 && req_enode != nm->enode) {
+		struct fcr_note note = {
+			.kind = FCR_NOTE_LOGOUT_REFUSED, .vlan = vlan, .wwpn = wwpn,
+			.fcid = nm->fcid, .enode = req_enode, .port = (uint16_t)req_port,
+		};
+
+		t->st.logouts_refused++;
+		fcr_note_tell(&t->note_hook, &note);
+		return;
+	}
 	if (t->bindings->entry[n].origin == FCR_BIND_STATIC) {
 		note_static_kept(t, vlan, wwpn, FCR_FCID_NONE, fcid, 0);
 		return;
@@ -671,11 +779,14 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		if (ev->kind == FCR_LOGIN_LOGO && !ev->via_fip &&
 		    (ev->port_id & FCR_FCID_MASK) != ev->s_id)
 			break;
+		if (request_conflicts(t, &k, ev))
+			break;
 		if (pending_take(t, &k, &got) == 0 && got.kind == PEND_ACCEPT) {
 			/* its accept came first */
 			t->st.acc_unmatched--;
 			if (ev->kind == FCR_LOGIN_LOGO)
-				logout(t, ev->vlan, ev->wwpn, ev->port_id, ev->port);
+				logout(t, ev->vlan, ev->wwpn, ev->port_id, ev->port,
+				       ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
 			else
 			{
 				learn(t, ev->vlan, ev->wwpn, got.fcid,
@@ -703,7 +814,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			untrusted(t, ev);
 			break;
 		}
-		logout(t, ev->vlan, ev->wwpn, ev->port_id, FCR_VN_ANY_PORT);
+		logout(t, ev->vlan, ev->wwpn, ev->port_id, FCR_VN_ANY_PORT, 0);
 		break;
 	case FCR_LOGIN_ACC:
 	case FCR_LOGIN_RJT:
@@ -729,7 +840,8 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		if (ev->kind == FCR_LOGIN_RJT)
 			break; /* the login failed: forgotten */
 		if (got.kind == PEND_LOGO) {
-			logout(t, ev->vlan, got.wwpn, got.fcid, got.port);
+			logout(t, ev->vlan, got.wwpn, got.fcid, got.port,
+			       ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
 			break;
 		}
 		/* a login's accept carries service parameters; one without is
@@ -919,6 +1031,8 @@ fcr_tables_keepalive(struct fcr_tables *t, uint64_t now, uint64_t ticks_per_ms)
 	/* rare (an ENode lost): a scan of the bindings is cheap enough */
 	for (i = 0; i < n; i++) {
 		t->st.keepalive_timeouts++;
+		/* gone: its MAC may log in through another port */
+		fcr_binding_enode_free(t->bindings, gone[i]);
 		for (b = 0; b < t->bindings->capacity; b++) {
 			const struct fcr_binding *e = &t->bindings->entry[b];
 

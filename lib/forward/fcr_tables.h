@@ -44,6 +44,9 @@ struct fcr_tables_params {
 	X(acc_unmatched, "fabric login accepts with no request seen") \
 	X(logins_untrusted, "fabric login replies and Clear Virtual Links that arrived on an edge port: ignored") \
 	X(logins_static_kept, "fabric logins that would have changed a static binding: kept") \
+	X(login_conflicts, "fabric login requests refused: one with the same exchange and ENode MAC waits from another port, or the ENode logged in through another edge port (by port: login_conflict)") \
+	X(logins_pinned, "fabric logins of a WWPN a redirect names through another port or ENode than its last login: not learned, the member keeps its path (binding unpin moves it)") \
+	X(logouts_refused, "fabric logouts of a VN_Port asked by another ENode than the one that logged it in: the binding kept") \
 	X(pending_overflow, "fabric login requests forgotten: too many at once") \
 	X(flows_expired, "plain flow entries removed after --flow-idle with no frame") \
 	X(keepalive_timeouts, "ENodes silent for 2.5 keep-alive periods after keeping alive") \
@@ -73,6 +76,8 @@ struct fcr_pending;
 
 /* An FCF as its advertisements on a fabric port name it. */
 #define FCR_OFFERED_PORTS 32
+/* Ports with counters of their own here */
+#define FCR_COUNTED_PORTS 32
 
 struct fcr_fcf {
 	uint8_t mac[6];
@@ -126,6 +131,8 @@ struct fcr_tables {
 	 * appears, changes or goes, an FCF record or fka_ms changes */
 	uint64_t state_gen;
 	struct fcr_tables_stats st;
+	/* login_conflicts by the port of the refused request */
+	uint64_t login_conflict[FCR_COUNTED_PORTS];
 	struct fcr_note_hook note_hook;  /* bindings and redirects changing state */
 };
 
@@ -150,6 +157,11 @@ int fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			   uint32_t fcid, enum fcr_bind_origin origin);
 /* 0 or -ENOENT. */
 int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
+
+/* An operator moves a redirect member on purpose: pin (vlan, wwpn) to
+ * `port`, any ENode (port < 0: unpinned, its next login pins it where it
+ * comes from). 0 or -ENOENT (no such binding). */
+int fcr_tables_binding_pin(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, int port);
 
 /*
  * A learned binding from the state file (app/state_file.c), at start: as a

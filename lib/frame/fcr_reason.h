@@ -37,6 +37,8 @@
 	X(REDIRECT_NOT_READY, "redirect_not_ready", "host-target frame of a redirect that is not active") \
 	X(REDIRECT_HIDDEN, "redirect_hidden", "target-to-VI or host-to-VT frame while their redirect is active: the ends never meet the service node") \
 	X(NOT_LOGGED_IN, "not_logged_in", "FCoE frame on an edge port from a (VLAN, MAC, S_ID) that did not log in through it") \
+	X(ENODE_WRONG_PORT, "enode_wrong_port", "FIP frame or fabric login on an edge port from an ENode MAC that logged in through another edge port (until that ENode times out)") \
+	X(LOGIN_REFUSED, "login_refused", "a fabric login reply with nowhere to go once applied: its request's port not known (a login not learned here: login_conflicts, logins_pinned, no room) and its route back into the fabric port it came from") \
 	X(CUTOVER_HELD, "cutover_held", "FCP command of a pair in a cutover, held until the pair's open exchanges have ended: its initiator retries it once logged in again") \
 	X(CUTOVER_NEW_EXCHANGE, "cutover_new_exchange", "any other frame of an exchange whose FCP command was held in a cutover (cutover_held): an exchange begun after the pair's path changed never takes the old path") \
 	X(VN_PORT_GONE, "vn_port_gone", "from or for a VN_Port told to log in again (a cutover) and not yet back: sessions its ENode resets") \

@@ -179,6 +179,9 @@ struct expect {
 	uint8_t leg;
 	uint8_t miss;
 	uint8_t login;            /* a login event is due */
+	uint8_t reply;            /* a login server's reply to an FCID with no
+				   * VN_Port hop: its egress decided once
+				   * applied (FCR_OUT_REPLY), sent as it came */
 	uint8_t notice;           /* an RSCN from the fabric: held, no event */
 	uint32_t sid, did;        /* after rewrite */
 	uint32_t crc_err;         /* stored CRC xor computed, on arrival */
@@ -220,6 +223,31 @@ route_port(const struct fcr_tables *t, uint16_t vlan, uint32_t did,
 	return (*hop)->port;
 }
 
+/* Did the ENode of MAC src log in over FIP through another edge port than
+ * in_port (it owns its port)? */
+static int
+enode_elsewhere(const struct fcr_tables *t, uint16_t vlan, const uint8_t *src,
+		uint16_t in_port)
+{
+	unsigned int port = fcr_binding_enode_port(t->bindings, fcr_enode_key(vlan, src));
+
+	return port != FCR_VN_ANY_PORT && port != in_port;
+}
+
+/* Does a frame from the fabric to (vlan, did) go where did's VN_Port
+ * logged in (bound behind an edge port, with its MAC)? */
+static int
+vn_hop(const struct fcr_tables *t, uint16_t vlan, uint32_t did)
+{
+	uint64_t vk = fcr_vn_key(vlan, did), vn;
+	unsigned int port;
+
+	fcr_vn_lookup_bulk(t->bindings, &vk, 1, &vn);
+	port = (unsigned int)(vn >> 48) & 0xFF;
+	return vn != 0 && !(vn & (FCR_VN_ANY_MAC | FCR_VN_LEAVING)) && port < PL_PORTS &&
+	       !(PL_FABRIC_MASK >> port & 1);
+}
+
 /* A frame that snooped as a login is held when it goes out. */
 static void
 expect_hold(struct expect *e)
@@ -248,6 +276,13 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 		memcpy(e->bytes, p, e->len);
 	e->rc = fcr_frame_parse_mbuf(m, f);
 	if (e->rc == FCR_R_NOT_FCOE) {
+		/* FIP on an edge port from an ENode that owns another */
+		if (f->ethertype == FCR_ETHERTYPE_FIP && !(PL_FABRIC_MASK >> in_port & 1) &&
+		    enode_elsewhere(t, f->vlan, e->bytes + 6, in_port)) {
+			e->out = FCR_OUT_DROP;
+			e->drop = FCR_R_ENODE_WRONG_PORT;
+			return;
+		}
 		e->out = pl_passthrough[in_port] < PL_PORTS ? pl_passthrough[in_port]
 							     : FCR_OUT_DROP;
 		e->drop = FCR_R_NO_PASSTHROUGH;
@@ -281,12 +316,21 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 		/* an edge port: only VN_Ports that logged in through it */
 		uint64_t vk = fcr_vn_key(f->vlan, f->s_id), vn;
 
-		fcr_vn_lookup_bulk(t->bindings, &vk, 1, &vn);
-		if (!fcr_vn_allows(vn, e->bytes + 6, in_port) &&
-		    !(f->s_id == 0 && f->d_id == FCR_FCID_FLOGI)) {
-			e->out = FCR_OUT_DROP;
-			e->drop = FCR_R_NOT_LOGGED_IN;
-			return;
+		if (f->s_id == 0 && f->d_id == FCR_FCID_FLOGI) {
+			/* asking to log in: its ENode's port, if it has one */
+			if (enode_elsewhere(t, f->vlan, e->bytes + 6, in_port)) {
+				e->out = FCR_OUT_DROP;
+				e->drop = FCR_R_ENODE_WRONG_PORT;
+				return;
+			}
+			vn = 0;
+		} else {
+			fcr_vn_lookup_bulk(t->bindings, &vk, 1, &vn);
+			if (!fcr_vn_allows(vn, e->bytes + 6, in_port)) {
+				e->out = FCR_OUT_DROP;
+				e->drop = FCR_R_NOT_LOGGED_IN;
+				return;
+			}
 		}
 		/* told to log in again: what it still sends is dropped */
 		if (vn & FCR_VN_LEAVING) {
@@ -337,6 +381,15 @@ expect_frame(const struct fcr_tables *t, struct rte_mbuf *m, uint16_t in_port,
 		e->out = FCR_OUT_DROP;
 		e->drop = FCR_R_FABRIC_LOOP;
 	}
+	/* the login server's reply to an FCID not bound behind an edge port:
+	 * as routed or its port in, until applied; as it came */
+	if (e->login && (PL_FABRIC_MASK >> in_port & 1) && f->s_id == FCR_FCID_FLOGI &&
+	    !vn_hop(t, f->vlan, f->d_id)) {
+		e->reply = 1;
+		e->out = (uint16_t)((e->out == FCR_OUT_DROP ? in_port : e->out) |
+				    FCR_OUT_HOLD | FCR_OUT_REPLY);
+		return;
+	}
 	expect_hold(e);
 	/* an ELS on a leg names the members the header names now, when its
 	 * payload is in the first segment (lib/frame/fcr_els_ids.h) */
@@ -383,8 +436,9 @@ check_sent(const struct fcr_tables *t, struct rte_mbuf *m, const struct expect *
 	FZ_CHECK(rte_pktmbuf_pkt_len(m) == e->len, "length changed");
 	p = rte_pktmbuf_read(m, 0, e->len, a);
 	assert_non_null(p);
-	if (e->rc == FCR_R_NOT_FCOE) {
-		FZ_CHECK(memcmp(p, e->bytes, e->len) == 0, "pass-through frame changed");
+	if (e->rc == FCR_R_NOT_FCOE || e->reply) {
+		FZ_CHECK(memcmp(p, e->bytes, e->len) == 0, "%s changed",
+			 e->reply ? "login reply" : "pass-through frame");
 		return;
 	}
 	co = fcr_frame_crc_off(&e->f);
@@ -476,7 +530,7 @@ pipeline_one(const uint8_t *data, size_t size)
 	uint64_t dsum = 0, want_drop[FCR_R_COUNT] = { 0 };
 	uint64_t want_leg[FCR_LEG_COUNT] = { 0 }, want_pass = 0, want_miss = 0;
 	uint64_t want_series = 0;
-	uint64_t legs = 0;
+	uint64_t legs = 0, replies = 0;
 	uint16_t n, in_port, i;
 	unsigned int nev, j, k, want_logins = 0, firsts = 0, misses = 0;
 	size_t off;
@@ -540,12 +594,17 @@ pipeline_one(const uint8_t *data, size_t size)
 		tally.sent++;
 		if (e[i].rc == FCR_R_NOT_FCOE) {
 			want_pass++;
+		} else if (e[i].reply) {
+			/* its leg counted when the worker sends it */
+			want_miss += e[i].miss;
+			replies++;
 		} else {
 			want_leg[e[i].leg]++;
 			want_miss += e[i].miss;
 			want_series += e[i].f.mark;
 		}
-		check_sent(t, pkts[i], &e[i], in_port, (uint16_t)(out[i] & ~FCR_OUT_HOLD));
+		check_sent(t, pkts[i], &e[i], in_port,
+			   (uint16_t)(out[i] & ~(FCR_OUT_HOLD | FCR_OUT_REPLY)));
 	}
 	for (j = 0; j < FCR_R_COUNT; j++) {
 		FZ_CHECK(st.drop[j] == want_drop[j], "drop[%s] %llu, expected %llu",
@@ -562,8 +621,8 @@ pipeline_one(const uint8_t *data, size_t size)
 	FZ_CHECK(st.passthrough == want_pass && st.flow_miss == want_miss &&
 		 st.series == want_series, "passthrough/flow_miss/series");
 	tally.series += (long)want_series;
-	FZ_CHECK(n == legs + st.passthrough + dsum, "rx %u != tx %llu + drops %llu",
-		 n, (unsigned long long)(legs + st.passthrough),
+	FZ_CHECK(n == legs + replies + st.passthrough + dsum, "rx %u != tx %llu + drops %llu",
+		 n, (unsigned long long)(legs + replies + st.passthrough),
 		 (unsigned long long)dsum);
 
 	/* events: the logins (a held frame's names it), then first frames */
