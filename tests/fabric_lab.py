@@ -137,7 +137,7 @@ class Station:
 
 
 class Lab:
-    def __init__(self, t, name="fcr", extra=(), tables_delay_us=0):
+    def __init__(self, t, name="fcr", extra=(), tables_delay_us=0, routes=ROUTES):
         self.t = t
         tag = "%d" % (os.getpid() % 100000)
         self.ifnames = ["fl%s%s%s" % (name[:2], tag, c) for c in "htsf"]
@@ -158,7 +158,7 @@ class Lab:
                 pass
         self.ports = [Port(n) for n in self.ifnames]
         self.next_ox = 0x100
-        errs = self.node.cmds(ROUTES + ["start"])
+        errs = self.node.cmds(list(routes) + ["start"])
         t.check(not errs, "lab %s: four TAP ports, routes, forwarding" % name, "\n".join(errs))
 
     def ox(self):
@@ -244,7 +244,7 @@ class Lab:
 
     def redirect_counts(self, host_wwpn):
         """(state, before_rule, not_ready) of the host's redirect."""
-        m = re.search(r" (\w+)(?: \(waiting for [^)]*\))?(?: id \d+)? before_rule (\d+) not_ready (\d+)$",
+        m = re.search(r" (\w+)(?: \([^)]*\))*(?: id \d+)? before_rule (\d+) not_ready (\d+)$",
                       self.redirect_line(host_wwpn))
         return (m.group(1), int(m.group(2)), int(m.group(3))) if m else (None, None, None)
 

@@ -46,7 +46,7 @@ F = dict(H=0x010001, T=0x410001, VI=0x810001, VT=0x810002, T2=0x410002, A=0x0100
          B=0x810009, H2=0x010002, T3=0x410003, VI2=0x810003, VT2=0x810004)
 
 # an active redirect in `redirect list` (its id, then before_rule: group 1)
-ACTIVE = re.compile(r" active id \d+ before_rule (\d+) ")
+ACTIVE = re.compile(r" active(?: \([^)]*\))* id \d+ before_rule (\d+) ")
 
 
 def redirect_cmd(h, t, vi, vt):
@@ -236,6 +236,8 @@ def attacks(t):
     state, br, nr = lab.redirect_counts(H)
     t.check(br == 0, "no frame of H's redirect went directly (before_rule %s)" % br)
 
+    hijack(t, lab, st, flow)
+
     t.section("VLAN discovery: the FCF's notification is learned, a station's is not")
     lab.ports[fl.HOSTS].send(ff.fip_vlan_note(fl.FCF_MAC, st["H"].mac, st["H"].mac, [300]))
     lab.ports[fl.FABRIC].send(ff.fip_vlan_note(st["H"].mac, fl.FCF_MAC, fl.FCF_MAC, [100, 200]))
@@ -245,6 +247,84 @@ def attacks(t):
             "show fcf: the FCF's port offers VLANs 100 and 200; nothing from the hosts' port",
             out)
     lab.close()
+
+
+def flogi_from(enode, ox, wwpn):
+    """An ENode's FLOGI over FCoE (S_ID 0, to FFFFFE)."""
+    return ff.fcoe(fl.FCF_MAC, enode, ff.ELS_REQ, ff.FFFFFE, 0, ff.TYPE_ELS, ox,
+                   ff.sparm(ff.FLOGI, wwpn, wwpn | 1 << 60))
+
+
+def flogi_acc(enode, ox, fcid):
+    """The FCF's accept of that FLOGI, granting fcid."""
+    return ff.fcoe(enode, fl.FCF_MAC, ff.ELS_REP, fcid, ff.FFFFFE, ff.TYPE_ELS, ox,
+                   ff.sparm(ff.LS_ACC, 0x20000000000000fe, 0x10000000000000fe),
+                   f_ctl=ff.F_CTL_REPLY, rx_id=0x10)
+
+
+def hijack(t, lab, st, flow):
+    """A station on the hosts' port takes the VT's login as the VT logs in
+    again (the same FLOGI: its ENode MAC, its OX_ID), in either order; then
+    logs in with the VT's WWPN from an ENode of its own, and an honest FCF
+    grants it. The VT keeps its path each time, H's frames reach the VT."""
+    vt = st["VT"]
+    vt_line = [l for l in bindings(lab) if wwpn_in(l, VT)]
+    for first, ox in ((fl.SN, 0x0901), (fl.HOSTS, 0x0902)):
+        second = fl.HOSTS if first == fl.SN else fl.SN
+        t.section("the VT logs in again; a station on the hosts' port sends its FLOGI too "
+                  "(%s first)" % ("the VT" if first == fl.SN else "the station"))
+        conflicts = lab.stat("login_conflicts")
+        pinned = lab.stat("logins_pinned")
+        req = flogi_from(vt.enode, ox, VT)
+        lab.ports[first].send(req)
+        got = lab.ports[fl.FABRIC].wait(lambda f: f["ox_id"] == ox and f["d_id"] == ff.FFFFFE)
+        t.check(got is not None, "the first FLOGI reached the FCF")
+        lab.ports[second].send(req)
+        t.check(lab.wait_stat("login_conflicts", conflicts + 1) == conflicts + 1,
+                "the second request, from another port with the same exchange and ENode: "
+                "refused (login_conflicts)")
+        t.check(lab.stat("login_conflict port %d" % second) >= 1,
+                "counted on the port it came from (login_conflict port %d)" % second)
+        lab.ports[fl.FABRIC].send(flogi_acc(vt.enode, ox, F["VT"]))
+        acc = lab.ports[fl.SN].wait(lambda f: f["ox_id"] == ox and f["s_id"] == ff.FFFFFE)
+        t.check(acc is not None, "the FCF's accept reached the service node's port")
+        if first == fl.HOSTS:
+            t.check(lab.wait_stat("logins_pinned", pinned + 1) == pinned + 1,
+                    "the accept paired with the station's request is not learned: the VT is "
+                    "pinned to the service node's port (logins_pinned)")
+        t.check(not lab.ports[fl.HOSTS].matching(
+            lambda f: f["ox_id"] == ox and f["s_id"] == ff.FFFFFE),
+            "no accept reached the hosts' port")
+        flow.all_reach_vt("after the attempt (%s first)" % ("the VT" if first == fl.SN
+                                                            else "the station"))
+
+    t.section("an honest FCF grants the VT's WWPN to a station on the hosts' port")
+    pinned = lab.stat("logins_pinned")
+    thief = bytes([0x02, 0, 0, 0, 0x0f, 0x0f])
+    lab.ports[fl.HOSTS].send(flogi_from(thief, 0x0903, VT))
+    got = lab.ports[fl.FABRIC].wait(lambda f: f["ox_id"] == 0x0903 and f["d_id"] == ff.FFFFFE)
+    t.check(got is not None, "its FLOGI reached the FCF")
+    lab.ports[fl.FABRIC].send(flogi_acc(thief, 0x0903, 0x010077))
+    t.check(lab.wait_stat("logins_pinned", pinned + 1) == pinned + 1,
+            "the grant is not learned: the VT is pinned to the service node's port "
+            "(logins_pinned)")
+    line = lab.redirect_line(H)
+    t.check(re.search(r" active \(vt logins elsewhere refused: \d+\) id ", line),
+            "redirect list says so, the redirect active", line)
+    nl = lab.stat("not_logged_in")
+    for i in range(4):
+        lab.ports[fl.HOSTS].send(ff.fcoe(ff.fpma(F["T"]), ff.fpma(0x010077), ff.FCP_DATA,
+                                         F["T"], 0x010077, ff.TYPE_FCP, 0x0910 + i, b"\0" * 64))
+    t.check(lab.wait_stat("not_logged_in", nl + 4) == nl + 4,
+            "the granted VN_Port's frames are dropped (not_logged_in)")
+    now = [l for l in bindings(lab) if wwpn_in(l, VT)]
+    t.check(len(vt_line) == 1 and now == vt_line, "the VT's binding stays: %s" % vt_line,
+            "\n".join(now))
+    flow.all_reach_vt("after the duplicate grant")
+
+
+def wwpn_in(line, wwpn):
+    return (" wwpn %s " % fl.wwpn_text(wwpn)) in line + " "
 
 
 def race(t):
@@ -283,6 +363,38 @@ def race(t):
     lab.close()
 
 
+# docs/deployment.md's routes: every FCID to the FCF's port
+DEPLOYMENT_ROUTES = ["route add 0x000000/1 port 3 fpma", "route add 0x800000/1 port 3 fpma"]
+
+
+def deployment_routes(t):
+    """With the deployment's routes an ENode's first FLOGI over FCoE gets its
+    accept on its own port (its route leads back into the FCF), and a
+    redirect works; a frame from the FCF to an FCID nobody logged in with
+    is dropped as a loop, not sent back."""
+    lab = fl.Lab(t, "dr", routes=DEPLOYMENT_ROUTES)
+    st = {}
+    for name, port, w in (("T", 1, T), ("VI", 2, VI), ("VT", 2, VT), ("H", 0, H)):
+        st[name] = lab.login(port, w, F[name])
+        t.check(st[name] is not None and
+                not lab.ports[fl.FABRIC].matching(lambda f: f["s_id"] == ff.FFFFFE),
+                "%s's accept reached its own port, not back into the FCF's" % name)
+    if None in st.values():
+        lab.close()
+        return
+    t.check(not lab.node.cmds([redirect_cmd(H, T, VI, VT)]), "redirect H -> T through VI/VT added")
+    ok, _, out = lab.node.poll("redirect list",
+                               lambda o: any(m.group(1) == "0" for m in ACTIVE.finditer(o)), 10)
+    t.check(ok, "the redirect is active", out)
+    Flow(t, lab, st["H"], st["T"], st["VT"]).all_reach_vt("with the deployment's routes")
+    loops = lab.stat("fabric_loop")
+    lab.ports[fl.FABRIC].send(ff.fcoe(ff.fpma(0x010099), fl.FCF_MAC, ff.FCP_DATA, 0x010099,
+                                      F["T"], ff.TYPE_FCP, 0x0a01, b"\0" * 64))
+    t.check(lab.wait_stat("fabric_loop", loops + 1) == loops + 1,
+            "a frame from the FCF to an FCID nobody logged in with: dropped (fabric_loop)")
+    lab.close()
+
+
 def main():
     fcr = sys.argv[1]
     t = sl.Test("trust-attacks", fcr, budget_s=150)
@@ -292,6 +404,8 @@ def main():
         t.finish()
     t.section("attacks from the edge")
     attacks(t)
+    t.section("the deployment's routes: every FCID to the FCF")
+    deployment_routes(t)
     t.section("data racing the login, the tables lcore starved")
     race(t)
     t.finish()

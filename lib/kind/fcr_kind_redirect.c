@@ -183,6 +183,17 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 		else
 			snprintf(f[n++].value, FCR_FIELD_LEN, "(cutover: until host logs in again)");
 	}
+	/* a member's login through another port or ENode, refused */
+	for (m = 0; m < FCR_M_COUNT; m++) {
+		const struct fcr_binding *b = &t->bindings->entry[x->binding[m]];
+
+		if (b->pin_refused == 0)
+			continue;
+		f[n] = (struct fcr_field){ .name = "pinned", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
+		snprintf(f[n++].value, FCR_FIELD_LEN, "(%s logins elsewhere refused: %u)",
+			 fcr_member_name(m), b->pin_refused);
+		break;
+	}
 	if (x->restored & FCR_RESTORED) {
 		f[n] = (struct fcr_field){ .name = "restored", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
 		snprintf(f[n++].value, FCR_FIELD_LEN, "(restored, not configured yet)");
