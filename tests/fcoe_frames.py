@@ -138,6 +138,26 @@ def fip_ka(enode_mac, fcf_mac):
     return frame + b"\0" * max(0, 60 - len(frame))
 
 
+FIP_DT_FLOGI, FIP_DT_LOGO = 7, 9
+
+
+def fip_ls(dst, src, sub, dtype, r_ctl, d_id, s_id, ox_id, payload, vn_mac=b"\0" * 6,
+           f_ctl=F_CTL_FIRST, rx_id=0xFFFF):
+    """A FIP link service frame (FC-BB-5): subcode 1 a request from an ENode,
+    2 the FCF's reply; an ELS descriptor (7 FLOGI, 9 LOGO) carrying the FC
+    header and the ELS, then a MAC descriptor (requested: zero for FPMA;
+    granted in an accept; the VN_Port's in a LOGO)."""
+    fc = struct.pack(">B3sB3sB3sBBHHHI", r_ctl, d_id.to_bytes(3, "big"), 0,
+                     s_id.to_bytes(3, "big"), TYPE_ELS, f_ctl.to_bytes(3, "big"),
+                     0, 0, 0, ox_id, rx_id, 0) + payload
+    fc += b"\0" * ((-len(fc)) % 4)
+    d = bytes([dtype, (4 + len(fc)) // 4, 0, 0]) + fc
+    d += bytes([2, 2]) + vn_mac
+    h = struct.pack(">BBHBBHH", 0x10, 0, 0x0002, 0, sub, len(d) // 4, 0x8000)
+    frame = dst + src + struct.pack(">H", ET_FIP) + h + d
+    return frame + b"\0" * max(0, 60 - len(frame))
+
+
 def parse_fip(b):
     """(dst, src, op, sub, descs: [(type, bytes)]) of an untagged FIP frame,
     or None."""

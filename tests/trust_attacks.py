@@ -23,6 +23,14 @@ D_ID = VT, none the target's port.
     dropped and counted (not_ready), none reaches T; back, they reach the VT;
   * Clear Virtual Links of the VT from a station posing as the FCF (ignored),
     then from the FCF (the VT unbound, H's frames dropped until it is back);
+  * a station on the hosts' port sending the VT's FLOGI as the VT logs in
+    again (its ENode MAC and OX_ID), before and after the VT's own; an FCF
+    granting the VT's WWPN to a station of its own: the VT keeps its path;
+  * over FIP: an ENode's MAC on another edge port than the one it logged in
+    through (enode_wrong_port); a FIP LOGO from another ENode on the same
+    port naming a VN_Port, accepted by the FCF (logouts_refused);
+  * the deployment's routes (every FCID to the FCF's port): each ENode's
+    FLOGI accept reaches its own port, the redirect works;
   * data racing the login: the tables lcore slowed down (20 ms before
     each burst of events), H sends its data the moment it has its FLOGI
     accept: every frame reaches the VT, before_rule 0.
@@ -237,6 +245,7 @@ def attacks(t):
     t.check(br == 0, "no frame of H's redirect went directly (before_rule %s)" % br)
 
     hijack(t, lab, st, flow)
+    fip_attacks(t, lab)
 
     t.section("VLAN discovery: the FCF's notification is learned, a station's is not")
     lab.ports[fl.HOSTS].send(ff.fip_vlan_note(fl.FCF_MAC, st["H"].mac, st["H"].mac, [300]))
@@ -321,6 +330,63 @@ def hijack(t, lab, st, flow):
     t.check(len(vt_line) == 1 and now == vt_line, "the VT's binding stays: %s" % vt_line,
             "\n".join(now))
     flow.all_reach_vt("after the duplicate grant")
+
+
+def fip_login(t, lab, port, enode, wwpn, fcid, ox):
+    """ENode `enode` on `port` logs wwpn in over FIP; the test's FCF grants
+    fcid (FPMA). True once the ENode has its accept."""
+    lab.ports[port].send(ff.fip_ls(fl.FCF_MAC, enode, 1, ff.FIP_DT_FLOGI, ff.ELS_REQ,
+                                   ff.FFFFFE, 0, ox, ff.sparm(ff.FLOGI, wwpn, wwpn | 1 << 60)))
+    if lab.ports[fl.FABRIC].wait(lambda f: f["src"] == enode and f["op"] == 2 and
+                                 f["sub"] == 1, fip=True) is None:
+        return False
+    lab.ports[fl.FABRIC].send(ff.fip_ls(enode, fl.FCF_MAC, 2, ff.FIP_DT_FLOGI, ff.ELS_REP,
+                                        fcid, ff.FFFFFE, ox,
+                                        ff.sparm(ff.LS_ACC, 0x20000000000000fe,
+                                                 0x10000000000000fe),
+                                        vn_mac=ff.fpma(fcid), f_ctl=ff.F_CTL_REPLY,
+                                        rx_id=0x10))
+    return lab.ports[port].wait(lambda f: f["dst"] == enode and f["op"] == 2 and f["sub"] == 2,
+                                fip=True) is not None
+
+
+def fip_attacks(t, lab):
+    """Over FIP: an ENode owns the edge port it logged in through (its MAC
+    from another port is dropped before the FCF sees it), and a FIP LOGO
+    from another ENode on the same port naming a VN_Port is not honoured,
+    even when the FCF accepts it."""
+    t.section("over FIP: an ENode owns its port; another ENode cannot log it out")
+    e1, e2 = bytes([0x02, 0, 0, 0, 0x0e, 1]), bytes([0x02, 0, 0, 0, 0x0e, 2])
+    y, z = 0x2100000000000031, 0x2100000000000032
+    t.check(fip_login(t, lab, fl.HOSTS, e1, y, 0x010031, 0x0b01),
+            "ENode 1 on the hosts' port logged Y in over FIP: its accept came back to it")
+    t.check(fip_login(t, lab, fl.HOSTS, e2, z, 0x010032, 0x0b02),
+            "ENode 2 on the same port logged Z in over FIP")
+    before = [l for l in bindings(lab) if wwpn_in(l, y) or wwpn_in(l, z)]
+    t.check(len(before) == 2, "Y and Z learned", "\n".join(bindings(lab)))
+    wrong = lab.stat("enode_wrong_port")
+    lab.ports[fl.TARGETS].send(ff.fip_ls(fl.FCF_MAC, e1, 1, ff.FIP_DT_FLOGI, ff.ELS_REQ,
+                                         ff.FFFFFE, 0, 0x0b03, ff.sparm(ff.FLOGI, y, y | 1 << 60)))
+    lab.ports[fl.TARGETS].send(flogi_from(e1, 0x0b04, y))
+    t.check(lab.wait_stat("enode_wrong_port", wrong + 2) == wrong + 2,
+            "ENode 1's MAC on the targets' port, over FIP and over FCoE: dropped "
+            "(enode_wrong_port)")
+    refused = lab.stat("logouts_refused")
+    lab.ports[fl.HOSTS].send(ff.fip_ls(fl.FCF_MAC, e2, 1, ff.FIP_DT_LOGO, ff.ELS_REQ,
+                                       ff.FFFFFE, 0x010031, 0x0b05, ff.logo(0x010031, y),
+                                       vn_mac=ff.fpma(0x010031)))
+    t.check(lab.ports[fl.FABRIC].wait(lambda f: f["src"] == e2 and f["op"] == 2 and
+                                      f["sub"] == 1 and any(d[0] == ff.FIP_DT_LOGO
+                                                            for d in f["descs"]),
+                                      fip=True) is not None,
+            "ENode 2's FIP LOGO naming Y reached the FCF")
+    lab.ports[fl.FABRIC].send(ff.fip_ls(e2, fl.FCF_MAC, 2, ff.FIP_DT_LOGO, ff.ELS_REP,
+                                        0x010031, ff.FFFFFE, 0x0b05, ff.ls_acc_short(),
+                                        f_ctl=ff.F_CTL_REPLY, rx_id=0x11))
+    t.check(lab.wait_stat("logouts_refused", refused + 1) == refused + 1,
+            "the FCF accepted it; fcredirect did not honour it (logouts_refused)")
+    now = [l for l in bindings(lab) if wwpn_in(l, y) or wwpn_in(l, z)]
+    t.check(now == before, "Y and Z stay bound", "\n".join(now))
 
 
 def wwpn_in(line, wwpn):
