@@ -41,12 +41,12 @@ binding_pin(const struct fcr_cmd *c, FILE *out)
 }
 
 static const struct fcr_cmd_def rows[] = {
-	{ .syntax = "binding pin vlan <vlan> wwpn <wwpn> port <port>", .help = "let a port name "
-	  "a redirect names log in only through this port (an operator moving it)",
+	{ .syntax = "binding pin vlan <vlan> wwpn <wwpn> port <port>", .help = "pin a WWPN a "
+	  "redirect names to this port, any ENode on it: its logins elsewhere are not learned",
 	  .run = binding_pin, .thread = FCR_CMD_ON_TABLES, .section = FCR_SEC_CONTROL,
 	  .flags = FCR_CMD_CHANGES },
-	{ .syntax = "binding unpin vlan <vlan> wwpn <wwpn>", .help = "let a port name a "
-	  "redirect names log in through any port once; that login pins it again",
+	{ .syntax = "binding unpin vlan <vlan> wwpn <wwpn>", .help = "let a WWPN a "
+	  "redirect names log in through another port or ENode once; that login pins it",
 	  .run = binding_pin, .thread = FCR_CMD_ON_TABLES, .section = FCR_SEC_CONTROL,
 	  .flags = FCR_CMD_CHANGES },
 };

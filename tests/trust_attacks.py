@@ -330,6 +330,16 @@ def hijack(t, lab, st, flow):
     t.check(len(vt_line) == 1 and now == vt_line, "the VT's binding stays: %s" % vt_line,
             "\n".join(now))
     flow.all_reach_vt("after the duplicate grant")
+    w = fl.wwpn_text(VT)
+    out = lab.node.query("binding pin vlan 0 wwpn %s port 2" % w)
+    t.check(out.strip() == "vlan 0 wwpn %s: pinned to port 2 (any ENode)" % w,
+            "binding pin: the operator pins the VT to the service node's port", out)
+    out = lab.node.query("binding pin vlan 0 wwpn %s port 9\nbinding unpin vlan 0 wwpn "
+                         "00:00:00:00:00:00:00:99" % w)
+    t.check(out.splitlines() == ["error: port 9 does not exist (4 ports)",
+                                 "error: vlan 0 wwpn 00:00:00:00:00:00:00:99: no such binding"],
+            "binding pin to a port that does not exist, unpin of an unknown WWPN: errors", out)
+    flow.all_reach_vt("after the pin")
 
 
 def fip_login(t, lab, port, enode, wwpn, fcid, ox):

@@ -123,7 +123,7 @@ struct fcr_binding {
 	uint32_t logins;     /* fabric logins learned from: a cutover waits for one */
 	/* Where its last login came from, kept when it is unbound: while a
 	 * redirect names it, a login through another port or ENode does not
-	 * move it (fcr_tables' login_pinned). Cleared by `binding unpin`. */
+	 * move it (fcr_tables: logins_pinned). Cleared by `binding unpin`. */
 	uint8_t pinned;
 	uint8_t pin_port;
 	uint64_t pin_enode;  /* 0: any ENode (a login over FCoE, an operator's pin) */

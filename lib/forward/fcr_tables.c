@@ -498,9 +498,9 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 		bt->entry[n].pinned = 1;
 		bt->entry[n].pin_port = (uint8_t)vn_port;
 		bt->entry[n].pin_enode = enode;
-		if (enode != 0 && !(t->fabric_mask >> vn_port & 1) &&
-		    fcr_binding_enode_own(bt, enode, vn_port) < 0)
-			t->st.pending_overflow++;
+		/* room for one per binding: it cannot fail while this one fits */
+		if (enode != 0 && !(t->fabric_mask >> vn_port & 1))
+			(void)fcr_binding_enode_own(bt, enode, vn_port);
 	}
 	if (restored)
 		return 0;
