@@ -198,14 +198,14 @@ fcr_pipeline_snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
 	return k;
 }
 
-/* A FIP frame on edge port in_port: its source, an ENode MAC, did not log
- * in through another edge port (FIP is rare: one lookup each). */
+/* A frame on edge port in_port from ENode MAC src (FIP, or a login
+ * request): that ENode did not log in through another edge port (rare
+ * frames: one lookup each). */
 static inline int
-fcr_pipeline_fip_enode_ok(struct fcr_pipeline *p, struct rte_mbuf *m,
-			  const struct fcr_frame *f, uint16_t in_port)
+fcr_pipeline_enode_ok(struct fcr_pipeline *p, uint16_t vlan, const uint8_t *src,
+		      uint16_t in_port)
 {
-	uint64_t key = fcr_vn_enode_key(fcr_enode_key(f->vlan,
-					rte_pktmbuf_mtod(m, const uint8_t *) + 6));
+	uint64_t key = fcr_vn_enode_key(fcr_enode_key(vlan, src));
 	uint64_t own;
 
 	fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, &key, 1, &own);
@@ -250,24 +250,24 @@ fcr_pipeline_edge_check(struct fcr_pipeline *p, uint16_t in_port,
 	unsigned int i, j = 0;
 
 	for (i = 0; i < k; i++)
-		vk[i] = unlikely(fcr_pipeline_is_login_request(&w->f[i])) ?
-			fcr_vn_enode_key(fcr_enode_key(w->f[i].vlan,
-				rte_pktmbuf_mtod(pkts[w->pos[i]], const uint8_t *) + 6)) :
-			fcr_vn_key(w->f[i].vlan, w->f[i].s_id);
+		vk[i] = fcr_vn_key(w->f[i].vlan, w->f[i].s_id);
 	fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, vk, k, vn);
 	for (i = 0; i < k; i++) {
 		const uint8_t *eth = rte_pktmbuf_mtod(pkts[w->pos[i]], const uint8_t *);
 
-		if (unlikely(vk[i] & FCR_VN_ENODE_BIT)) {
-			if (!fcr_vn_enode_allows(vn[i], in_port)) {
+		if (unlikely(!fcr_vn_allows(vn[i], eth + 6, in_port))) {
+			/* no VN_Port yet: only a login request, from its
+			 * ENode's own port (rare: looked up apart) */
+			enum fcr_reason r = !fcr_pipeline_is_login_request(&w->f[i]) ?
+				FCR_R_NOT_LOGGED_IN :
+				!fcr_pipeline_enode_ok(p, w->f[i].vlan, eth + 6, in_port) ?
+				FCR_R_ENODE_WRONG_PORT : FCR_R_OK;
+
+			if (r != FCR_R_OK) {
 				out[w->pos[i]] = FCR_OUT_DROP;
-				st->drop[FCR_R_ENODE_WRONG_PORT]++;
+				st->drop[r]++;
 				continue;
 			}
-		} else if (!fcr_vn_allows(vn[i], eth + 6, in_port)) {
-			out[w->pos[i]] = FCR_OUT_DROP;
-			st->drop[FCR_R_NOT_LOGGED_IN]++;
-			continue;
 		}
 		if (unlikely(vn[i] & FCR_VN_LEAVING)) {
 			out[w->pos[i]] = FCR_OUT_DROP;
@@ -341,7 +341,9 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 
 			if (trust && w->f[k].ethertype == FCR_ETHERTYPE_FIP) {
 				if (!w->from_fabric &&
-				    !fcr_pipeline_fip_enode_ok(p, m, &w->f[k], in_port)) {
+				    !fcr_pipeline_enode_ok(p, w->f[k].vlan,
+							   rte_pktmbuf_mtod(m, const uint8_t *) + 6,
+							   in_port)) {
 					out[i] = FCR_OUT_DROP;
 					st->drop[FCR_R_ENODE_WRONG_PORT]++;
 					continue;
