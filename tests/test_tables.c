@@ -1248,6 +1248,17 @@ an_enode_silent_for_two_and_a_half_periods_loses_its_bindings(void **state)
 
 #define OTHER_PORT 1
 
+/* A login() whose request comes in on another edge port. */
+static void
+login_from(uint8_t port, struct fcr_tables *t, enum fcr_login_kind kind, uint8_t answers,
+	   int fip, uint32_t s, uint32_t d, uint16_t ox, uint64_t wwpn, uint32_t port_id,
+	   uint8_t enode_last)
+{
+	request_port = port;
+	login(t, kind, answers, fip, s, d, ox, wwpn, port_id, enode_last);
+	request_port = EDGE_PORT;
+}
+
 /* Only what the port and ENode rules refuse. */
 static void
 record_refusal(void *ctx, const struct fcr_note *n)
@@ -1285,9 +1296,7 @@ a_login_request_is_bound_to_the_port_it_came_from(void **state)
 	t->note_hook = (struct fcr_note_hook){ .fn = record_refusal, .ctx = &l };
 	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
 	assert_int_equal(enode_port(t, 4), FCR_VN_ANY_PORT); /* not until accepted */
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
 	assert_int_equal(t->st.login_conflicts, 1);
 	assert_int_equal(t->login_conflict[OTHER_PORT], 1);
 	assert_int_equal(t->login_conflict[EDGE_PORT], 0);
@@ -1309,17 +1318,13 @@ a_login_request_is_bound_to_the_port_it_came_from(void **state)
 	/* logged in: its ENode owns the edge port, in the table the workers
 	 * read; from another port its requests are refused, any exchange */
 	assert_int_equal(enode_port(t, 4), EDGE_PORT);
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 3, H, 0, 4);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 3, H, 0, 4);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, FH, 3, 0, 0, 4);
 	assert_int_equal(t->st.login_conflicts, 2);
 	assert_int_equal(t->login_conflict[OTHER_PORT], 2);
 	assert_int_equal(fcr_binding_get(t->bindings, VLAN, H, 0), FCR_BINDING_NONE);
 	/* another ENode on that port is its own */
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 3, H, 0, 5);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 3, H, 0, 5);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FH, 3, 0, 0, 5);
 	assert_int_equal(t->bindings->entry[fcr_binding_get(t->bindings, VLAN, H, 0)].fcid, FH);
 	assert_int_equal(enode_port(t, 5), OTHER_PORT);
@@ -1330,9 +1335,7 @@ a_login_request_is_bound_to_the_port_it_came_from(void **state)
 	assert_int_equal(fcr_tables_keepalive(t, 3501, 1), 1);
 	assert_int_equal(enode_port(t, 4), FCR_VN_ANY_PORT);
 	assert_int_equal(enode_port(t, 5), OTHER_PORT);
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 4, VT, 0, 4);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 4, VT, 0, 4);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 4, 0, 0, 4);
 	assert_int_equal(t->st.login_conflicts, 2);
 	assert_int_equal(enode_port(t, 4), OTHER_PORT);
@@ -1364,9 +1367,7 @@ a_redirect_members_login_elsewhere_does_not_move_it(void **state)
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FT, 1, 0, 0, 2);
 	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VI, 0, 3);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVI, 1, 0, 0, 3);
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 1, VT, 0, 4);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, FVT, 1, 0, 0, 4);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 	t->note_hook = (struct fcr_note_hook){ .fn = record_refusal, .ctx = &l };
@@ -1386,16 +1387,12 @@ a_redirect_members_login_elsewhere_does_not_move_it(void **state)
 	assert_int_equal(l.n[0].port, EDGE_PORT);
 	assert_int_equal(l.n[0].other_port, OTHER_PORT);
 	/* the same port but another ENode: refused too */
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 3, VT, 0, 8);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 3, VT, 0, 8);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x810077, 3, 0, 0, 8);
 	assert_int_equal(t->st.logins_pinned, 2);
 	assert_four_rules(t, FH, FT, FVI, FVT);
 	/* its own ENode logging in again through its port moves it */
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 4, VT, 0, 4);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_FLOGI, 0, 1, 0, FCR_FCID_FLOGI, 4, VT, 0, 4);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FLOGI, 1, FCR_FCID_FLOGI, 0x810003, 4, 0, 0, 4);
 	assert_int_equal(t->st.logins_pinned, 2);
 	assert_four_rules(t, FH, FT, FVI, 0x810003);
@@ -1404,9 +1401,7 @@ a_redirect_members_login_elsewhere_does_not_move_it(void **state)
 	login(t, FCR_LOGIN_LOGO, 0, 1, 0, FCR_FCID_FLOGI, 5, VT, 0x810003, 4);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_LOGO, 1, FCR_FCID_FLOGI, 0x810003, 5, 0, 0, 4);
 	assert_int_equal(t->st.logouts, 0);
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_LOGO, 0, 1, 0, FCR_FCID_FLOGI, 6, VT, 0x810003, 4);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_LOGO, 0, 1, 0, FCR_FCID_FLOGI, 6, VT, 0x810003, 4);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_LOGO, 1, FCR_FCID_FLOGI, 0x810003, 6, 0, 0, 4);
 	assert_int_equal(t->st.logouts, 1);
 	assert_int_equal(t->redirects->r[id].state, FCR_RS_WAITING);
@@ -1427,9 +1422,7 @@ a_redirect_members_login_elsewhere_does_not_move_it(void **state)
 	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 9, VT, 0, 9);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x010097, 9, 0, 0, 9);
 	assert_int_equal(t->st.logins_pinned, 4);
-	request_port = OTHER_PORT;
-	login(t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 10, VT, 0, 7);
-	request_port = EDGE_PORT;
+	login_from(OTHER_PORT, t, FCR_LOGIN_FDISC, 0, 1, 0, FCR_FCID_FLOGI, 10, VT, 0, 7);
 	login(t, FCR_LOGIN_ACC, FCR_LOGIN_FDISC, 1, FCR_FCID_FLOGI, 0x810005, 10, 0, 0, 7);
 	assert_four_rules(t, FH, FT, FVI, 0x810005);
 	/* a WWPN no redirect names moves freely */
