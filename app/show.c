@@ -9,6 +9,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memory.h>
 #include <rte_mempool.h>
 
 #include "commands.h"
@@ -771,6 +772,34 @@ free_hugepages_mb(void)
 	return mb;
 }
 
+/*
+ * dpdk-dumpcap maps this process's memory at the same addresses. EAL asks
+ * for them low in the address space; when it got them elsewhere (the low
+ * range taken, as under AddressSanitizer) they lie where every process
+ * maps its libraries and thread stacks at randomised addresses, so a
+ * capture process may find them taken and fail.
+ */
+#define FCR_MMAP_RANGE (2ULL << 40) /* 2 TiB: the randomised mmap area */
+
+static int
+lowest_list(const struct rte_memseg_list *msl, void *arg)
+{
+	uintptr_t *low = arg;
+
+	if (!msl->external && (uintptr_t)msl->base_va < *low)
+		*low = (uintptr_t)msl->base_va;
+	return 0;
+}
+
+static uintptr_t
+memory_among_libraries(void)
+{
+	uintptr_t low = UINTPTR_MAX, libs = (uintptr_t)&fprintf;
+
+	rte_memseg_list_walk(lowest_list, &low);
+	return low != UINTPTR_MAX && low + FCR_MMAP_RANGE > libs ? low : 0;
+}
+
 static void
 capture_line(FILE *out)
 {
@@ -792,6 +821,11 @@ capture_line(FILE *out)
 			"process's heap and %.0f MB of free hugepages, dpdk-dumpcap's pool needs about "
 			"%d MB (reserve more hugepages, give EAL more with -m, or lower --max-flows)\n",
 			heap_mb, pages_mb, FCR_CAPTURE_MB);
+	else if (memory_among_libraries() != 0)
+		fprintf(out, "live capture:   at risk: this process's memory lies at %#" PRIxPTR
+			", among the addresses processes map their libraries at, so dpdk-dumpcap "
+			"may fail to map it (start fcredirect with --base-virtaddr 0x300000000000)\n",
+			memory_among_libraries());
 	else
 		fprintf(out, "live capture:   available: dpdk-dumpcap --file-prefix %s -i <port "
 			"name> (%.0f MB free in this process's heap, %.0f MB of free hugepages; its "

@@ -42,9 +42,21 @@ if ! grep -q hugetlbfs /proc/mounts; then
 fi
 grep -q hugetlbfs /proc/mounts; check $? "hugetlbfs mounted"
 
+# memory placed where processes map their libraries: show config says a
+# capture process may not map it, and what to start fcredirect with
+line=$(printf 'show config\nquit\n' | timeout 60 "$fcr" -m 64 --no-pci -l 0,1 \
+	--file-prefix "$prefix" --log-level=lib.eal:error --base-virtaddr 0x7e8000000000 \
+	--vdev net_ring0 --vdev net_ring1 -- -i --max-flows 4096 --max-bindings 4096 \
+	--max-redirects 256 2>&1 | grep -m1 "^live capture:")
+echo "$line" | grep -q "at risk: this process's memory lies at 0x7e8.*--base-virtaddr 0x300000000000"
+check $? "show config: memory among the libraries' addresses puts live capture at risk ($line)"
+
 "$gen" --out "$tmp/fabric.pcap" --commands "$tmp/fabric.cmds" --quiet 2>/dev/null
 mkfifo "$tmp/in"
+# memory at an address no library takes, in a sanitizer build too (whose
+# shadow holds EAL's usual low one): dpdk-dumpcap maps it at the same place
 "$fcr" -m 128 --no-pci -l 0,1 --file-prefix "$prefix" --log-level=lib.eal:error \
+	--base-virtaddr 0x300000000000 \
 	--vdev "net_pcap0,rx_pcap=$tmp/fabric.pcap,infinite_rx=1" \
 	--vdev "net_pcap1,tx_iface=lo" --vdev "net_pcap2,tx_iface=lo" \
 	-- -i --max-flows 65536 --max-bindings 65536 --max-redirects 4096 \
@@ -98,6 +110,15 @@ src=$(tshark -r "$tmp/live.pcapng" -Y fcoe -T fields -e eth.src 2>/dev/null | so
 [ "$src" = "02:70:63:61:70:01" ]; check $? "with port 1's MAC as source ($src)"
 
 kill -TERM "$pid" 2>/dev/null
+for _ in $(seq 1 300); do # its exit, bounded only against a hang
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.2
+done
+if kill -0 "$pid" 2>/dev/null; then
+	echo "  fcredirect still runs 60 s after SIGTERM; its stacks:"
+	gdb -p "$pid" -batch -ex "thread apply all bt" 2>/dev/null | grep "^#" | head -40
+	kill -KILL "$pid"
+fi
 wait "$pid"
 rc=$?
 pid=""

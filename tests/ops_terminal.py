@@ -19,6 +19,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -238,6 +239,7 @@ def main():
         t.p.kill()
         rc = None
     check(rc == 0, "quit exits with status 0 (%s)" % rc)
+    shutil.rmtree("/var/run/dpdk/" + PREFIX, ignore_errors=True)  # EAL leaves its runtime folder
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
