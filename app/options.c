@@ -89,6 +89,9 @@ fcr_options_usage(const char *prog)
 	       "  --config-store-cacert=FILE  TLS to the store: its members' CA (https)\n"
 	       "  --config-store-cert=FILE --config-store-key=FILE  TLS: this node's certificate\n"
 	       "  --config-store-user=USER:PASSWORD  the store's authentication\n"
+	       "  --config-store-stall-ms=MS  a watched member that does not prove it is current\n"
+	       "                          within MS is left for another, 0: never asked\n"
+	       "                          (200..60000, default 2000)\n"
 	       "  -h, --help              this text\n", prog);
 }
 
@@ -251,7 +254,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	enum { O_CMDFILE = 256, O_CMDFILE_OPT, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_SYNCSAME, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
-	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STATEFILE };
+	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STORE_STALL,
+	       O_STATEFILE };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "cmdline-file-optional", required_argument, NULL, O_CMDFILE_OPT },
@@ -286,6 +290,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "config-store-cert", required_argument, NULL, O_STORE_CERT },
 		{ "config-store-key", required_argument, NULL, O_STORE_KEY },
 		{ "config-store-user", required_argument, NULL, O_STORE_USER },
+		{ "config-store-stall-ms", required_argument, NULL, O_STORE_STALL },
 		{ "pmd-config", required_argument, NULL, O_PMDCONFIG },
 		{ "rxq", required_argument, NULL, O_RXQ },
 		{ "txq", required_argument, NULL, O_TXQ },
@@ -313,6 +318,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	o->tables_lcore = -1;
 	o->rxq = 1;
 	o->sync.window_ms = 50;
+	o->store.stall_ms = 2000;
 	o->sync.mtu = 1400;
 	for (i = 0; i < FCR_MAX_PORTS; i++)
 		o->passthrough[i] = (uint16_t)(i ^ 1);
@@ -488,6 +494,15 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			break;
 		case O_STORE_USER:
 			o->store.user = optarg;
+			break;
+		case O_STORE_STALL:
+			if (strcmp(optarg, "0") == 0) {
+				o->store.stall_ms = 0;
+				break;
+			}
+			if (num("--config-store-stall-ms", optarg, 200, 60000, &v) < 0)
+				return -1;
+			o->store.stall_ms = (unsigned int)v;
 			break;
 		case O_SYNCWIN:
 			if (num("--sync-window-ms", optarg, 1, 60000, &v) < 0)

@@ -22,12 +22,12 @@
 #include "store_priv.h"
 
 #define APPLY_WAIT_MS 10000   /* a write waits this long for its own watch */
-#define TXN_TIMEOUT_MS 3000   /* a member that takes longer: the next one */
+#define TXN_TIMEOUT_MS 2000   /* a member that takes longer: the next one */
 #define COMMIT_TRIES 3        /* rounds over the members */
 #define COMMIT_PAUSE_MS 500   /* between rounds: an election's time */
 
 struct store_state store_s = { .lock = PTHREAD_MUTEX_INITIALIZER,
-			       .applied = PTHREAD_COND_INITIALIZER };
+			       .applied = PTHREAD_COND_INITIALIZER, .watch_fd = -1 };
 
 /* CLOCK_REALTIME ms from now, for pthread_cond_timedwait. */
 static struct timespec
@@ -103,6 +103,7 @@ fcr_store_start(const struct fcr_store_conf *c)
 		snprintf(store_s.password, sizeof(store_s.password), "%s", colon + 1);
 	}
 	store_s.conf = *c;
+	store_s.not_current_ms = store_mono_ms();
 	fcr_etcd_prefix_end(store_s.url.prefix, store_s.range_end);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		fprintf(stderr, "error: --config-store: libcurl did not initialise\n");
@@ -111,6 +112,14 @@ fcr_store_start(const struct fcr_store_conf *c)
 	store_s.on = 1;
 	if (rte_ctrl_thread_create(&store_s.thread, "fcr-store", NULL, store_main, NULL) != 0) {
 		fprintf(stderr, "error: --config-store: cannot start its thread\n");
+		store_s.on = 0;
+		return -1;
+	}
+	if (c->stall_ms > 0 && rte_ctrl_thread_create(&store_s.live_thread, "fcr-store-live",
+						       NULL, store_live_main, NULL) != 0) {
+		fprintf(stderr, "error: --config-store: cannot start its liveness thread\n");
+		store_s.quit = 1;
+		pthread_join(store_s.thread, NULL);
 		store_s.on = 0;
 		return -1;
 	}
@@ -184,45 +193,74 @@ conflicts(const struct fcr_etcd_op *ops, size_t n, const struct fcr_etcd_reply *
 	return (int)moved;
 }
 
+/* A member the liveness thread found not answering: writes pass it over. */
+static int
+passed_over(unsigned int ep)
+{
+	int failed;
+
+	pthread_mutex_lock(&store_s.lock);
+	failed = store_s.member_failed[ep] != 0;
+	pthread_mutex_unlock(&store_s.lock);
+	return failed;
+}
+
 static int
 commit(const struct fcr_etcd_op *ops, size_t n, int64_t *rev, FILE *out)
 {
-	struct fcr_etcd_reply r;
+	struct fcr_etcd_reply r = { 0 };
 	char *body = fcr_etcd_txn_req(ops, n);
-	unsigned int tried, ep, moved;
-	int rc = -1;
+	unsigned int round, i, asked = 0, moved, nb = store_s.url.nb_endpoints;
+	char why[sizeof(r.error)] = "";
+	int rc = -1, transient = 1;
 
 	pthread_mutex_lock(&store_s.lock);
-	ep = store_s.endpoint;
+	i = store_s.endpoint;
 	pthread_mutex_unlock(&store_s.lock);
-	/* every member in turn, for a while: one may be down, or the cluster
-	 * electing a leader. Sending a transaction again is safe: if the first
-	 * went in, the second finds its keys moved and already so. */
-	for (tried = 0; tried < COMMIT_TRIES * store_s.url.nb_endpoints;
-	     tried++, ep = (ep + 1) % store_s.url.nb_endpoints) {
-		if (tried > 0 && tried % store_s.url.nb_endpoints == 0)
+	/* the members in turn, from the one watched, passing over those that
+	 * do not answer the liveness thread; again while the cluster elects a
+	 * leader. Sending a transaction again is safe: if the first went in,
+	 * the second finds its keys moved and already so. */
+	for (round = 0; round < COMMIT_TRIES && transient && rc < 0; round++) {
+		unsigned int k;
+
+		if (round > 0)
 			store_pause_ms(COMMIT_PAUSE_MS);
-		rc = store_call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);
-		if (rc < 0 && strstr(r.error, "invalid auth token") != NULL &&
-		    store_authenticate(ep) == 0) {
-			/* a token expires (etcd's --auth-token-ttl): a new one, once */
-			fcr_etcd_reply_free(&r);
+		transient = 0;
+		for (k = 0; k < nb && rc < 0; k++) {
+			unsigned int ep = (i + k) % nb;
+
+			if (passed_over(ep))
+				continue;
+			asked++;
 			rc = store_call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);
-		}
-		if (rc == 0 ||
-		    (strstr(r.error, "etcdserver:") != NULL && !store_transient(r.error)))
-			break; /* an answer, even a refusal */
-		if (tried + 1 < COMMIT_TRIES * store_s.url.nb_endpoints)
+			if (rc < 0 && strstr(r.error, "invalid auth token") != NULL &&
+			    store_authenticate(ep) == 0) {
+				/* a token expires (etcd's --auth-token-ttl): a new one, once */
+				fcr_etcd_reply_free(&r);
+				rc = store_call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);
+			}
+			if (rc == 0)
+				break;
+			snprintf(why, sizeof(why), "%s", r.error);
 			fcr_etcd_reply_free(&r);
+			if (strstr(why, "etcdserver:") != NULL && !store_transient(why))
+				break; /* an answer: a refusal */
+			transient |= strstr(why, "etcdserver:") != NULL;
+		}
+		if (strstr(why, "etcdserver:") != NULL && !store_transient(why))
+			break;
 	}
 	free(body);
 	if (rc < 0) {
+		if (asked == 0)
+			snprintf(why, sizeof(why), "no member answers (%.150s)",
+				 store_s.st.last_error);
 		fprintf(out, "error: the configuration store %s: %s; configuration commands are "
 			"refused until it answers (forwarding goes on with revision %" PRId64 ")\n",
-			strstr(r.error, "etcdserver:") != NULL && !store_transient(r.error) ?
-			"refused the change" : "is unreachable", r.error,
+			strstr(why, "etcdserver:") != NULL && !store_transient(why) ?
+			"refused the change" : "is unreachable", why,
 			store_s.st.applied_revision);
-		fcr_etcd_reply_free(&r);
 		return -1;
 	}
 	*rev = r.revision;
@@ -336,6 +374,7 @@ fcr_store_get_status(struct fcr_store_status *s)
 	snprintf(s->endpoint, sizeof(s->endpoint), "%s:%u", store_s.url.host[store_s.endpoint],
 		 store_s.url.port[store_s.endpoint]);
 	s->last_error_age_s = s->last_error[0] ? store_mono_ms() / 1000 - store_s.last_error_s : 0;
+	s->not_current_for_ms = s->current ? 0 : store_mono_ms() - store_s.not_current_ms;
 	pthread_mutex_unlock(&store_s.lock);
 }
 
@@ -357,6 +396,17 @@ fcr_store_show(FILE *out)
 	fprintf(out, "config store: %s\n", store_s.conf.url);
 	fprintf(out, "  connected:         %s (%s, member %016" PRIx64 ")\n",
 		s.connected ? "yes" : "no", s.endpoint, s.member_id);
+	if (store_s.conf.stall_ms == 0)
+		fprintf(out, "  current:           not asked (--config-store-stall-ms 0)\n");
+	else if (s.current)
+		fprintf(out, "  current:           yes (revision %" PRId64 " confirmed %.1f s ago; "
+			"members left for not confirming: %" PRIu64 ")\n", s.confirmed_revision,
+			(double)(store_mono_ms() - s.confirmed_at_ms) / 1000.0, s.stalls);
+	else
+		fprintf(out, "  current:           NO for %.1f s: not confirmed by a member within "
+			"%u ms; forwarding goes on with revision %" PRId64 " (members left for not "
+			"confirming: %" PRIu64 ")\n", (double)s.not_current_for_ms / 1000.0,
+			store_s.conf.stall_ms, s.applied_revision, s.stalls);
 	fprintf(out, "  applied revision:  %" PRId64 " (at %" PRIu64 ".%03" PRIu64 ")\n",
 		s.applied_revision, s.applied_at_ms / 1000, s.applied_at_ms % 1000);
 	fprintf(out, "  store revision:    %" PRId64 " (lag %" PRId64 ")\n", s.store_revision,
@@ -388,6 +438,8 @@ fcr_store_stop(void)
 	pthread_cond_broadcast(&store_s.applied);
 	pthread_mutex_unlock(&store_s.lock);
 	pthread_join(store_s.thread, NULL);
+	if (store_s.conf.stall_ms > 0)
+		pthread_join(store_s.live_thread, NULL);
 	fcr_store_revs_free(&store_s.revs);
 	curl_global_cleanup();
 	store_s.on = 0;

@@ -23,11 +23,18 @@ struct fcr_store_conf {
 	const char *cert;     /* TLS: this node's client certificate and key */
 	const char *key;
 	const char *user;     /* USER:PASSWORD, etcd's authentication */
+	unsigned int stall_ms; /* a watched member that does not prove it is
+				* current within this is left; 0: not asked */
 };
 
 /* What `show config store` and /fcr/store report. */
 struct fcr_store_status {
 	int connected;             /* the watch is up */
+	int current;               /* its member proved it is current (below) */
+	int64_t confirmed_revision; /* the revision it confirmed last */
+	uint64_t confirmed_at_ms;  /* when (monotonic ms) */
+	uint64_t not_current_for_ms; /* how long the node has not been current */
+	uint64_t stalls;           /* members left for not proving it in time */
 	char endpoint[80];         /* the member it talks to (or last tried) */
 	uint64_t member_id;
 	int64_t applied_revision;  /* the store's revision the tables hold */

@@ -202,12 +202,14 @@ store_pause_ms(unsigned int ms)
 void
 store_fail_over(unsigned int ep, unsigned int backoff)
 {
-	FCR_LOG(WARNING, store, "%s (next: %s:%u in %u ms)", store_s.st.last_error,
-		store_s.url.host[(ep + 1) % store_s.url.nb_endpoints],
-		store_s.url.port[(ep + 1) % store_s.url.nb_endpoints], backoff);
+	unsigned int next = store_s.conf.stall_ms > 0 ? store_live_next(ep)
+						     : (ep + 1) % store_s.url.nb_endpoints;
+
 	pthread_mutex_lock(&store_s.lock);
-	store_s.endpoint = (ep + 1) % store_s.url.nb_endpoints;
+	store_s.endpoint = next;
 	store_s.st.reconnects++;
 	pthread_mutex_unlock(&store_s.lock);
+	FCR_LOG(WARNING, store, "%s (next: %s:%u in %u ms)", store_s.st.last_error,
+		store_s.url.host[next], store_s.url.port[next], backoff);
 	store_pause_ms(backoff);
 }

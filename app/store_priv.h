@@ -3,7 +3,8 @@
  * The configuration store's three parts, what they share: its state (one
  * object, store_s, defined in store.c) and what each part offers the
  * others. store.c: the public side (store.h); store_http.c: the transport
- * to the members; store_watch.c: the store's thread (read, watch, apply).
+ * to the members; store_watch.c: the store's thread (read, watch, apply);
+ * store_live.c: the liveness thread (is the watched member current?).
  */
 #ifndef FCR_APP_STORE_PRIV_H
 #define FCR_APP_STORE_PRIV_H
@@ -32,6 +33,7 @@ struct store_state {
 	char user[128], password[128];
 	char range_end[FCR_STORE_PREFIX_MAX];
 	pthread_t thread;
+	pthread_t live_thread;     /* when conf.stall_ms > 0 */
 	volatile int quit;
 
 	/* below: under lock; the thread changes them, readers copy them */
@@ -45,6 +47,11 @@ struct store_state {
 	int64_t refused_rev;       /* the revision of the last refusal, and why */
 	char refused_why[FCR_CMD_MSG_LEN];
 	uint64_t last_error_s;
+	/* liveness (store_live.c) */
+	uint64_t member_failed[FCR_STORE_ENDPOINTS_MAX]; /* when its read failed; 0: it did not */
+	uint64_t not_current_ms;   /* since when the node is not current */
+	int watch_fd;              /* the watch's socket, -1 when none */
+	int abandon;               /* the watch is to end: its member is left */
 };
 
 extern struct store_state store_s;
@@ -76,6 +83,12 @@ int store_authenticate(unsigned int ep);
 void store_pause_ms(unsigned int ms);
 /* The member ep failed: the next one, after backoff ms. */
 void store_fail_over(unsigned int ep, unsigned int backoff);
+
+/* store_live.c */
+/* The liveness thread: the watched member asked to prove it is current. */
+void *store_live_main(void *arg);
+/* The member after ep, in order, that did not fail its last read. */
+unsigned int store_live_next(unsigned int ep);
 
 /* store_watch.c */
 /* The store's thread: read whole, watch, again after a compaction. */

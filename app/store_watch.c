@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
 
 #include <curl/curl.h>
 
@@ -412,6 +414,35 @@ on_watch(char *d, size_t sz, size_t n, void *arg)
 	return sz * n;
 }
 
+/* The watch's socket, known to the liveness thread, which shuts it to end
+ * a watch on a member that stopped proving it is current (a paused or cut
+ * off member keeps its TCP connection up: the watch would wait for ever). */
+static curl_socket_t
+open_watch_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	curl_socket_t fd = socket(a->family, a->socktype, a->protocol);
+
+	(void)arg;
+	(void)purpose;
+	if (fd != CURL_SOCKET_BAD) {
+		pthread_mutex_lock(&store_s.lock);
+		store_s.watch_fd = fd;
+		pthread_mutex_unlock(&store_s.lock);
+	}
+	return fd;
+}
+
+static int
+close_watch_socket(void *arg, curl_socket_t fd)
+{
+	(void)arg;
+	pthread_mutex_lock(&store_s.lock);
+	if (store_s.watch_fd == fd)
+		store_s.watch_fd = -1;
+	pthread_mutex_unlock(&store_s.lock);
+	return close(fd);
+}
+
 /* Watch from the revision after the applied one until the stream ends:
  * 1 when the store compacted past it, -1 otherwise. */
 static int
@@ -427,6 +458,7 @@ watch(unsigned int ep)
 	pthread_mutex_lock(&store_s.lock);
 	body = fcr_etcd_watch_req(store_s.url.prefix, store_s.range_end,
 				  store_s.st.applied_revision + 1);
+	store_s.abandon = 0;
 	pthread_mutex_unlock(&store_s.lock);
 	h = store_request(ep, "/v3/watch", body, &hdrs, errbuf);
 	if (h == NULL || body == NULL) {
@@ -435,8 +467,11 @@ watch(unsigned int ep)
 	}
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_watch);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &w);
+	curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, open_watch_socket);
+	curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, close_watch_socket);
 	cc = curl_easy_perform(h);
-	if (!w.compacted && !w.failed && !store_s.quit)
+	/* ended by the liveness thread: the error says why already */
+	if (!w.compacted && !w.failed && !store_s.quit && !store_s.abandon)
 		store_set_error("%s:%u: %s", store_s.url.host[ep], store_s.url.port[ep],
 			  cc == CURLE_OK ? "the watch stream ended" :
 			  store_curl_why(cc, errbuf, why, sizeof(why)));
@@ -446,6 +481,10 @@ watch(unsigned int ep)
 	free(w.b.p);
 	pthread_mutex_lock(&store_s.lock);
 	store_s.st.connected = 0;
+	if (store_s.st.current) {
+		store_s.st.current = 0;
+		store_s.not_current_ms = store_mono_ms();
+	}
 	pthread_mutex_unlock(&store_s.lock);
 	return w.compacted ? 1 : -1;
 }
@@ -478,6 +517,8 @@ store_main(void *arg)
 		}
 		if (store_s.quit)
 			break;
+		if (store_s.abandon) /* left for another member: no back-off */
+			backoff = BACKOFF_MIN_MS;
 		store_fail_over(ep, backoff);
 		/* a watch that ran a while was a success: start over short */
 		backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;

@@ -345,6 +345,10 @@ tel_store(const char *cmd, const char *params, struct rte_tel_data *d)
 		return 0;
 	fcr_store_get_status(&s);
 	rte_tel_data_add_dict_int(d, "connected", s.connected);
+	rte_tel_data_add_dict_int(d, "current", s.current);
+	rte_tel_data_add_dict_u64(d, "not_current_for_ms", s.not_current_for_ms);
+	rte_tel_data_add_dict_u64(d, "confirmed_revision", (uint64_t)s.confirmed_revision);
+	rte_tel_data_add_dict_u64(d, "stalls", s.stalls);
 	rte_tel_data_add_dict_string(d, "endpoint", s.endpoint);
 	rte_tel_data_add_dict_u64(d, "member_id", s.member_id);
 	rte_tel_data_add_dict_u64(d, "applied_revision", (uint64_t)s.applied_revision);
@@ -390,7 +394,7 @@ fcr_telemetry_register(void)
 	rc |= rte_telemetry_register_cmd("/fcr/mempool", tel_mempool,
 		"Mbuf pools: size, in use, free");
 	rc |= rte_telemetry_register_cmd("/fcr/store", tel_store,
-		"The configuration store: connected, member, applied and store revision, lag, refusals, last error");
+		"The configuration store: connected, current, member, applied and store revision, lag, refusals, last error");
 	rc |= rte_telemetry_register_cmd("/fcr/sync", tel_sync,
 		"Replication: ready or not, changes, updates, datagrams, drops");
 	return rc;

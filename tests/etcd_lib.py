@@ -33,15 +33,18 @@ class Cluster:
     """Three members; t (a sync_lib.Test) gives the folder for their data
     and logs; prefix: the store prefix of url()."""
 
-    def __init__(self, t, prefix, n=3, tls=None):
+    def __init__(self, t, prefix, n=3, tls=None, hosts=None):
         self.prefix = prefix
         self.t = t
         ports = sl.free_ports(2 * n, socket.SOCK_STREAM)
         self.client = ports[:n]
         self.peer = ports[n:]
         self.names = ["m%d" % (i + 1) for i in range(n)]
-        self.initial = ",".join("%s=http://127.0.0.1:%d" % (n, p)
-                                for n, p in zip(self.names, self.peer))
+        # hosts[i]: (client address, peer address, what runs it) of member i,
+        # for members in network namespaces; loopback by default
+        self.hosts = hosts or [("127.0.0.1", "127.0.0.1", [])] * n
+        self.initial = ",".join("%s=http://%s:%d" % (n, h[1], p)
+                                for n, h, p in zip(self.names, self.hosts, self.peer))
         self.p = [None] * n
         # tls: a Pki; the members then serve clients over https only and
         # take a client only with a certificate of its CA
@@ -54,12 +57,12 @@ class Cluster:
 
     def start(self, i):
         log = open(self.t.path("etcd-%s.log" % self.names[i]), "a")
-        client = "%s://127.0.0.1:%d" % (self.scheme, self.client[i])
-        args = [ETCD, "--name", self.names[i],
+        client = "%s://%s:%d" % (self.scheme, self.hosts[i][0], self.client[i])
+        peer = "http://%s:%d" % (self.hosts[i][1], self.peer[i])
+        args = self.hosts[i][2] + [ETCD, "--name", self.names[i],
                 "--data-dir", self.t.path("etcd-" + self.names[i]),
                 "--listen-client-urls", client, "--advertise-client-urls", client,
-                "--listen-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
-                "--initial-advertise-peer-urls", "http://127.0.0.1:%d" % self.peer[i],
+                "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
                 "--initial-cluster", self.initial, "--initial-cluster-state", "new",
                 "--initial-cluster-token", "fcr-%d" % os.getpid()]
         if self.tls:
@@ -75,7 +78,8 @@ class Cluster:
                 self.p[i] = None
 
     def post(self, i, path, body, timeout=3):
-        req = urllib.request.Request("%s://127.0.0.1:%d%s" % (self.scheme, self.client[i], path),
+        req = urllib.request.Request("%s://%s:%d%s" % (self.scheme, self.hosts[i][0],
+                                                       self.client[i], path),
                                      data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=timeout, context=self.ctx) as r:
@@ -83,8 +87,9 @@ class Cluster:
 
     def healthy(self, i):
         try:
-            with urllib.request.urlopen("%s://127.0.0.1:%d/health" % (
-                    self.scheme, self.client[i]), timeout=2, context=self.ctx) as r:
+            with urllib.request.urlopen("%s://%s:%d/health" % (
+                    self.scheme, self.hosts[i][0], self.client[i]), timeout=2,
+                    context=self.ctx) as r:
                 return json.loads(r.read().decode()).get("health") == "true"
         except Exception:
             return False
@@ -135,7 +140,8 @@ class Cluster:
         return False
 
     def url(self, order):
-        return "etcd://" + ",".join("127.0.0.1:%d" % self.client[i] for i in order) + self.prefix
+        return "etcd://" + ",".join("%s:%d" % (self.hosts[i][0], self.client[i])
+                                    for i in order) + self.prefix
 
 
 class Pki:

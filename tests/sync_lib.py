@@ -218,7 +218,7 @@ class Node:
     given as 127.0.0.1 ports."""
 
     def __init__(self, t, name, port=None, peers=(), rx=None, extra=(), nb_ports=NB_PORTS,
-                 vdevs=None):
+                 vdevs=None, wrap=()):
         self.t = t
         self.name = name
         self.port = port
@@ -227,6 +227,7 @@ class Node:
         self.extra = list(extra)
         self.nb_ports = nb_ports
         self.vdevs = vdevs   # EAL --vdev values instead of the pcap ports
+        self.wrap = list(wrap)  # what runs it: ["ip", "netns", "exec", NS] in a namespace
         self.env = None      # more environment for the next start
         self.p = None
         self.pipe = None
@@ -247,7 +248,7 @@ class Node:
             vdev += ["--vdev", spec]
         if self.vdevs is not None:
             vdev = [a for v in self.vdevs for a in ("--vdev", v)]
-        args = [self.t.fcr] + EAL_COMMON + ["--file-prefix", self.prefix] + vdev + \
+        args = self.wrap + [self.t.fcr] + EAL_COMMON + ["--file-prefix", self.prefix] + vdev + \
             ["--"] + APP_COMMON
         if self.port is not None:
             args += ["--sync-bind", "127.0.0.1:%d" % self.port, "--sync-key-file", self.t.key]
