@@ -89,6 +89,8 @@ fcr_options_usage(const char *prog)
 	       "  --config-store-cacert=FILE  TLS to the store: its members' CA (https)\n"
 	       "  --config-store-cert=FILE --config-store-key=FILE  TLS: this node's certificate\n"
 	       "  --config-store-user=USER:PASSWORD  the store's authentication\n"
+	       "  --config-store-node=NAME  this node's name among the store's nodes\n"
+	       "                          (default HOST:FILE-PREFIX)\n"
 	       "  --config-store-stall-ms=MS  a watched member that does not prove it is current\n"
 	       "                          within MS is left for another, 0: never asked\n"
 	       "                          (200..60000, default 2000)\n"
@@ -254,7 +256,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	enum { O_CMDFILE = 256, O_CMDFILE_OPT, O_CONFDIR, O_CONFIG, O_DISTRIBUTOR, O_MAXFLOWS, O_FLOWIDLE, O_MAXREDIR, O_MAXBIND,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_SYNCSAME, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
-	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STORE_STALL,
+	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STORE_STALL, O_STORE_NODE,
 	       O_STATEFILE };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
@@ -291,6 +293,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "config-store-key", required_argument, NULL, O_STORE_KEY },
 		{ "config-store-user", required_argument, NULL, O_STORE_USER },
 		{ "config-store-stall-ms", required_argument, NULL, O_STORE_STALL },
+		{ "config-store-node", required_argument, NULL, O_STORE_NODE },
 		{ "pmd-config", required_argument, NULL, O_PMDCONFIG },
 		{ "rxq", required_argument, NULL, O_RXQ },
 		{ "txq", required_argument, NULL, O_TXQ },
@@ -494,6 +497,9 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			break;
 		case O_STORE_USER:
 			o->store.user = optarg;
+			break;
+		case O_STORE_NODE:
+			o->store.node = optarg;
 			break;
 		case O_STORE_STALL:
 			if (strcmp(optarg, "0") == 0) {

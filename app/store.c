@@ -22,16 +22,18 @@
 #include "store_priv.h"
 
 #define APPLY_WAIT_MS 10000   /* a write waits this long for its own watch */
+#define ACK_WAIT_MS 5000      /* ... and this long for every node's */
 #define TXN_TIMEOUT_MS 2000   /* a member that takes longer: the next one */
 #define COMMIT_TRIES 3        /* rounds over the members */
 #define COMMIT_PAUSE_MS 500   /* between rounds: an election's time */
 
 struct store_state store_s = { .lock = PTHREAD_MUTEX_INITIALIZER,
-			       .applied = PTHREAD_COND_INITIALIZER, .watch_fd = -1 };
+			       .applied = PTHREAD_COND_INITIALIZER,
+			       .wake = PTHREAD_COND_INITIALIZER, .watch_fd = -1 };
 
 /* CLOCK_REALTIME ms from now, for pthread_cond_timedwait. */
-static struct timespec
-deadline(unsigned int ms)
+struct timespec
+store_deadline(unsigned int ms)
 {
 	struct timespec ts;
 
@@ -102,6 +104,8 @@ fcr_store_start(const struct fcr_store_conf *c)
 		memcpy(store_s.user, c->user, (size_t)(colon - c->user));
 		snprintf(store_s.password, sizeof(store_s.password), "%s", colon + 1);
 	}
+	if (store_node_name(c->node) < 0)
+		return -1;
 	store_s.conf = *c;
 	store_s.not_current_ms = store_mono_ms();
 	fcr_etcd_prefix_end(store_s.url.prefix, store_s.range_end);
@@ -115,9 +119,11 @@ fcr_store_start(const struct fcr_store_conf *c)
 		store_s.on = 0;
 		return -1;
 	}
-	if (c->stall_ms > 0 && rte_ctrl_thread_create(&store_s.live_thread, "fcr-store-live",
-						       NULL, store_live_main, NULL) != 0) {
-		fprintf(stderr, "error: --config-store: cannot start its liveness thread\n");
+	if ((c->stall_ms > 0 && rte_ctrl_thread_create(&store_s.live_thread, "fcr-store-live",
+							NULL, store_live_main, NULL) != 0) ||
+	    rte_ctrl_thread_create(&store_s.node_thread, "fcr-store-node", NULL, store_node_main,
+				   NULL) != 0) {
+		fprintf(stderr, "error: --config-store: cannot start its threads\n");
 		store_s.quit = 1;
 		pthread_join(store_s.thread, NULL);
 		store_s.on = 0;
@@ -133,7 +139,7 @@ fcr_store_wait_loaded(volatile int *quit)
 
 	pthread_mutex_lock(&store_s.lock);
 	while (!store_s.loaded && !*quit && !store_s.quit) {
-		struct timespec ts = deadline(200);
+		struct timespec ts = store_deadline(200);
 
 		pthread_cond_timedwait(&store_s.applied, &store_s.lock, &ts);
 		if (!store_s.loaded && store_mono_ms() / 1000 - said >= 5) {
@@ -150,7 +156,7 @@ fcr_store_wait_loaded(volatile int *quit)
 static int
 applied_by(int64_t rev, unsigned int ms)
 {
-	struct timespec ts = deadline(ms);
+	struct timespec ts = store_deadline(ms);
 	int ok;
 
 	pthread_mutex_lock(&store_s.lock);
@@ -163,9 +169,11 @@ applied_by(int64_t rev, unsigned int ms)
 }
 
 /* The failure branch: which keys moved, and whether they already say what
- * the write would have (then there is nothing to write). */
+ * the write would have (then there is nothing to write: *newest is the
+ * latest revision of those, what every node must have applied). */
 static int
-conflicts(const struct fcr_etcd_op *ops, size_t n, const struct fcr_etcd_reply *r, FILE *out)
+conflicts(const struct fcr_etcd_op *ops, size_t n, const struct fcr_etcd_reply *r, FILE *out,
+	  int64_t *newest)
 {
 	unsigned int moved = 0;
 	size_t i, j;
@@ -177,8 +185,11 @@ conflicts(const struct fcr_etcd_op *ops, size_t n, const struct fcr_etcd_reply *
 			if (strcmp(r->kvs[j].key, ops[i].key) == 0)
 				now = &r->kvs[j];
 		if (ops[i].value != NULL ? now != NULL && strcmp(now->value, ops[i].value) == 0
-					 : now == NULL)
+					 : now == NULL) {
+			if (now != NULL && now->mod_rev > *newest)
+				*newest = now->mod_rev;
 			continue; /* already so */
+		}
 		if ((now != NULL ? now->mod_rev : 0) == ops[i].expect_mod_rev)
 			continue; /* as read: another line's key moved */
 		moved++;
@@ -234,12 +245,6 @@ commit(const struct fcr_etcd_op *ops, size_t n, int64_t *rev, FILE *out)
 				continue;
 			asked++;
 			rc = store_call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);
-			if (rc < 0 && strstr(r.error, "invalid auth token") != NULL &&
-			    store_authenticate(ep) == 0) {
-				/* a token expires (etcd's --auth-token-ttl): a new one, once */
-				fcr_etcd_reply_free(&r);
-				rc = store_call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);
-			}
 			if (rc == 0)
 				break;
 			snprintf(why, sizeof(why), "%s", r.error);
@@ -265,7 +270,9 @@ commit(const struct fcr_etcd_op *ops, size_t n, int64_t *rev, FILE *out)
 	}
 	*rev = r.revision;
 	if (!r.succeeded) {
-		moved = (unsigned int)conflicts(ops, n, &r, out);
+		int64_t newest = 0;
+
+		moved = (unsigned int)conflicts(ops, n, &r, out, &newest);
 		fcr_etcd_reply_free(&r);
 		pthread_mutex_lock(&store_s.lock);
 		store_s.st.conflicts += moved != 0;
@@ -275,7 +282,9 @@ commit(const struct fcr_etcd_op *ops, size_t n, int64_t *rev, FILE *out)
 				"store; then retry)\n");
 			return -1;
 		}
-		*rev = 0; /* the store already says so */
+		/* the store already says so (a try before this one went in,
+		 * its answer lost): what every node must have applied */
+		*rev = newest;
 		return 0;
 	}
 	fcr_etcd_reply_free(&r);
@@ -322,7 +331,8 @@ fcr_store_write(const struct fcr_cmd *cmds, unsigned int n, FILE *out)
 			m++;
 	}
 	pthread_mutex_unlock(&store_s.lock);
-	/* what the store already holds, as this node read it, is no write */
+	/* what the store already holds, as this node read it, is no write;
+	 * the command still answers once every node has it */
 	for (i = 0, j = 0; i < m; i++) {
 		int same = ops[i].value != NULL
 			? ops[i].expect_mod_rev != 0 && held[i] == fcr_store_value_hash(ops[i].value)
@@ -330,13 +340,11 @@ fcr_store_write(const struct fcr_cmd *cmds, unsigned int n, FILE *out)
 
 		if (!same)
 			ops[j++] = ops[i];
+		else if (ops[i].expect_mod_rev > rev)
+			rev = ops[i].expect_mod_rev;
 	}
 	m = j;
-	if (m == 0) {
-		rc = 0;
-		goto out;
-	}
-	if (commit(ops, m, &rev, out) < 0)
+	if (m > 0 && commit(ops, m, &rev, out) < 0)
 		goto out;
 	rc = 0;
 	if (rev == 0)
@@ -358,6 +366,8 @@ fcr_store_write(const struct fcr_cmd *cmds, unsigned int n, FILE *out)
 		rc = -1;
 	}
 	pthread_mutex_unlock(&store_s.lock);
+	if (rc == 0)
+		store_node_acknowledged(rev, ACK_WAIT_MS, out);
 out:
 	free(ops);
 	free(keys);
@@ -375,6 +385,8 @@ fcr_store_get_status(struct fcr_store_status *s)
 		 store_s.url.port[store_s.endpoint]);
 	s->last_error_age_s = s->last_error[0] ? store_mono_ms() / 1000 - store_s.last_error_s : 0;
 	s->not_current_for_ms = s->current ? 0 : store_mono_ms() - store_s.not_current_ms;
+	s->nodes = store_s.nodes.count;
+	s->nodes_behind = fcr_store_nodes_behind(&store_s.nodes, store_s.config_rev);
 	pthread_mutex_unlock(&store_s.lock);
 }
 
@@ -426,6 +438,7 @@ fcr_store_show(FILE *out)
 	if (s.last_error[0])
 		fprintf(out, "  last error:        %s (%" PRIu64 " s ago)\n", s.last_error,
 			s.last_error_age_s);
+	store_node_show(out);
 }
 
 void
@@ -433,13 +446,17 @@ fcr_store_stop(void)
 {
 	if (!store_s.on)
 		return;
+	/* the other nodes stop waiting for this one at once */
+	store_node_unpublish();
 	store_s.quit = 1;
 	pthread_mutex_lock(&store_s.lock);
 	pthread_cond_broadcast(&store_s.applied);
+	pthread_cond_broadcast(&store_s.wake);
 	pthread_mutex_unlock(&store_s.lock);
 	pthread_join(store_s.thread, NULL);
 	if (store_s.conf.stall_ms > 0)
 		pthread_join(store_s.live_thread, NULL);
+	pthread_join(store_s.node_thread, NULL);
 	fcr_store_revs_free(&store_s.revs);
 	curl_global_cleanup();
 	store_s.on = 0;

@@ -25,6 +25,7 @@ struct fcr_store_conf {
 	const char *user;     /* USER:PASSWORD, etcd's authentication */
 	unsigned int stall_ms; /* a watched member that does not prove it is
 				* current within this is left; 0: not asked */
+	const char *node;     /* this node's name in the store; NULL: host:file-prefix */
 };
 
 /* What `show config store` and /fcr/store report. */
@@ -35,6 +36,8 @@ struct fcr_store_status {
 	uint64_t confirmed_at_ms;  /* when (monotonic ms) */
 	uint64_t not_current_for_ms; /* how long the node has not been current */
 	uint64_t stalls;           /* members left for not proving it in time */
+	unsigned int nodes;        /* nodes of the store (PREFIX node/), this one too */
+	unsigned int nodes_behind; /* those before the last change applied here */
 	char endpoint[80];         /* the member it talks to (or last tried) */
 	uint64_t member_id;
 	int64_t applied_revision;  /* the store's revision the tables hold */

@@ -106,10 +106,29 @@ store_request(unsigned int ep, const char *path, const char *body, struct curl_s
 	return h;
 }
 
-/* One request and its whole reply, parsed, within ms. 0, or -1 and r->error. */
+static int call_once(unsigned int ep, const char *path, const char *body,
+		     struct fcr_etcd_reply *r, long ms);
+
+/* One request and its whole reply, parsed, within ms. 0, or -1 and r->error.
+ * A token refused (it expired: etcd's --auth-token-ttl; or is another
+ * member's: etcd's simple tokens are a member's own): a new one, once. */
 int
 store_call_for(unsigned int ep, const char *path, const char *body, struct fcr_etcd_reply *r,
 	       long ms)
+{
+	int rc = call_once(ep, path, body, r, ms);
+
+	if (rc < 0 && store_s.user[0] != '\0' && strstr(r->error, "invalid auth token") != NULL &&
+	    store_authenticate(ep) == 0) {
+		fcr_etcd_reply_free(r);
+		rc = call_once(ep, path, body, r, ms);
+	}
+	return rc;
+}
+
+static int
+call_once(unsigned int ep, const char *path, const char *body, struct fcr_etcd_reply *r,
+	  long ms)
 {
 	struct curl_slist *hdrs = NULL;
 	struct buf b = { 0 };
@@ -169,7 +188,7 @@ store_authenticate(unsigned int ep)
 	store_s.token[0] = '\0';
 	pthread_mutex_unlock(&store_s.lock);
 	body = fcr_etcd_auth_req(store_s.user, store_s.password);
-	rc = store_call(ep, "/v3/auth/authenticate", body, &r);
+	rc = call_once(ep, "/v3/auth/authenticate", body, &r, REQUEST_TIMEOUT_MS);
 	free(body);
 	if (rc == 0 && r.token == NULL) {
 		snprintf(r.error, sizeof(r.error), "no token in the reply");

@@ -46,19 +46,21 @@ confirmed(unsigned int ep, int64_t rev)
 }
 
 /* A linearizable read of one key on member ep within ms: 0 and its
- * revision, or -1 and why. */
+ * revision, or -1 and why. A leadership change under way ("leader
+ * changed") is asked again within the same bound. */
 static int
 ask(unsigned int ep, unsigned int ms, int64_t *rev, char *why, size_t len)
 {
 	struct fcr_etcd_reply r;
 	char *body = fcr_etcd_range_req(store_s.url.prefix, NULL, 0, 1);
+	uint64_t end = store_mono_ms() + ms;
 	int rc = store_call_for(ep, "/v3/kv/range", body, &r, (long)ms);
 
-	/* etcd's simple tokens are a member's own: one for this member */
-	if (rc < 0 && strstr(r.error, "invalid auth token") != NULL &&
-	    store_authenticate(ep) == 0) {
+	while (rc < 0 && strstr(r.error, "leader changed") != NULL &&
+	       store_mono_ms() + 100 < end && !store_s.quit) {
 		fcr_etcd_reply_free(&r);
-		rc = store_call_for(ep, "/v3/kv/range", body, &r, (long)ms);
+		store_pause_ms(50);
+		rc = store_call_for(ep, "/v3/kv/range", body, &r, (long)(end - store_mono_ms()));
 	}
 	free(body);
 	if (rc == 0)

@@ -4,7 +4,8 @@
  * object, store_s, defined in store.c) and what each part offers the
  * others. store.c: the public side (store.h); store_http.c: the transport
  * to the members; store_watch.c: the store's thread (read, watch, apply);
- * store_live.c: the liveness thread (is the watched member current?).
+ * store_live.c: the liveness thread (is the watched member current?);
+ * store_node.c: this node among the nodes of the store.
  */
 #ifndef FCR_APP_STORE_PRIV_H
 #define FCR_APP_STORE_PRIV_H
@@ -12,6 +13,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <curl/curl.h>
 
@@ -33,7 +35,8 @@ struct store_state {
 	char user[128], password[128];
 	char range_end[FCR_STORE_PREFIX_MAX];
 	pthread_t thread;
-	pthread_t live_thread;     /* when conf.stall_ms > 0 */
+	pthread_t live_thread;     /* liveness (store_live.c), with conf.stall_ms */
+	pthread_t node_thread;     /* this node published (store_node.c) */
 	volatile int quit;
 
 	/* below: under lock; the thread changes them, readers copy them */
@@ -52,12 +55,23 @@ struct store_state {
 	uint64_t not_current_ms;   /* since when the node is not current */
 	int watch_fd;              /* the watch's socket, -1 when none */
 	int abandon;               /* the watch is to end: its member is left */
+	/* the nodes of the store (store_live.c publishes this one's) */
+	char node[FCR_STORE_NODE_NAME_MAX];
+	char node_key[FCR_STORE_KEY_MAX];
+	struct fcr_store_nodes nodes; /* as the watch says, this one included */
+	int nodes_full;            /* a node was not listed: the table is full */
+	int64_t config_rev;        /* the last revision that changed configuration */
+	int64_t published;         /* the applied revision last published */
+	int64_t lease;             /* the node key's lease; 0: none */
+	pthread_cond_t wake;       /* the node's thread: config_rev moved */
 };
 
 extern struct store_state store_s;
 
 /* store.c */
 uint64_t store_mono_ms(void);
+/* CLOCK_REALTIME ms from now, for pthread_cond_timedwait. */
+struct timespec store_deadline(unsigned int ms);
 /* The status's last error, now. */
 void store_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -89,6 +103,20 @@ void store_fail_over(unsigned int ep, unsigned int backoff);
 void *store_live_main(void *arg);
 /* The member after ep, in order, that did not fail its last read. */
 unsigned int store_live_next(unsigned int ep);
+
+/* store_node.c */
+/* This node's name (given, or HOST:FILE-PREFIX) and key. 0, or -1 said on
+ * stderr. */
+int store_node_name(const char *given);
+/* Its thread: the applied revision published, the lease kept alive. */
+void *store_node_main(void *arg);
+/* Its key deleted (the lease revoked): at a clean stop. */
+void store_node_unpublish(void);
+/* A write committed at rev and applied here: wait until every node
+ * applied it, or ms, then say which have not. */
+void store_node_acknowledged(int64_t rev, unsigned int ms, FILE *out);
+/* The nodes' lines of `show config store`. */
+void store_node_show(FILE *out);
 
 /* store_watch.c */
 /* The store's thread: read whole, watch, again after a compaction. */

@@ -160,11 +160,34 @@ apply_recs(const struct fcr_rec *recs, unsigned int n, int replace, int64_t rev)
 	hold_update();
 }
 
+/* A node's key: its applied revision into nodes (a deletion: its lease
+ * expired or was revoked, it is gone). 1 when the event was a node's. */
+static int
+node_event(const struct fcr_etcd_event *ev, struct fcr_store_nodes *nodes)
+{
+	char name[FCR_STORE_NODE_NAME_MAX];
+	int64_t applied;
+
+	if (fcr_store_node_key_parse(store_s.url.prefix, ev->kv.key, name) < 0)
+		return 0;
+	pthread_mutex_lock(&store_s.lock);
+	if (ev->del)
+		fcr_store_nodes_del(nodes, name);
+	else if (fcr_store_node_value_parse(ev->kv.value, &applied) == 0 &&
+		 fcr_store_nodes_set(nodes, name, applied) < 0 && nodes == &store_s.nodes)
+		store_s.nodes_full = 1;
+	pthread_cond_broadcast(&store_s.applied);
+	pthread_mutex_unlock(&store_s.lock);
+	return 1;
+}
+
 /* Events (a whole read is PUT events) into records; keys' revisions noted
- * in map (the store's, or the one a whole read fills). */
+ * in map (the store's, or the one a whole read fills), nodes' revisions in
+ * nodes. *config: raised to the newest revision of configuration among
+ * them (not a node's key: a watch catching up brings both in a message). */
 static unsigned int
 to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t rev,
-	struct fcr_store_revs *map)
+	struct fcr_store_revs *map, struct fcr_store_nodes *nodes, int64_t *config)
 {
 	char why[FCR_CMD_MSG_LEN];
 	unsigned int k = 0;
@@ -172,7 +195,13 @@ to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t
 
 	for (i = 0; i < n; i++) {
 		struct fcr_key key;
-		int ours = fcr_store_key_parse(store_s.url.prefix, ev[i].kv.key, &key) == 0;
+		int ours;
+
+		if (node_event(&ev[i], nodes))
+			continue;
+		if (ev[i].kv.mod_rev > *config)
+			*config = ev[i].kv.mod_rev;
+		ours = fcr_store_key_parse(store_s.url.prefix, ev[i].kv.key, &key) == 0;
 
 		if (ours) {
 			pthread_mutex_lock(&store_s.lock);
@@ -198,10 +227,16 @@ to_recs(const struct fcr_etcd_event *ev, size_t n, struct fcr_rec *recs, int64_t
 	return k;
 }
 
+/* Applied up to rev; configuration last changed at config (this node then
+ * publishes its applied revision: store_node.c). */
 static void
-applied_at(int64_t rev)
+applied_at(int64_t rev, int64_t config)
 {
 	pthread_mutex_lock(&store_s.lock);
+	if (config > store_s.config_rev) {
+		store_s.config_rev = config;
+		pthread_cond_signal(&store_s.wake);
+	}
 	if (rev > store_s.st.applied_revision) {
 		store_s.st.applied_revision = rev;
 		store_s.st.applied_at_ms = wall_ms();
@@ -217,7 +252,8 @@ applied_at(int64_t rev)
  * map; the page's JSON and strings go with r. 0, or -1 out of memory. */
 static int
 page_to_recs(struct fcr_etcd_reply *r, const char *after, int64_t rev,
-	     struct fcr_store_revs *map, struct fcr_rec **recs, size_t *n, size_t *cap)
+	     struct fcr_store_revs *map, struct fcr_store_nodes *nodes, int64_t *config,
+	     struct fcr_rec **recs, size_t *n, size_t *cap)
 {
 	struct fcr_etcd_event *ev = calloc(r->nb_kvs ? r->nb_kvs : 1, sizeof(*ev));
 	size_t i, k = 0;
@@ -241,7 +277,7 @@ page_to_recs(struct fcr_etcd_reply *r, const char *after, int64_t rev,
 		*recs = v;
 		*cap = c;
 	}
-	*n += to_recs(ev, k, *recs + *n, rev, map);
+	*n += to_recs(ev, k, *recs + *n, rev, map, nodes, config);
 	free(ev);
 	return 0;
 }
@@ -257,14 +293,19 @@ static int
 read_whole(unsigned int ep)
 {
 	struct fcr_store_revs fresh = { 0 }, old;
+	struct fcr_store_nodes *nodes = calloc(1, sizeof(*nodes));
 	struct fcr_etcd_reply r;
 	struct fcr_rec *recs = NULL;
 	size_t n = 0, cap = 0;
-	int64_t rev = 0;
+	int64_t rev = 0, config = 0;
 	uint64_t member = 0, t0 = store_mono_ms(), t1;
 	char *after = NULL;
 	int more = 1;
 
+	if (nodes == NULL) {
+		store_set_error("read %s: out of memory", store_s.url.prefix);
+		return -1;
+	}
 	while (more) {
 		char *body = fcr_etcd_range_req(after != NULL ? after : store_s.url.prefix,
 						store_s.range_end, rev, READ_PAGE);
@@ -275,7 +316,7 @@ read_whole(unsigned int ep)
 			rev = r.revision; /* every later page at this revision */
 			member = r.member_id;
 		}
-		if (rc == 0 && page_to_recs(&r, after, rev, &fresh, &recs, &n, &cap) < 0) {
+		if (rc == 0 && page_to_recs(&r, after, rev, &fresh, nodes, &config, &recs, &n, &cap) < 0) {
 			snprintf(r.error, sizeof(r.error), "out of memory");
 			rc = -1;
 		}
@@ -285,6 +326,7 @@ read_whole(unsigned int ep)
 			fcr_store_revs_free(&fresh);
 			free(recs);
 			free(after);
+			free(nodes);
 			return -1;
 		}
 		more = r.more && r.nb_kvs > 0;
@@ -295,6 +337,7 @@ read_whole(unsigned int ep)
 			store_set_error("read %s: out of memory", store_s.url.prefix);
 			fcr_store_revs_free(&fresh);
 			free(recs);
+			free(nodes);
 			return -1;
 		}
 	}
@@ -303,7 +346,9 @@ read_whole(unsigned int ep)
 	old = store_s.revs;
 	store_s.revs = fresh;
 	store_s.st.objects = store_s.revs.count;
+	store_s.nodes = *nodes;
 	pthread_mutex_unlock(&store_s.lock);
+	free(nodes);
 	fcr_store_revs_free(&old);
 	t1 = store_mono_ms();
 	apply_recs(recs, (unsigned int)n, 1, rev);
@@ -315,7 +360,7 @@ read_whole(unsigned int ep)
 	store_s.loaded = 1;
 	store_s.st.member_id = member;
 	pthread_mutex_unlock(&store_s.lock);
-	applied_at(rev);
+	applied_at(rev, config);
 	free(recs);
 	return 0;
 }
@@ -335,6 +380,7 @@ watch_message(struct fcr_etcd_reply *r)
 	struct fcr_rec *recs;
 	int64_t rev = r->revision;
 	unsigned int n;
+	int64_t config = 0;
 	size_t i;
 
 	if (r->canceled) {
@@ -369,11 +415,12 @@ watch_message(struct fcr_etcd_reply *r)
 	if (r->revision > store_s.st.store_revision)
 		store_s.st.store_revision = r->revision;
 	pthread_mutex_unlock(&store_s.lock);
-	n = to_recs(r->events, r->nb_events, recs, rev, &store_s.revs);
-	apply_recs(recs, n, 0, rev);
+	n = to_recs(r->events, r->nb_events, recs, rev, &store_s.revs, &store_s.nodes, &config);
+	if (config)
+		apply_recs(recs, n, 0, rev);
 	free(recs);
 	/* events of one revision come in one message: all of it is applied */
-	applied_at(r->events[r->nb_events - 1].kv.mod_rev);
+	applied_at(r->events[r->nb_events - 1].kv.mod_rev, config);
 	return 0;
 }
 

@@ -349,6 +349,8 @@ tel_store(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "not_current_for_ms", s.not_current_for_ms);
 	rte_tel_data_add_dict_u64(d, "confirmed_revision", (uint64_t)s.confirmed_revision);
 	rte_tel_data_add_dict_u64(d, "stalls", s.stalls);
+	rte_tel_data_add_dict_u64(d, "nodes", s.nodes);
+	rte_tel_data_add_dict_u64(d, "nodes_behind", s.nodes_behind);
 	rte_tel_data_add_dict_string(d, "endpoint", s.endpoint);
 	rte_tel_data_add_dict_u64(d, "member_id", s.member_id);
 	rte_tel_data_add_dict_u64(d, "applied_revision", (uint64_t)s.applied_revision);

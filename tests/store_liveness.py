@@ -28,6 +28,7 @@ in G's tables is printed, not asserted.
 """
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -119,9 +120,9 @@ def run(t):
     m3 = "%s:%d" % (CLI_NS, c.client[2])
 
     a = t.node("a", vdevs=["net_null0", "net_null1"],
-               extra=["--config-store", c.url([0, 1, 2])]).start()
+               extra=["--config-store", c.url([0, 1, 2]), "--config-store-node", "a"]).start()
     g = t.node("g", vdevs=["net_null0", "net_null1"], wrap=IN_NS,
-               extra=["--config-store", c.url([2, 0, 1])]).start()
+               extra=["--config-store", c.url([2, 0, 1]), "--config-store-node", "g"]).start()
 
     def current(n, timeout=30):
         return n.poll("show config store", lambda o: "current:           yes" in o, timeout,
@@ -134,6 +135,21 @@ def run(t):
     t.check(ok and m3 in out, "G watches m3 and says it is current", out)
     t.check(current(a)[0], "A is current")
 
+    def nodes_are(n, names, timeout=30):
+        """n's show config store lists exactly these nodes."""
+        def pred(o):
+            listed = [l.split()[0] for l in o.splitlines() if l.startswith("    ")]
+            return sorted(listed) == sorted(names)
+        return n.poll("show config store", pred, timeout, interval=0.1)
+
+    t.section("the nodes of the store")
+    ok, _, out = nodes_are(a, ["a", "g"])
+    t.check(ok and "nodes:             2 (this one: a)" in out,
+            "A lists the two nodes, itself included", out)
+    out = a.query("route add 0x090000/8 port 1 fpma")
+    t.check("applied on every node of the store (2) at revision" in out,
+            "A's write answers once both nodes applied it", out)
+
     def redirect(i):
         return ("redirect add vlan 10 host 21:00:00:00:00:00:00:%02x target "
                 "50:00:00:00:00:00:00:%02x vi 2f:01:00:00:00:00:00:%02x vt "
@@ -144,13 +160,14 @@ def run(t):
     t.check(c.not_leader(2), "m3 is not the leader")
     c.stop(2, signal.SIGSTOP)
     line, host = redirect(1)
-    out = a.query(line)
     t0 = time.monotonic()
-    t.check("error" not in out, "A adds a redirect", out)
+    out = a.query(line)
+    t.check("applied on every node of the store (2)" in out,
+            "A adds a redirect; the answer says both nodes applied it", out)
     ok, _, out = redirect_on(g, host)
     took = time.monotonic() - t0
     t.check(ok, "the redirect is in G's tables", out)
-    t.info("from A's answer to the redirect in G's tables: %.2f s" % took)
+    t.info("from A's command to the redirect in G's tables: %.2f s" % took)
     t.check(g.logged("not current: %s did not confirm it is current within 1000 ms" % m3,
                      timeout=10), "G logged that m3 did not confirm it is current",
             g.log_tail())
@@ -198,18 +215,19 @@ def run(t):
     t.section("m3 cut off from m1 and m2")
     g.quit()
     g = t.node("g2", vdevs=["net_null0", "net_null1"], wrap=IN_NS,
-               extra=["--config-store", c.url([2, 0, 1])]).start()
+               extra=["--config-store", c.url([2, 0, 1]), "--config-store-node", "g"]).start()
     ok, _, out = current(g)
     t.check(ok and m3 in out, "G (started again) watches m3 and is current", out)
     t.check(c.not_leader(2), "m3 is not the leader")
     partition(True)
     line, host = redirect(2)
-    out = a.query(line)
     t0 = time.monotonic()
-    t.check("error" not in out, "A adds a second redirect", out)
+    out = a.query(line)
+    t.check("applied on every node of the store (2)" in out,
+            "A adds a second redirect; the answer says both nodes applied it", out)
     ok, _, out = redirect_on(g, host)
     t.check(ok, "the redirect is in G's tables", out)
-    t.info("from A's answer to the redirect in G's tables: %.2f s" %
+    t.info("from A's command to the redirect in G's tables: %.2f s" %
            (time.monotonic() - t0))
     t.check(g.logged("not current: %s did not confirm" % m3, timeout=10),
             "G logged that m3 did not confirm it is current", g.log_tail())
@@ -221,8 +239,10 @@ def run(t):
     t.section("a node that does not ask")
     ok, _, _ = current(g)
     h = t.node("h", vdevs=["net_null0", "net_null1"], wrap=IN_NS,
-               extra=["--config-store", c.url([2, 0, 1]),
+               extra=["--config-store", c.url([2, 0, 1]), "--config-store-node", "h",
                       "--config-store-stall-ms", "0"]).start()
+    ok, _, out = nodes_are(a, ["a", "g", "h"])
+    t.check(ok, "A lists H", out)
     ok, _, out = h.poll("show config store", lambda o: "connected:         yes" in o and
                         m3 in o, 30, interval=0.1)
     t.check(ok and "not asked (--config-store-stall-ms 0)" in out,
@@ -230,7 +250,11 @@ def run(t):
     t.check(c.not_leader(2), "m3 is not the leader")
     c.stop(2, signal.SIGSTOP)
     line, host = redirect(3)
-    t.check("error" not in a.query(line), "A adds a third redirect")
+    out = a.query(line, timeout=30)
+    t.check("error" not in out and re.search(r"warning: committed to the store at revision "
+                                             r"\d+ and applied here, but after 5.0 s not on 1 "
+                                             r"of the 3 nodes: h \(applied \d+\)", out),
+            "A adds a third redirect; the answer names H, which has not applied it", out)
     ok, _, _ = redirect_on(g, host)
     t.check(ok, "G (which asks) has it", g.log_tail())
     out = h.query("redirect list")
@@ -239,6 +263,20 @@ def run(t):
     c.stop(2, signal.SIGCONT)
     ok, _, _ = redirect_on(h, host)
     t.check(ok, "m3 back: H has it")
+    ok, _, out = a.poll("show config store", lambda o: "behind" not in o and
+                        num(store_status(o), "applied revision") > 0, 30, interval=0.1)
+    t.check(ok, "and A lists no node behind", out)
+
+    t.section("nodes that stop")
+    h.quit()
+    ok, _, out = nodes_are(a, ["a", "g"])
+    t.check(ok, "H quit: its key went with it (its lease revoked), A lists A and G", out)
+    g.kill()
+    ok, _, out = nodes_are(a, ["a"])
+    t.check(ok, "G killed: it drops out when its lease expires", out)
+    out = a.query("route add 0x0c0000/8 port 1 fpma")
+    t.check("applied on every node of the store (1)" in out,
+            "A's write answers at once again", out)
 
     for i in range(3):
         c.stop(i)

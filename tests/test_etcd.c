@@ -22,6 +22,52 @@
 #define KV "{\"key\":\"L2Zjci9yb3V0ZS9h\",\"create_revision\":\"2\",\"mod_revision\":\"2\"," \
 	"\"version\":\"1\",\"value\":\"cm91dGUgYWRkIDB4MDEwMDAwLzggcG9ydCAwIGZwbWE=\"}"
 
+/* A lease granted, kept alive, kept alive after it expired (no TTL), and a
+ * put under a lease that is gone (as etcd 3.4 answers them). */
+static void
+leases(void **state)
+{
+	static const char grant[] = "{\"header\":" HDR ",\"ID\":\"7587899406163953157\","
+		"\"TTL\":\"10\"}";
+	static const char alive[] = "{\"result\":{\"header\":" HDR ",\"ID\":"
+		"\"7587899406163953159\",\"TTL\":\"10\"}}\n";
+	static const char expired[] = "{\"result\":{\"header\":" HDR ",\"ID\":"
+		"\"7587899406163953159\"}}";
+	static const char gone[] = "{\"error\":\"etcdserver: requested lease not found\","
+		"\"message\":\"etcdserver: requested lease not found\",\"code\":5}";
+	struct fcr_etcd_reply r = { 0 };
+	char *s;
+
+	(void)state;
+	assert_int_equal(fcr_etcd_parse(grant, strlen(grant), &r), 0);
+	assert_true(r.lease_id == 7587899406163953157ll);
+	assert_int_equal(r.ttl, 10);
+	fcr_etcd_reply_free(&r);
+	assert_int_equal(fcr_etcd_parse(alive, strlen(alive), &r), 0);
+	assert_true(r.lease_id == 7587899406163953159ll);
+	assert_int_equal(r.ttl, 10);
+	fcr_etcd_reply_free(&r);
+	assert_int_equal(fcr_etcd_parse(expired, strlen(expired), &r), 0);
+	assert_int_equal(r.ttl, 0);
+	fcr_etcd_reply_free(&r);
+	assert_int_equal(fcr_etcd_parse(gone, strlen(gone), &r), -1);
+	assert_string_equal(r.error, "etcdserver: requested lease not found");
+	fcr_etcd_reply_free(&r);
+
+	s = fcr_etcd_put_req("a", "b", 7587899406163953157ll);
+	assert_string_equal(s, "{\"key\":\"YQ==\",\"value\":\"Yg==\",\"lease\":7587899406163953157}");
+	free(s);
+	s = fcr_etcd_put_req("a", "b", 0);
+	assert_string_equal(s, "{\"key\":\"YQ==\",\"value\":\"Yg==\"}");
+	free(s);
+	s = fcr_etcd_lease_grant_req(10);
+	assert_string_equal(s, "{\"TTL\":10}");
+	free(s);
+	s = fcr_etcd_lease_req(42);
+	assert_string_equal(s, "{\"ID\":42}");
+	free(s);
+}
+
 static void
 a_range_reply(void **state)
 {
@@ -219,6 +265,7 @@ main(void)
 		cmocka_unit_test(a_watch_stream_in_pieces),
 		cmocka_unit_test(a_compacted_watch),
 		cmocka_unit_test(requests),
+		cmocka_unit_test(leases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

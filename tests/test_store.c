@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -48,6 +49,59 @@ urls(void **state)
 		assert_int_equal(fcr_store_url_parse(bad[i], &u, why), -1);
 		assert_true(why[0] != '\0');
 	}
+}
+
+/* The nodes' keys and values, and the table a write waits on. */
+static void
+nodes(void **state)
+{
+	static const char *const bad_keys[] = {
+		"/fab/node/", "/fab/node/a b", "/fab/node/a/b", "/fab/nodes/a", "/other/node/a",
+		"/fab/route/any/10000/8",
+	};
+	static const char *const bad_values[] = {
+		"", "applied", "applied ", "applied x", "applied 12x", "applied -1", "applied12",
+	};
+	struct fcr_store_nodes *t = calloc(1, sizeof(*t));
+	char key[FCR_STORE_KEY_MAX], name[FCR_STORE_NODE_NAME_MAX], longname[80];
+	int64_t rev;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(t);
+	fcr_store_node_key("/fab/", "host-1:fcredirect", key);
+	assert_string_equal(key, "/fab/node/host-1:fcredirect");
+	assert_int_equal(fcr_store_node_key_parse("/fab/", key, name), 0);
+	assert_string_equal(name, "host-1:fcredirect");
+	for (i = 0; i < sizeof(bad_keys) / sizeof(bad_keys[0]); i++)
+		assert_int_equal(fcr_store_node_key_parse("/fab/", bad_keys[i], name), -1);
+	memset(longname, 'a', 64);
+	longname[64] = '\0';
+	assert_false(fcr_store_node_name_valid(longname));
+	longname[63] = '\0';
+	assert_true(fcr_store_node_name_valid(longname));
+	assert_int_equal(fcr_store_node_value_parse("applied 57", &rev), 0);
+	assert_int_equal(rev, 57);
+	for (i = 0; i < sizeof(bad_values) / sizeof(bad_values[0]); i++)
+		assert_int_equal(fcr_store_node_value_parse(bad_values[i], &rev), -1);
+
+	assert_int_equal(fcr_store_nodes_set(t, "a", 10), 0);
+	assert_int_equal(fcr_store_nodes_set(t, "b", 12), 0);
+	assert_int_equal(fcr_store_nodes_set(t, "c", 9), 0);
+	assert_int_equal(fcr_store_nodes_behind(t, 10), 1);  /* c */
+	assert_int_equal(fcr_store_nodes_set(t, "c", 11), 0); /* set again, not added */
+	assert_int_equal(t->count, 3);
+	assert_int_equal(fcr_store_nodes_behind(t, 11), 1);  /* a */
+	fcr_store_nodes_del(t, "a");                          /* its lease expired */
+	assert_int_equal(fcr_store_nodes_behind(t, 11), 0);
+	assert_int_equal(t->count, 2);
+	for (i = 0; t->count < FCR_STORE_NODES_MAX; i++) {
+		snprintf(name, sizeof(name), "n%u", i);
+		assert_int_equal(fcr_store_nodes_set(t, name, 1), 0);
+	}
+	assert_int_equal(fcr_store_nodes_set(t, "one-too-many", 1), -1);
+	assert_int_equal(fcr_store_nodes_set(t, "b", 13), 0); /* a known one still is */
+	free(t);
 }
 
 static void
@@ -257,6 +311,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(urls),
+		cmocka_unit_test(nodes),
 		cmocka_unit_test(keys_and_back),
 		cmocka_unit_test(events),
 		cmocka_unit_test(revisions_of_keys),

@@ -170,6 +170,36 @@ fcr_etcd_auth_req(const char *user, const char *password)
 	return dump(r);
 }
 
+char *
+fcr_etcd_put_req(const char *key, const char *value, int64_t lease_id)
+{
+	json_t *r = json_object();
+
+	json_object_set_new(r, "key", b64(key));
+	json_object_set_new(r, "value", b64(value));
+	if (lease_id != 0)
+		json_object_set_new(r, "lease", json_integer(lease_id));
+	return dump(r);
+}
+
+char *
+fcr_etcd_lease_grant_req(int64_t ttl)
+{
+	json_t *r = json_object();
+
+	json_object_set_new(r, "TTL", json_integer(ttl));
+	return dump(r);
+}
+
+char *
+fcr_etcd_lease_req(int64_t lease_id)
+{
+	json_t *r = json_object();
+
+	json_object_set_new(r, "ID", json_integer(lease_id));
+	return dump(r);
+}
+
 static int
 fail(struct fcr_etcd_reply *r, const char *why)
 {
@@ -302,8 +332,10 @@ reply_of(const json_t *o, struct fcr_etcd_reply *r)
 	}
 	if (header(o, r) < 0 || kvs(json_object_get(o, "kvs"), r) < 0 ||
 	    events(json_object_get(o, "events"), r) < 0 ||
-	    num(json_object_get(o, "compact_revision"), &r->compact_revision) < 0)
-		return fail(r, "a malformed field (header, kvs, events or a revision)");
+	    num(json_object_get(o, "compact_revision"), &r->compact_revision) < 0 ||
+	    num(json_object_get(o, "ID"), &r->lease_id) < 0 ||
+	    num(json_object_get(o, "TTL"), &r->ttl) < 0)
+		return fail(r, "a malformed field (header, kvs, events, a revision or a lease)");
 	r->more = json_is_true(json_object_get(o, "more"));
 	r->succeeded = json_is_true(json_object_get(o, "succeeded"));
 	r->created = json_is_true(json_object_get(o, "created"));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * etcd v3's messages as its JSON gateway speaks them (POST /v3/kv/range,
- * /v3/kv/txn, /v3/watch, /v3/auth/authenticate): requests built, replies
+ * /v3/kv/txn, /v3/kv/put, /v3/watch, /v3/auth/authenticate, /v3/lease/grant,
+ * /v3/lease/keepalive, /v3/lease/revoke): requests built, replies
  * read. No I/O: app/store.c carries them over HTTP. Keys and values are
  * base64 on the wire and plain bytes here; 64-bit numbers come as strings
  * or numbers; fields at their zero value are left out by the gateway (a
@@ -41,6 +42,8 @@ struct fcr_etcd_reply {
 	struct fcr_etcd_event *events;
 	size_t nb_events;
 	char *token;            /* authenticate */
+	int64_t lease_id;       /* lease grant and keep-alive: the lease's ID */
+	int64_t ttl;            /* its time to live left, s (0: it expired) */
 	char error[192];        /* the store's error, when it sent one */
 };
 
@@ -64,6 +67,11 @@ char *fcr_etcd_range_req(const char *key, const char *range_end, int64_t revisio
 char *fcr_etcd_txn_req(const struct fcr_etcd_op *ops, size_t n);
 char *fcr_etcd_watch_req(const char *key, const char *range_end, int64_t start_revision);
 char *fcr_etcd_auth_req(const char *user, const char *password);
+/* A put of key under a lease (0: none). */
+char *fcr_etcd_put_req(const char *key, const char *value, int64_t lease_id);
+/* A lease: granted for ttl s, kept alive, revoked (its keys deleted). */
+char *fcr_etcd_lease_grant_req(int64_t ttl);
+char *fcr_etcd_lease_req(int64_t lease_id);
 
 /* One reply (range, txn, authenticate) of len bytes: 0, or -1 with
  * r->error saying why (the store's error, or what is malformed). */

@@ -331,3 +331,89 @@ fcr_store_revs_free(struct fcr_store_revs *m)
 	free(m->slot);
 	memset(m, 0, sizeof(*m));
 }
+
+/* ---- the nodes of a store ---------------------------------------------- */
+
+#define NODE_DIR "node/"
+
+int
+fcr_store_node_name_valid(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n >= FCR_STORE_NODE_NAME_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9') || strchr("._:-", name[i]) != NULL))
+			return 0;
+	return 1;
+}
+
+void
+fcr_store_node_key(const char *prefix, const char *name, char *buf)
+{
+	snprintf(buf, FCR_STORE_KEY_MAX, "%s" NODE_DIR "%s", prefix, name);
+}
+
+int
+fcr_store_node_key_parse(const char *prefix, const char *text, char *name)
+{
+	size_t plen = strlen(prefix), dlen = strlen(NODE_DIR);
+
+	if (strncmp(text, prefix, plen) != 0 || strncmp(text + plen, NODE_DIR, dlen) != 0 ||
+	    !fcr_store_node_name_valid(text + plen + dlen))
+		return -1;
+	snprintf(name, FCR_STORE_NODE_NAME_MAX, "%s", text + plen + dlen);
+	return 0;
+}
+
+int
+fcr_store_node_value_parse(const char *value, int64_t *rev)
+{
+	char *end;
+
+	if (strncmp(value, "applied ", 8) != 0 || value[8] < '0' || value[8] > '9')
+		return -1;
+	*rev = (int64_t)strtoll(value + 8, &end, 10);
+	return *end == '\0' && *rev >= 0 ? 0 : -1;
+}
+
+int
+fcr_store_nodes_set(struct fcr_store_nodes *t, const char *name, int64_t applied)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->count; i++)
+		if (strcmp(t->n[i].name, name) == 0) {
+			t->n[i].applied = applied;
+			return 0;
+		}
+	if (t->count == FCR_STORE_NODES_MAX)
+		return -1;
+	snprintf(t->n[t->count].name, sizeof(t->n[0].name), "%s", name);
+	t->n[t->count++].applied = applied;
+	return 0;
+}
+
+void
+fcr_store_nodes_del(struct fcr_store_nodes *t, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->count; i++)
+		if (strcmp(t->n[i].name, name) == 0) {
+			t->n[i] = t->n[--t->count];
+			return;
+		}
+}
+
+unsigned int
+fcr_store_nodes_behind(const struct fcr_store_nodes *t, int64_t rev)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < t->count; i++)
+		n += t->n[i].applied < rev;
+	return n;
+}

@@ -90,4 +90,37 @@ uint64_t fcr_store_value_hash(const char *value);
 void fcr_store_revs_clear(struct fcr_store_revs *m);
 void fcr_store_revs_free(struct fcr_store_revs *m);
 
+/*
+ * The nodes of a store: each publishes the revision it applied, under
+ * PREFIX "node/" NAME, its value "applied REV", on a lease (a node that
+ * stops drops out when its lease expires). A write answers once every
+ * node listed has applied it.
+ */
+#define FCR_STORE_NODE_NAME_MAX 64
+#define FCR_STORE_NODES_MAX 256
+
+/* A node's name: 1..63 characters of [A-Za-z0-9._:-]. */
+int fcr_store_node_name_valid(const char *name);
+/* Its key (FCR_STORE_KEY_MAX bytes). */
+void fcr_store_node_key(const char *prefix, const char *name, char *buf);
+/* A node's key back to its name (FCR_STORE_NODE_NAME_MAX bytes): 0, or -1
+ * when text is no node key of prefix. */
+int fcr_store_node_key_parse(const char *prefix, const char *text, char *name);
+/* "applied REV": 0 and *rev, or -1. */
+int fcr_store_node_value_parse(const char *value, int64_t *rev);
+
+struct fcr_store_nodes {
+	struct fcr_store_node {
+		char name[FCR_STORE_NODE_NAME_MAX];
+		int64_t applied;
+	} n[FCR_STORE_NODES_MAX];
+	unsigned int count;
+};
+
+/* The node's applied revision set (added when new): 0, or -1 when full. */
+int fcr_store_nodes_set(struct fcr_store_nodes *t, const char *name, int64_t applied);
+void fcr_store_nodes_del(struct fcr_store_nodes *t, const char *name);
+/* How many have not applied rev. */
+unsigned int fcr_store_nodes_behind(const struct fcr_store_nodes *t, int64_t rev);
+
 #endif /* FCR_STORE_H */
