@@ -137,8 +137,9 @@ store_node_unpublish(void)
 {
 	struct fcr_etcd_reply r;
 
-	if (store_s.lease != 0)
-		call("/v3/lease/revoke", fcr_etcd_lease_req(store_s.lease), &r);
+	if (store_s.lease == 0)
+		return;
+	call("/v3/lease/revoke", fcr_etcd_lease_req(store_s.lease), &r);
 	fcr_etcd_reply_free(&r);
 	store_s.lease = 0;
 }
