@@ -3,8 +3,10 @@
 # The appliance as `meson install` leaves it (into a DESTDIR): the systemd
 # units (systemd-analyze verify finds no error but the commands' absence
 # outside the DESTDIR), their helper scripts, /etc/fcredirect's files
-# installed once and kept when edited; replication off as shipped and on
-# only with a key file; hugepages reserved once per boot unless enough are.
+# installed once and kept when edited, the environment file a shell can
+# source, startup.cmds with examples only; fcredirect's own options from
+# FCR_OPTIONS after --; replication off as shipped and on only with a key
+# file; hugepages reserved once per boot unless enough are.
 # Ends with "N passed, M failed".
 #   appliance_install.sh <build dir>
 set -uo pipefail
@@ -45,6 +47,13 @@ if command -v systemd-analyze >/dev/null; then
 fi
 grep -qx 'FCR_SYNC_OPTIONS=' "$root/etc/fcredirect/fcredirect.env"
 check $? "the shipped environment file leaves replication off (FCR_SYNC_OPTIONS empty)"
+out=$(env -i PATH=/usr/bin:/bin sh -ec ". '$root/etc/fcredirect/fcredirect.env'; echo \"\$FCR_BIND_PCI|\$FCR_LCORES|\$FCR_OPTIONS|\$FCR_PROFILE\"" 2>&1)
+[ "$out" = "0000:3b:00.0 0000:3b:00.1|0-5||i40e" ]
+check $? "a shell can source the shipped environment file ($out)"
+grep -q '^#   FCR_OPTIONS="--fabric-ports 1"$' "$root/etc/fcredirect/fcredirect.env"
+check $? "the environment file shows how to give --fabric-ports (FCR_OPTIONS)"
+live=$(grep -v '^[[:space:]]*#' "$root/etc/fcredirect/startup.cmds" | grep -c '[^[:space:]]')
+[ "$live" = 0 ]; check $? "the shipped startup.cmds runs nothing: every example is commented out ($live live lines)"
 
 echo "a second install keeps an edited configuration"
 echo "FCR_LCORES=0-3 # edited" >>"$root/etc/fcredirect/fcredirect.env"
@@ -64,6 +73,16 @@ check $? "as shipped: fcredirect with the profile, the optional command file, no
 cmd=$(run_start FCR_SYNC_OPTIONS="--sync-bind 10.10.0.1:7100 --sync-peer 10.10.0.2:7100")
 ! echo "$cmd" | grep -q -- "--sync" && grep -q "no key file $tmp/conf/sync.key: replication off" "$tmp/start.err"
 check $? "peers given, no key file: replication off, and it says why" "$cmd $(cat "$tmp/start.err")"
+cmd=$(run_start FCR_OPTIONS="--fabric-ports 1 --config-store etcd://10.0.0.11:2379/fabric-a")
+echo "$cmd" | grep -q -- " -- .*--state-file /var/lib/fcredirect/fcredirect.state --fabric-ports 1 --config-store etcd://10.0.0.11:2379/fabric-a$"
+check $? "FCR_OPTIONS: fcredirect's own options, after --" "$cmd"
+# the environment file as an operator edits it, sourced as systemd reads it
+cp "$root/etc/fcredirect/fcredirect.env" "$tmp/edited.env"
+sed -i 's/^FCR_OPTIONS=$/FCR_OPTIONS="--fabric-ports 1"/' "$tmp/edited.env"
+cmd=$(env -i PATH=/usr/bin:/bin FCR_DRY_RUN=1 FCR_CONF_DIR="$tmp/conf" sh -c \
+	"set -a; . '$tmp/edited.env'; exec '$root$prefix/libexec/fcredirect-start'" 2>&1)
+echo "$cmd" | grep -q -- "^$prefix/bin/fcredirect -l [0-9-]* --file-prefix fcredirect --log-level=fcr.cli:info -- --pmd-config i40e .* --fabric-ports 1$"
+check $? "the edited environment file, sourced: the trust model on (--fabric-ports 1)" "$cmd"
 head -c 32 /dev/urandom >"$tmp/conf/sync.key"
 chmod 600 "$tmp/conf/sync.key"
 cmd=$(run_start FCR_SYNC_OPTIONS="--sync-bind 10.10.0.1:7100 --sync-peer 10.10.0.2:7100")

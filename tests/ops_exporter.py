@@ -103,7 +103,9 @@ def main():
                 "fcredirect_port_rx_frames_per_second", "fcredirect_leg_bits_per_second",
                 "fcredirect_drops_per_second", "fcredirect_mempool_in_use",
                 "fcredirect_worker_frames_total", "fcredirect_sync_enabled",
-                "fcredirect_redirects_active", "fcredirect_rates_interval_seconds"]
+                "fcredirect_redirects_active", "fcredirect_rates_interval_seconds",
+                "fcredirect_tables_logins_pinned_total", "fcredirect_tables_login_conflicts_total",
+                "fcredirect_tables_logouts_refused_total", "fcredirect_store_enabled"]
         check(all(w in names for w in want), "the counters and rates: " + ", ".join(want),
               "missing: %s" % [w for w in want if w not in names])
         check(("fcredirect_drops_total", 'reason="no_route"') in vals and
