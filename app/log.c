@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* fopencookie */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,32 @@ fcr_log_init(void)
 	}
 }
 
+/* Whether a registered log type matches pattern (as EAL's own
+ * rte_log_set_level_pattern does, with fnmatch): EAL lists its types only
+ * as text (rte_log_dump's "id N: NAME, level is ..." lines). */
+static int
+log_types_match(const char *pattern)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int found = 0;
+
+	if (f == NULL)
+		return 1; /* cannot tell: let EAL decide */
+	rte_log_dump(f);
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line != NULL && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[128];
+
+		if (sscanf(line, " id %*d: %127[^,],", name) == 1)
+			found = fnmatch(pattern, name, 0) == 0;
+	}
+	free(text);
+	return found;
+}
+
 static int
 set_log_level(const struct fcr_cmd *c, FILE *out)
 {
@@ -123,6 +150,12 @@ set_log_level(const struct fcr_cmd *c, FILE *out)
 	if (lv == 0) {
 		fprintf(out, "error: set log level: '%s' is not a level (emerg alert crit err "
 			"warning notice info debug, or 1-8)\n", level);
+		return -1;
+	}
+	if (!log_types_match(type)) {
+		fprintf(out, "error: set log level: no log type matches '%s' (fcredirect's: "
+			"fcr.main fcr.port fcr.tables fcr.sync fcr.cli fcr.store, or a pattern "
+			"such as fcr.*; show log levels lists DPDK's too)\n", type);
 		return -1;
 	}
 	if (rte_log_set_level_pattern(type, (uint32_t)lv) != 0) {

@@ -414,6 +414,17 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		rte_eal_cleanup();
 		return 2;
 	}
+	/* an explicit map replaces the default one: a port it names that is
+	 * not there would leave FIP going nowhere */
+	for (p = 0; opt.passthrough_set && p < FCR_MAX_PORTS; p++)
+		if (opt.passthrough[p] != FCR_PORT_NONE &&
+		    (p >= nb_ports || opt.passthrough[p] >= nb_ports)) {
+			FCR_LOG(ERR, main, "--passthrough %u:%u: port %u does not exist (ports 0..%u "
+				"here)", p, opt.passthrough[p], p >= nb_ports ? p : opt.passthrough[p],
+				nb_ports - 1);
+			rte_eal_cleanup();
+			return 2;
+		}
 	memset(&pc, 0, sizeof(pc));
 	pc.rxd = opt.rxd;
 	pc.txd = opt.txd;
@@ -483,10 +494,17 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	};
 	fcr_fwd.tables = fcr_tables_create("fcr", &tp);
 	if (fcr_fwd.tables == NULL) {
+		struct rte_malloc_socket_stats ms = { 0 };
+
+		/* the options check counted the reserve: what fails here is
+		 * memory (EAL's rte_errno then names whatever failed last) */
+		rte_malloc_get_socket_stats(tp.socket, &ms);
 		FCR_LOG(ERR, main, "cannot allocate tables for %u flows, %u redirects, "
-			"%u bindings: %s (give EAL more memory with -m, or lower --max-*)",
-			opt.max_flows, opt.max_redirects, opt.max_bindings,
-			rte_strerror(rte_errno));
+			"%u bindings: not enough memory (EAL's heap had %.0f MB free of %.0f MB; "
+			"the tables take about 290 bytes a flow): give EAL more with -m or "
+			"hugepages, or lower --max-flows", opt.max_flows, opt.max_redirects,
+			opt.max_bindings, (double)ms.heap_freesz_bytes / 1048576.0,
+			(double)ms.heap_totalsz_bytes / 1048576.0);
 		rc = 1;
 		goto out;
 	}
@@ -607,10 +625,18 @@ main(int argc, char **argv)
 {
 	struct fcr_profile prof;
 	char **given = argv;
-	int have_prof, rc;
+	int have_prof, rc, i;
 
 	if (fcr_version_asked(argc, argv, "fcredirect"))
 		return 0;
+	/* fcredirect's own help needs no EAL (no hugepages, no ports) */
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		;
+	for (i++; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fcr_options_usage(argv[0]);
+			return 0;
+		}
 	memset(&prof, 0, sizeof(prof));
 	have_prof = fcr_profile_prepare(&argc, &argv, &prof);
 	if (have_prof < 0)

@@ -11,6 +11,7 @@
 
 #include "fcr_cmd.h"
 #include "fcr_profile.h"
+#include "fcr_redirect.h"
 #include "fcr_store.h"
 #include "options.h"
 
@@ -46,8 +47,8 @@ fcr_options_usage(const char *prog)
 	       "  --max-flows=N           flow table capacity (default 1048576)\n"
 	       "  --flow-idle=S           remove plain flow entries S seconds without a frame,\n"
 	       "                          0 never (default 300)\n"
-	       "  --max-redirects=N       redirect capacity; the flow table keeps 4 entries for\n"
-	       "                          each (default 65536, at most --max-flows / 8)\n"
+	       "  --max-redirects=N       redirect capacity; the flow table keeps 6 entries for\n"
+	       "                          each, and 6 more (default 65536, at most --max-flows / 8)\n"
 	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 262144)\n"
 	       "  --max-routes=N          route capacity (default 4096)\n"
 	       "  --rxd=N, --txd=N        descriptors per RX / TX queue (default 1024)\n"
@@ -539,17 +540,21 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			return -1;
 		}
 	}
-	/* the flow table keeps 4 entries for every redirect (and 4 spare):
-	 * by default redirects take at most half of it */
+	/* the flow table keeps fcr_redirect_reserve() entries for the
+	 * redirects (6 each, 6 spare): by default at most an eighth of the
+	 * flow table's size in redirects */
 	if (!redirects_given)
-		o->max_redirects = RTE_MIN(o->max_redirects, (o->max_flows - 4) / 8);
+		o->max_redirects = RTE_MIN(o->max_redirects, o->max_flows / 8);
 	if (o->max_redirects == 0)
 		o->max_redirects = 1;
-	if ((uint64_t)o->max_redirects * 4 + 4 > o->max_flows) {
+	if ((uint64_t)fcr_redirect_reserve(o->max_redirects) > o->max_flows) {
 		fprintf(stderr, "error: --max-redirects: %u redirects keep %llu flow entries for "
-			"their rules, more than --max-flows %u: raise --max-flows or lower "
-			"--max-redirects\n", o->max_redirects,
-			(unsigned long long)o->max_redirects * 4 + 4, o->max_flows);
+			"their rules (%u each, and %u more), more than --max-flows %u: raise "
+			"--max-flows to %llu or more, or lower --max-redirects to %u or fewer\n",
+			o->max_redirects, (unsigned long long)fcr_redirect_reserve(o->max_redirects),
+			FCR_REDIRECT_KEYS, FCR_REDIRECT_KEYS, o->max_flows,
+			(unsigned long long)fcr_redirect_reserve(o->max_redirects),
+			o->max_flows / FCR_REDIRECT_KEYS - 1);
 		return -1;
 	}
 	/* a series port is an edge port: one kind of edge port, not a fabric one */

@@ -13,16 +13,19 @@
 #include "profile_apply.h"
 
 /* NAME or FILE: a name is looked up in $FCR_PMD_CONFIG_DIR, next to the
- * program in the source tree (build/app/../../pmd-config), then where it is
- * installed. */
+ * program in the source tree (build/app/../../pmd-config), in the source
+ * tree it was built from, then where it is installed. The folders tried go
+ * to tried (for the error). */
 static int
-resolve(const char *arg, char *path, size_t cap)
+resolve(const char *arg, char *path, size_t cap, char *tried, size_t tcap)
 {
-	char exe[PATH_MAX], *slash;
-	const char *dirs[5];
+	char exe[PATH_MAX], dir[PATH_MAX + 32], *slash;
+	const char *dirs[6];
+	size_t tl = 0;
 	ssize_t n;
 	int i, nd = 0;
 
+	tried[0] = '\0';
 	if (strchr(arg, '/') != NULL || strstr(arg, ".conf") != NULL) {
 		snprintf(path, cap, "%s", arg);
 		return access(path, R_OK);
@@ -34,22 +37,23 @@ resolve(const char *arg, char *path, size_t cap)
 		slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';
-		dirs[nd++] = exe;
+		snprintf(dir, sizeof(dir), "%s/../../pmd-config", exe);
+		dirs[nd++] = dir;
 	}
-#ifdef FCR_PROFILE_DIR
+	dirs[nd++] = FCR_SOURCE_PROFILE_DIR;
 	dirs[nd++] = FCR_PROFILE_DIR;
-#endif
 	dirs[nd++] = "/usr/local/share/fcredirect/pmd-config";
 	dirs[nd++] = "/usr/share/fcredirect/pmd-config";
 	for (i = 0; i < nd; i++) {
+		int w;
+
 		if (dirs[i] == NULL)
 			continue;
-		int w = dirs[i] == exe ?
-			snprintf(path, cap, "%s/../../pmd-config/%s.conf", exe, arg) :
-			snprintf(path, cap, "%s/%s.conf", dirs[i], arg);
-
+		w = snprintf(path, cap, "%s/%s.conf", dirs[i], arg);
 		if (w > 0 && (size_t)w < cap && access(path, R_OK) == 0)
 			return 0;
+		if (tl < tcap)
+			tl += (size_t)snprintf(tried + tl, tcap - tl, "%s%s", tl ? ", " : "", dirs[i]);
 	}
 	return -1;
 }
@@ -57,7 +61,7 @@ resolve(const char *arg, char *path, size_t cap)
 int
 fcr_profile_prepare(int *argc, char ***argv, struct fcr_profile *p)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX], err[512], tried[2048];
 	const char *arg = NULL;
 	char **nv;
 	int i, dd = -1, n = 0;
@@ -76,9 +80,15 @@ fcr_profile_prepare(int *argc, char ***argv, struct fcr_profile *p)
 	}
 	if (arg == NULL)
 		return 0;
-	if (resolve(arg, path, sizeof(path)) < 0) {
-		fprintf(stderr, "error: --pmd-config: no profile '%s' (a file, or a name in "
-			"pmd-config/: pcap, memif, null, tap, i40e, ice, mlx5)\n", arg);
+	if (resolve(arg, path, sizeof(path), tried, sizeof(tried)) < 0) {
+		if (tried[0] == '\0')
+			fprintf(stderr, "error: --pmd-config: cannot read the profile file %s\n", arg);
+		else
+			fprintf(stderr, "error: --pmd-config: no profile '%s': no %s.conf in %s "
+				"(the repository's pmd-config/ has pcap, memif, null, tap, i40e, "
+				"ice, mlx5; set FCR_PMD_CONFIG_DIR to the folder that holds "
+				"NAME.conf, or give a file: --pmd-config ./my.conf)\n", arg, arg,
+				tried);
 		return -1;
 	}
 	if (fcr_profile_load(path, p, err, sizeof(err)) < 0) {

@@ -209,7 +209,8 @@ def run(tmp):
               "vi 2f:00:00:00:00:00:00:01 vt 2f:00:00:00:00:00:00:02",
               "route del 0x770000/8", "binding del vlan 9 wwpn 21:00:00:00:00:00:00:09",
               "redirect del vlan 9 host 21:00:00:00:00:00:00:09 target 21:00:00:00:00:00:00:08",
-              "set log level lib.eal loud", "show flows top 0",
+              "set log level lib.eal loud", "set log level fcr.tabels debug",
+              "set log level nosuch.* info", "show flows top 0",
               "set sync window 50", "sync peer add 127.0.0.1:7000",
               "save config /nonexistent-dir/x.cmds", "load config /nonexistent.cmds"):
         out = n.q(v)
@@ -232,7 +233,7 @@ def run(tmp):
                       ("show flows vlan 100 top 3", "flows"),
                       ("show fwd stats", "Forward statistics"),
                       ("show sync stats", "sync: off"),
-                      ("set log level pmd.net.null.* info", None)):
+                      ("set log level pmd.net.null* info", None)):
         out = n.q(v)
         ok = not any(l.startswith("error:") for l in out) and (
             expect is None or any(expect in l for l in out))
@@ -725,6 +726,27 @@ def run(tmp):
         check(p.returncode != 0 and opt[0] in msg,
               "bad option %s refused, naming it (exit %d)" % (" ".join(opt), p.returncode),
               msg[-500:])
+    # the value and what would do, named
+    for opt, want in ((["--max-redirects", "200", "--max-flows", "1000"],
+                       "200 redirects keep 1206 flow entries for their rules (6 each, and 6 "
+                       "more), more than --max-flows 1000: raise --max-flows to 1206 or more, "
+                       "or lower --max-redirects to 165 or fewer"),
+                      (["--passthrough", "0:9"], "--passthrough 0:9: port 9 does not exist "
+                       "(ports 0..0 here)"),
+                      (["--pmd-config", "nosuch"], "no profile 'nosuch': no nosuch.conf in "),
+                      (["--pmd-config", "nosuch"], "set FCR_PMD_CONFIG_DIR")):
+        p = subprocess.run([FCR, "--no-huge", "-m", "256", "--no-pci", "-l", "0,1",
+                            "--file-prefix", PREFIX + "d", "--log-level=lib.eal:error",
+                            "--vdev", "net_null0", "--", *opt],
+                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        check(p.returncode == 2 and want in p.stdout + p.stderr,
+              "%s: exit 2, '%s'" % (" ".join(opt), want), (p.stdout + p.stderr)[-500:])
+    # fcredirect's help before EAL: no --no-huge, no ports, no memory asked
+    p = subprocess.run([FCR, "--", "--help"], capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    check(p.returncode == 0 and "--fabric-ports" in p.stdout and "EAL" not in p.stderr,
+          "fcredirect -- --help: the options, exit 0, EAL not started",
+          (p.stdout + p.stderr)[-500:])
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "b", ignore_errors=True)
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "c", ignore_errors=True)
     shutil.rmtree("/var/run/dpdk/" + PREFIX + "d", ignore_errors=True)

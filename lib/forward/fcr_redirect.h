@@ -10,7 +10,7 @@
  * When a name is rebound the rules are rebuilt. A redirect that is not
  * active fails closed: while its host and target are bound, the pair's two
  * keys hold blocking entries (FCR_LEG_BLOCKED), so their frames are dropped
- * and counted, never forwarded directly. The flow table keeps four entries
+ * and counted, never forwarded directly. The flow table keeps six entries
  * for every redirect the table can hold (fcr_redirect_reserve), from the
  * start: plain flows never take them, so no flood of new flows can keep a
  * redirect from installing, and adding one never fails for want of room.
@@ -154,9 +154,9 @@ struct fcr_redirect_table *fcr_redirect_table_create(const char *name,
 		struct fcr_binding_table *bindings, int socket);
 void fcr_redirect_table_free(struct fcr_redirect_table *rt);
 
-/* Flow entries kept for `capacity` redirects: four each, and four more so
- * that a redirect moving its rules to new FCIDs (new keys set before the
- * old go) never finds the table full. */
+/* Flow entries kept for `capacity` redirects: FCR_REDIRECT_KEYS each, and
+ * as many more so that a redirect moving its rules to new FCIDs (new keys
+ * set before the old go) never finds the table full. */
 static inline uint32_t
 fcr_redirect_reserve(uint32_t capacity)
 {
