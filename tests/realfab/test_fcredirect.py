@@ -66,7 +66,6 @@ Ends with "N passed, N failed"; exits non-zero on any failure. Root only.
 
 import os
 import random
-import re
 import sys
 import time
 import traceback
@@ -93,21 +92,29 @@ CRYPT = "fcrcrypt"
 
 # --- what every scenario looks at -------------------------------------------
 
-def uptime(g):
-    """g's clock (s since boot), as its kernel log's times."""
-    return float(g.run("cut -d' ' -f1 /proc/uptime").strip())
+MARK = "fcr-realfab-mark"
+
+
+def mark(g, what):
+    """A line in g's kernel log (a mark refusals() counts from): its own
+    log's order, not a clock (under TCG the kernel log's clock and
+    /proc/uptime drift apart by seconds)."""
+    text = "%s %s" % (MARK, what)
+    g.run("echo '%s' > /dev/kmsg" % text)
+    return text
 
 
 def refusals(g, since=None):
-    """Lines of g's kernel log that say a frame was refused (since: only
-    those stamped at or after that uptime)."""
+    """Lines of g's kernel log that say a frame was refused (since: a
+    mark(): only those after it)."""
     # grep in the guest: the debug log is too long for the serial line
-    out = g.run("dmesg | grep -i %s || true" % " ".join("-e '%s'" % r for r in REFUSALS), 60)
-    lines = [l for l in out.splitlines() if any(r in l.lower() for r in REFUSALS)]
+    out = g.run("dmesg | grep -i %s || true" % " ".join(
+        "-e '%s'" % r for r in REFUSALS + (MARK,)), 60)
+    lines = out.splitlines()
     if since is not None:
-        stamps = [re.match(r"^\[\s*([0-9.]+)\]", l) for l in lines]
-        lines = [l for l, m in zip(lines, stamps) if not m or float(m.group(1)) >= since]
-    return lines
+        after = [i for i, l in enumerate(lines) if l.endswith(since)]
+        lines = lines[after[-1] + 1:] if after else lines
+    return [l for l in lines if MARK not in l and any(r in l.lower() for r in REFUSALS)]
 
 
 def bad_counters(g, ifname="eth0"):
@@ -129,7 +136,7 @@ def check_guest_clean(c, g, ifname="eth0", label=None):
 
 
 def check_dmesg_clean(c, g, since=None):
-    """since: from that uptime on (what came before was another joiner's)."""
+    """since: from that mark() on (what came before was another joiner's)."""
     r = refusals(g, since)
     c.check("%s: no frame refused in its kernel log%s" % (
         g.name, "" if since is None else " since fcredirect joined"), not r, "; ".join(r[:5]))

@@ -88,7 +88,7 @@ def scenario(c, binary, timings, name, how):
             if how == "insert":
                 # the kernel logs are checked from here: a frame the plain
                 # bridge brought an ENode before is not fcredirect's
-                joined = {g.name: tf.uptime(g) for g in (tgt, ini)}
+                joined = {g.name: tf.mark(g, "fcredirect joins") for g in (tgt, ini)}
                 J.insert()
                 healed(c, j, fcf, since, "%s: both ENodes, logged in before fcredirect, made "
                        "to log in again and learned" % name)
