@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands.h"
 
@@ -37,25 +38,42 @@ fcr_commands_init(char why[FCR_CMD_MSG_LEN])
 	return fcr_commands != NULL ? 0 : -1;
 }
 
+/* help: every command by section; help <word>: one section (its name, or
+ * its first letters), or the commands that begin with the word */
 static int
 help(const struct fcr_cmd *c, FILE *out)
 {
-	int section = -1;
-	size_t i;
+	const char *w = c->nb_args > 0 ? fcr_cmd_word(c, 0) : NULL;
+	int section = -1, only = -1, s;
+	size_t i, shown = 0;
 
-	(void)c;
+	for (s = 0; w != NULL && s < FCR_SEC_COUNT; s++)
+		if (strncasecmp(fcr_cmd_section_name((enum fcr_cmd_section)s), w, strlen(w)) == 0)
+			only = s;
 	for (i = 0; i < fcr_nb_commands; i++) {
+		if (w != NULL && (only >= 0 ? (int)fcr_commands[i].section != only
+				  : strncmp(fcr_commands[i].syntax, w, strlen(w)) != 0))
+			continue;
+		shown++;
 		if ((int)fcr_commands[i].section != section) {
 			section = (int)fcr_commands[i].section;
-			fprintf(out, "%s%s:\n", i ? "\n" : "",
+			fprintf(out, "%s%s:\n", shown > 1 ? "\n" : "",
 				fcr_cmd_section_name(fcr_commands[i].section));
 		}
 		fprintf(out, "  %-72s %s\n", fcr_commands[i].syntax, fcr_commands[i].help);
+	}
+	if (shown == 0) {
+		fprintf(out, "error: help %s: no section or command begins so (sections:", w);
+		for (s = 0; s < FCR_SEC_COUNT; s++)
+			fprintf(out, " %s", fcr_cmd_section_name((enum fcr_cmd_section)s));
+		fprintf(out, ")\n");
+		return -1;
 	}
 	return 0;
 }
 
 static const struct fcr_cmd_def rows[] = {
 	{ .syntax = "help", .help = "list the commands", .run = help },
+	{ .syntax = "help <word>", .help = "one section's commands (control, display, ports, configuration, replication), or those that begin with the word (help show)", .run = help },
 };
 FCR_COMMANDS(rows)

@@ -970,9 +970,14 @@ show_port_info(const struct fcr_cmd *c, FILE *out)
 static int
 show_port_xstats(const struct fcr_cmd *c, FILE *out)
 {
-	if (port_exists(c->arg[0].u32, out) < 0)
+	int port;
+	uint16_t p;
+
+	if (port_of(c, out, &port) < 0)
 		return -1;
-	fcr_show_port_xstats(out, (uint16_t)c->arg[0].u32);
+	for (p = 0; p < fcr_fwd.nb_ports; p++)
+		if (port < 0 || p == port)
+			fcr_show_port_xstats(out, p);
 	return 0;
 }
 
@@ -1028,11 +1033,13 @@ static const struct fcr_cmd_def rows[] = {
 	SHOW("show fwd stats", "frames by port, by redirect leg, drops by reason, per worker", fcr_show_fwd_stats_cmd, 0),
 	SHOW("show fwd stats all", "the same (testpmd's form)", fcr_show_fwd_stats_cmd, 0),
 	SHOW("clear fwd stats", "start show fwd stats from zero (telemetry keeps counting since start)", clear_fwd_stats, FCR_CMD_CHANGES),
+	SHOW("clear fwd stats all", "the same (testpmd's form)", clear_fwd_stats, FCR_CMD_CHANGES),
 	SHOW("show port stats all", "the ports' own counters, with rates since the last show", show_port_stats, 0),
 	SHOW("show port stats <port>", "one port's counters and rates", show_port_stats, 0),
 	SHOW("clear port stats all", "zero the ports' own counters", clear_port_stats, FCR_CMD_CHANGES),
 	SHOW("show port info all", "driver, MAC, link, MTU, queues, offloads", show_port_info, 0),
 	SHOW("show port info <port>", "one port's information", show_port_info, 0),
+	SHOW("show port xstats all", "every port's extended counters (non-zero)", show_port_xstats, 0),
 	SHOW("show port xstats <port>", "the driver's extended counters (non-zero)", show_port_xstats, 0),
 	SHOW("show port summary all", "one line a port: name, driver, MAC, started or stopped, link", show_port_summary, 0),
 	SHOW("show redirect paths", "each redirect as a path: host -> VT -> service node -> VI -> target, by WWPN and FCID, and the frames of each of its legs", show_redirect_paths, 0),

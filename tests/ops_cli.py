@@ -210,7 +210,7 @@ def run(tmp):
               "route del 0x770000/8", "binding del vlan 9 wwpn 21:00:00:00:00:00:00:09",
               "redirect del vlan 9 host 21:00:00:00:00:00:00:09 target 21:00:00:00:00:00:00:08",
               "set log level lib.eal loud", "set log level fcr.tabels debug",
-              "set log level nosuch.* info", "show flows top 0",
+              "set log level nosuch.* info", "help nosuch", "show flows top 0",
               "set sync window 50", "sync peer add 127.0.0.1:7000",
               "save config /nonexistent-dir/x.cmds", "load config /nonexistent.cmds"):
         out = n.q(v)
@@ -224,6 +224,11 @@ def run(tmp):
                       ("show port stats all", "RX-packets"),
                       ("show port stats 1", "NIC statistics for port 1"),
                       ("show port xstats 0", "port 0"),
+                      ("show port xstats all", "statistics for port 1"),
+                      ("help ports", "port reset <port>"),
+                      ("help rep", "sync peer add <addr>"),
+                      ("help show", "show fwd stats"),
+                      ("clear fwd stats all", None),
                       ("clear port stats all", None),
                       ("show lcores", "worker"),
                       ("show config", "lcore map"),
