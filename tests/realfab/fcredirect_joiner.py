@@ -424,6 +424,9 @@ class HaJoiner(lab.Joiner):
             lab.sh("ip", "link", "set", ends[1], "mtu", str(lab.MTU))   # down: the standby's
             L._link_up(br)
             self.links.append(tuple(ends))
+        # what reaches the standby's ports (the lab's folder): with its links
+        # down, nothing should
+        self.b_captures = {role: L.capture(far) for role, far in b_ports.items()}
         common = ["--sync-key-file", key, "--sync-same-ports", "--sync-window-ms", "20"]
         self.a = FcredirectJoiner(self.binary, name="fcredirect-a", extra=common + [
             "--sync-bind", "127.0.0.1:%d" % pa, "--sync-peer", "127.0.0.1:%d" % pb,

@@ -61,9 +61,12 @@ def run(c, binary, timings):
                     all(bb.get((0, w)) == b.get((0, w)) for w in wwpns),
                     "A %s B %s" % (b, bb))
             before_b = B.fwd_stats()
-            c.check("%s: B, the standby, forwarded nothing" % name,
-                    before_b["total"] is not None and before_b["total"][1] == 0,
-                    tf.fcr_stats_line(before_b))
+            if not c.check("%s: B, the standby, forwarded nothing" % name,
+                           before_b["total"] is not None and before_b["total"][1] == 0,
+                           tf.fcr_stats_line(before_b)):
+                for role, pcap in sorted(J.b_captures.items()):
+                    print("  what reached B's %s port:\n%s" % (role, lab.sh(
+                        "tshark", "-r", pcap, "-c", "20", check=False)))
 
             loop = tf.IoLoop(ini)
             loop.wait_more(2, "two I/O rounds before the takeover")
