@@ -469,8 +469,11 @@ class InsertJoiner(lab.Joiner):
         self.lab, self.ports = L, ports
         self.bridge.start(L, ports)
 
-    def insert(self):
+    def insert(self, between=None):
+        """between(): run once the bridge is gone, before fcredirect starts."""
         self.bridge.stop()
+        if between is not None:
+            between()
         self.j.start(self.lab, self.ports)
 
     def stop(self):

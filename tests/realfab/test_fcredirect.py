@@ -113,7 +113,9 @@ def refusals(g, since=None):
     lines = out.splitlines()
     if since is not None:
         after = [i for i, l in enumerate(lines) if l.endswith(since)]
-        lines = lines[after[-1] + 1:] if after else lines
+        if not after:
+            return ["the mark '%s' is not in the kernel log" % since]
+        lines = lines[after[-1] + 1:]
     return [l for l in lines if MARK not in l and any(r in l.lower() for r in REFUSALS)]
 
 

@@ -86,10 +86,13 @@ def scenario(c, binary, timings, name, how):
             t = time.monotonic()
             joined = None
             if how == "insert":
-                # the kernel logs are checked from here: a frame the plain
-                # bridge brought an ENode before is not fcredirect's
-                joined = {g.name: tf.mark(g, "fcredirect joins") for g in (tgt, ini)}
-                J.insert()
+                # the kernel logs are checked from a mark written once the
+                # plain bridge is gone: what it brought an ENode before (a
+                # frame flooded to every port) is not fcredirect's
+                joined = {}
+                J.insert(between=lambda: joined.update(
+                    {g.name: tf.mark(g, "the bridge is gone, fcredirect joins")
+                     for g in (tgt, ini)}))
                 healed(c, j, fcf, since, "%s: both ENodes, logged in before fcredirect, made "
                        "to log in again and learned" % name)
             else:
