@@ -204,18 +204,6 @@ conflicts(const struct fcr_etcd_op *ops, size_t n, const struct fcr_etcd_reply *
 	return (int)moved;
 }
 
-/* A member the liveness thread found not answering: writes pass it over. */
-static int
-passed_over(unsigned int ep)
-{
-	int failed;
-
-	pthread_mutex_lock(&store_s.lock);
-	failed = store_s.member_failed[ep] != 0;
-	pthread_mutex_unlock(&store_s.lock);
-	return failed;
-}
-
 static int
 commit(const struct fcr_etcd_op *ops, size_t n, int64_t *rev, FILE *out)
 {
@@ -241,7 +229,7 @@ commit(const struct fcr_etcd_op *ops, size_t n, int64_t *rev, FILE *out)
 		for (k = 0; k < nb && rc < 0; k++) {
 			unsigned int ep = (i + k) % nb;
 
-			if (passed_over(ep))
+			if (store_live_failed(ep))
 				continue;
 			asked++;
 			rc = store_call_for(ep, "/v3/kv/txn", body, &r, TXN_TIMEOUT_MS);

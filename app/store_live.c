@@ -102,12 +102,8 @@ leave(unsigned int ep, unsigned int ms, const char *why)
 	}
 	for (i = 1; i < n && !store_s.quit; i++) {
 		unsigned int o = (ep + i) % n;
-		int failed;
 
-		pthread_mutex_lock(&store_s.lock);
-		failed = store_s.member_failed[o] != 0;
-		pthread_mutex_unlock(&store_s.lock);
-		if (failed)
+		if (store_live_failed(o))
 			continue; /* retry_failed asks it again */
 		if (ask(o, ms, &rev, other, sizeof(other)) == 0)
 			break;
@@ -136,12 +132,8 @@ retry_failed(unsigned int ep, unsigned int ms)
 
 	for (i = 0; i < n; i++) {
 		unsigned int o = (next + i) % n;
-		int failed;
 
-		pthread_mutex_lock(&store_s.lock);
-		failed = store_s.member_failed[o] != 0;
-		pthread_mutex_unlock(&store_s.lock);
-		if (o == ep || !failed)
+		if (o == ep || !store_live_failed(o))
 			continue;
 		next = o + 1;
 		if (ask(o, ms, &rev, why, sizeof(why)) == 0) {
@@ -184,6 +176,17 @@ store_live_main(void *arg)
 		store_pause_ms(spent < half ? half - (unsigned int)spent : 0);
 	}
 	return NULL;
+}
+
+int
+store_live_failed(unsigned int ep)
+{
+	int failed;
+
+	pthread_mutex_lock(&store_s.lock);
+	failed = store_s.member_failed[ep] != 0;
+	pthread_mutex_unlock(&store_s.lock);
+	return failed;
 }
 
 /* The member after ep, in order, that did not fail its last read. */

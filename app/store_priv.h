@@ -103,6 +103,8 @@ void store_fail_over(unsigned int ep, unsigned int backoff);
 void *store_live_main(void *arg);
 /* The member after ep, in order, that did not fail its last read. */
 unsigned int store_live_next(unsigned int ep);
+/* Member ep failed its last read: the watch and writes pass it over. */
+int store_live_failed(unsigned int ep);
 
 /* store_node.c */
 /* This node's name (given, or HOST:FILE-PREFIX) and key. 0, or -1 said on

@@ -156,18 +156,23 @@ def run(t):
                 "2f:02:00:00:00:00:00:%02x" % (i, i, i, i),
                 "21:00:00:00:00:00:00:%02x" % i)
 
+    def added_reaches(g, i, what):
+        """A adds redirect i; its answer says both nodes applied it, and
+        it is in g's tables (the time from the command to there printed)."""
+        line, host = redirect(i)
+        t0 = time.monotonic()
+        out = a.query(line)
+        t.check("applied on every node of the store (2)" in out,
+                "A adds %s; the answer says both nodes applied it" % what, out)
+        ok, _, out = redirect_on(g, host)
+        t.check(ok, "the redirect is in G's tables", out)
+        t.info("from A's command to the redirect in G's tables: %.2f s" %
+               (time.monotonic() - t0))
+
     t.section("m3 paused")
     t.check(c.not_leader(2), "m3 is not the leader")
     c.stop(2, signal.SIGSTOP)
-    line, host = redirect(1)
-    t0 = time.monotonic()
-    out = a.query(line)
-    t.check("applied on every node of the store (2)" in out,
-            "A adds a redirect; the answer says both nodes applied it", out)
-    ok, _, out = redirect_on(g, host)
-    took = time.monotonic() - t0
-    t.check(ok, "the redirect is in G's tables", out)
-    t.info("from A's command to the redirect in G's tables: %.2f s" % took)
+    added_reaches(g, 1, "a redirect")
     t.check(g.logged("not current: %s did not confirm it is current within 1000 ms" % m3,
                      timeout=10), "G logged that m3 did not confirm it is current",
             g.log_tail())
@@ -220,15 +225,7 @@ def run(t):
     t.check(ok and m3 in out, "G (started again) watches m3 and is current", out)
     t.check(c.not_leader(2), "m3 is not the leader")
     partition(True)
-    line, host = redirect(2)
-    t0 = time.monotonic()
-    out = a.query(line)
-    t.check("applied on every node of the store (2)" in out,
-            "A adds a second redirect; the answer says both nodes applied it", out)
-    ok, _, out = redirect_on(g, host)
-    t.check(ok, "the redirect is in G's tables", out)
-    t.info("from A's command to the redirect in G's tables: %.2f s" %
-           (time.monotonic() - t0))
+    added_reaches(g, 2, "a second redirect")
     t.check(g.logged("not current: %s did not confirm" % m3, timeout=10),
             "G logged that m3 did not confirm it is current", g.log_tail())
     ok, _, out = current(g)
