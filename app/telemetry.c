@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Telemetry callbacks run in DPDK's telemetry thread. They read counters
+ * Telemetry callbacks run in DPDK's telemetry threads (one per client). They read counters
  * that other threads write (64-bit loads: each value is whole, the set is a
  * moment's snapshot) and tables whose arrays never move, so a reply may mix
  * a change in progress but never reads freed memory.
@@ -31,7 +31,7 @@ static int
 tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct fcr_fwd_totals t;
-	struct rte_tel_data *drops, *legs, *ports, *tables;
+	struct rte_tel_data *drops, *legs, *leg_bytes, *ports, *tables;
 	const struct fcr_tables_stats *ts = &fcr_fwd.tables->st;
 	unsigned int i;
 
@@ -48,11 +48,14 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "series", t.w.pl.series);
 	rte_tel_data_add_dict_int(d, "forwarding", fcr_fwd.forwarding);
 	legs = rte_tel_data_alloc();
+	leg_bytes = rte_tel_data_alloc();
 	drops = rte_tel_data_alloc();
 	ports = rte_tel_data_alloc();
 	tables = rte_tel_data_alloc();
-	if (legs == NULL || drops == NULL || ports == NULL || tables == NULL) {
+	if (legs == NULL || leg_bytes == NULL || drops == NULL || ports == NULL ||
+	    tables == NULL) {
 		rte_tel_data_free(legs);
+		rte_tel_data_free(leg_bytes);
 		rte_tel_data_free(drops);
 		rte_tel_data_free(ports);
 		rte_tel_data_free(tables);
@@ -64,8 +67,11 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	FCR_TABLES_STATS(FCR_TEL_TS)
 #undef FCR_TEL_TS
 	rte_tel_data_start_dict(legs);
-	for (i = 0; i < FCR_LEG_COUNT; i++)
+	rte_tel_data_start_dict(leg_bytes);
+	for (i = 0; i < FCR_LEG_COUNT; i++) {
 		rte_tel_data_add_dict_u64(legs, fcr_leg_name(i), t.w.pl.leg[i]);
+		rte_tel_data_add_dict_u64(leg_bytes, fcr_leg_name(i), t.w.pl.leg_bytes[i]);
+	}
 	rte_tel_data_start_dict(drops);
 	for (i = 1; i < FCR_R_COUNT; i++)
 		rte_tel_data_add_dict_u64(drops, fcr_reason_name(i), t.w.pl.drop[i]);
@@ -79,6 +85,7 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(ports, k, t.w.tx[i]);
 	}
 	rte_tel_data_add_dict_container(d, "sent_by_kind", legs, 0);
+	rte_tel_data_add_dict_container(d, "sent_bytes_by_kind", leg_bytes, 0);
 	rte_tel_data_add_dict_container(d, "drops", drops, 0);
 	rte_tel_data_add_dict_container(d, "ports", ports, 0);
 	rte_tel_data_add_dict_container(d, "tables", tables, 0);
@@ -96,25 +103,36 @@ tel_rates_dict(void)
 	return c;
 }
 
-/* /fcr/rates: frames/s and bits/s by port and leg, drops/s by reason, since
- * the previous /fcr/rates (the first: since start), rounded to units. */
+/* /fcr/rates[,MS]: frames/s and bits/s by port and leg, drops/s by reason,
+ * measured over the next MS ms (default 1000), rounded to units. Each
+ * telemetry client has its own thread, so the wait holds only the asker, and
+ * one reader's interval never shortens another's. */
+#define TEL_RATES_MS_DEFAULT 1000
+#define TEL_RATES_MS_MIN 100
+#define TEL_RATES_MS_MAX 10000
+
 static int
 tel_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	static struct fcr_rates_snap prev;
 	struct rte_tel_data *ports, *legs, *drops;
-	struct fcr_rates_snap now;
+	struct fcr_rates_snap before, now;
+	unsigned long ms = TEL_RATES_MS_DEFAULT;
 	struct fcr_rates r;
 	unsigned int i;
 	char k[48];
 
 	(void)cmd;
-	(void)params;
+	if (params != NULL && *params != '\0') {
+		char *end;
+
+		ms = strtoul(params, &end, 10);
+		if (*end != '\0' || ms < TEL_RATES_MS_MIN || ms > TEL_RATES_MS_MAX)
+			return -EINVAL;
+	}
+	fcr_rates_snap(&before);
+	rte_delay_us_sleep((unsigned int)ms * 1000);
 	fcr_rates_snap(&now);
-	if (prev.tsc == 0)
-		prev.tsc = fcr_fwd.start_tsc;
-	fcr_rates_between(&prev, &now, &r);
-	prev = now;
+	fcr_rates_between(&before, &now, &r);
 	ports = tel_rates_dict();
 	legs = tel_rates_dict();
 	drops = tel_rates_dict();
@@ -125,7 +143,7 @@ tel_rates(const char *cmd, const char *params, struct rte_tel_data *d)
 		return -ENOMEM;
 	}
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "interval_ms", (uint64_t)(r.seconds * 1000));
+	rte_tel_data_add_dict_u64(d, "interval_ms", (uint64_t)(r.seconds * 1000 + 0.5));
 	for (i = 0; i < fcr_fwd.nb_ports; i++) {
 		snprintf(k, sizeof(k), "port%u_rx_fps", i);
 		rte_tel_data_add_dict_u64(ports, k, (uint64_t)r.port_rx_fps[i]);
@@ -376,7 +394,7 @@ fcr_telemetry_register(void)
 	int rc = 0, k;
 
 	rc |= rte_telemetry_register_cmd("/fcr/rates", tel_rates,
-					 "frames/s and bits/s by port and leg, drops/s by reason, since the previous /fcr/rates");
+		"Frames/s and bits/s by port and leg, drops/s by reason, over the next MS ms. Parameters: int MS (default 1000, 100 to 10000)");
 	rc |= rte_telemetry_register_cmd("/fcr/stats", tel_stats,
 		"Frames received, sent and dropped; by kind, by reason, by port");
 	rc |= rte_telemetry_register_cmd("/fcr/flows", tel_flows,

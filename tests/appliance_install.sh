@@ -55,6 +55,26 @@ check $? "the environment file shows how to give --fabric-ports (FCR_OPTIONS)"
 live=$(grep -v '^[[:space:]]*#' "$root/etc/fcredirect/startup.cmds" | grep -c '[^[:space:]]')
 [ "$live" = 0 ]; check $? "the shipped startup.cmds runs nothing: every example is commented out ($live live lines)"
 
+echo "fcredirect-exporter: installed with its version, this host only unless told"
+exp=$root$prefix/bin/fcredirect-exporter
+out=$("$exp" --version 2>&1)
+ver=$(meson introspect --projectinfo "$build" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
+[ -x "$exp" ] && [ "$out" = "fcredirect-exporter $ver" ]
+check $? "installed, executable; --version names the project's version ($out)"
+grep -q '^Environment=FCR_EXPORTER_LISTEN=127.0.0.1:9717$' "$units/fcredirect-exporter.service" &&
+	grep -q '^EnvironmentFile=-/etc/fcredirect/fcredirect.env$' "$units/fcredirect-exporter.service" &&
+	grep -q -- '--listen ${FCR_EXPORTER_LISTEN}$' "$units/fcredirect-exporter.service" &&
+	grep -qx 'FCR_EXPORTER_LISTEN=127.0.0.1:9717' "$root/etc/fcredirect/fcredirect.env"
+check $? "the exporter's unit listens on 127.0.0.1:9717 unless the env file's FCR_EXPORTER_LISTEN says otherwise"
+if command -v systemd-analyze >/dev/null; then
+	v=$(systemd-analyze verify "$units/fcredirect-exporter.service" 2>&1 |
+		grep -v "is not executable: No such file or directory")
+	[ -z "$v" ]; check $? "systemd-analyze verify fcredirect-exporter.service" "$v"
+fi
+"$exp" --listen nonsense >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "^fcredirect-exporter: --listen nonsense: give address:port" "$tmp/err"
+check $? "the exporter refuses a --listen without a port: exit 2, naming it" "$(cat "$tmp/err")"
+
 echo "a second install keeps an edited configuration"
 echo "FCR_LCORES=0-3 # edited" >>"$root/etc/fcredirect/fcredirect.env"
 DESTDIR=$root meson install -C "$build" --no-rebuild >/dev/null 2>&1

@@ -366,7 +366,7 @@ def run(tmp):
         m.q("route add 0x010000/8 port 0 fpma")
         t = subprocess.run([TELEMETRY, "-f", PREFIX + "b"], input="/fcr/stats\n/fcr/lcores\n"
                            "/fcr/redirects\n/fcr/flows\n/fcr/sync\n/fcr/flows,5\n"
-                           "/fcr/routes\n/fcr/bindings\n/fcr/mempool\n/fcr/rates\n/\n",
+                           "/fcr/routes\n/fcr/bindings\n/fcr/mempool\n/fcr/rates,200\n/\n",
                            capture_output=True, text=True, timeout=30)
         replies = {}
         for line in t.stdout.splitlines():
@@ -403,12 +403,17 @@ def run(tmp):
               pool["in_use"] + pool.get("free", -1) == pool["size"],
               "/fcr/mempool: the mbuf pool's size, in use and free", json.dumps(pool))
         rates = replies.get("/fcr/rates", {})
-        check(rates.get("interval_ms", -1) >= 0 and "port0_rx_fps" in rates.get("ports", {}) and
+        # (the TSC's rate is an estimate: within 2.5%)
+        check(rates.get("interval_ms", -1) >= 195 and "port0_rx_fps" in rates.get("ports", {}) and
               "port1_tx_bps" in rates.get("ports", {}) and
               "host_to_target_fps" in rates.get("legs", {}) and
               "no_route" in rates.get("drops_per_s", {}),
-              "/fcr/rates: frames/s and bits/s by port and leg, drops/s by reason, and the "
-              "interval", json.dumps(rates)[:600])
+              "/fcr/rates,200: frames/s and bits/s by port and leg, drops/s by reason, over "
+              "the 200 ms it was asked for (or more)", json.dumps(rates)[:600])
+        bad = subprocess.run([TELEMETRY, "-f", PREFIX + "b"], input="/fcr/rates,5\n",
+                             capture_output=True, text=True, timeout=30).stdout
+        check('{"/fcr/rates": null}' in bad,
+              "/fcr/rates,5: refused (an interval from 100 to 10000 ms)", bad[-300:])
         check(replies.get("/fcr/sync", {}).get("enabled") == 0, "/fcr/sync: off here")
         keys = []
 

@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """
-ops_exporter.py FCREDIRECT EXPORTER
+ops_exporter.py FCREDIRECT EXPORTER DASHBOARD
 
 The Prometheus exporter against a running fcredirect (two null ports,
-forwarding), scraped with curl: the text format parses line by line (HELP,
-TYPE, then `name{labels} value`), fcredirect_up is 1, the frame counters,
-drops by reason, legs, ports, mempool and sync figures are there, a second
-scrape's rx counter is greater than the first's, a rate gauge carries the
-interval; a path other than /metrics is 404; with fcredirect gone,
-fcredirect_up is 0. Every wait is for a state. Ends with "N passed, M failed".
+forwarding, one redirect waiting), scraped with curl: the text format parses
+line by line (HELP, TYPE, then `name{labels} value`) and Prometheus' own
+`promtool check metrics` finds nothing to say; fcredirect_up is 1, the frame
+and byte counters, drops by reason, legs, ports, the NICs' counters, the
+redirect's state and not_ready, mempool and sync figures are there, a second
+scrape's counters are greater than the first's; every metric the Grafana
+DASHBOARD queries is one the exporter gives; a path other than /metrics is
+404; --version, and the default listen address is this host's; with
+fcredirect gone, fcredirect_up is 0. Every wait is for a state. Ends with
+"N passed, M failed".
 """
 
+import json
 import os
 import re
 import shutil
@@ -20,7 +25,10 @@ import subprocess
 import sys
 import time
 
-FCR, EXPORTER = sys.argv[1], sys.argv[2]
+FCR, EXPORTER, DASHBOARD = sys.argv[1], sys.argv[2], sys.argv[3]
+PROMTOOL = shutil.which("promtool")  # Debian: prometheus
+HOST = "21:00:00:24:ff:00:00:03"
+TARGET = "50:06:01:60:00:00:00:00"
 PREFIX = "opsexp%d" % os.getpid()
 passed = failed = 0
 LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"'
@@ -71,18 +79,41 @@ def free_port():
     return port
 
 
+def dashboard_metrics(path):
+    """The metric names the dashboard's queries use."""
+    with open(path) as f:
+        dash = json.load(f)
+    exprs = [t["expr"] for p in dash["panels"] for t in p.get("targets", [])]
+    names = set()
+    for e in exprs:
+        names.update(n for n in re.findall(r"\b(fcredirect_[a-z0-9_]+)\b", e))
+    return dash, exprs, names
+
+
 def main():
+    cmds, key = "/tmp/%s.cmds" % PREFIX, "/tmp/%s.key" % PREFIX
+    fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.write(fd, os.urandom(32))
+    os.close(fd)
+    with open(cmds, "w") as f:
+        f.write("redirect add vlan 100 host %s target %s vi 2f:01:00:0d:ec:00:00:03 "
+                "vt 2f:02:00:0d:ec:00:00:00\n" % (HOST, TARGET))
     fcr = subprocess.Popen([FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
                             "--file-prefix", PREFIX, "--log-level=lib.eal:error",
                             "--vdev", "net_null0", "--vdev", "net_null1", "--",
                             "--max-flows", "4096", "--max-bindings", "4096",
-                            "--max-redirects", "256"],
+                            "--max-redirects", "256", "--cmdline-file", cmds,
+                            # replication on, with a peer that never answers:
+                            # its figures are there
+                            "--sync-bind", "127.0.0.1:%d" % free_port(),
+                            "--sync-peer", "127.0.0.1:%d" % free_port(),
+                            "--sync-key-file", key],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     for line in fcr.stdout:  # up once the banner is out
         if "tables lcore on lcore" in line:
             break
     port = free_port()
-    exp = subprocess.Popen([sys.executable, EXPORTER, "--file-prefix", PREFIX, "--listen",
+    exp = subprocess.Popen([EXPORTER, "--file-prefix", PREFIX, "--listen",
                             "127.0.0.1:%d" % port], stdout=subprocess.PIPE, text=True)
     ready = exp.stdout.readline()
     url = "http://127.0.0.1:%d/metrics" % port
@@ -99,36 +130,88 @@ def main():
         names = {n for n, _ in vals}
         want = ["fcredirect_rx_frames_total", "fcredirect_tx_frames_total",
                 "fcredirect_dropped_frames_total", "fcredirect_drops_total",
-                "fcredirect_sent_frames_total", "fcredirect_port_rx_frames_total",
-                "fcredirect_port_rx_frames_per_second", "fcredirect_leg_bits_per_second",
-                "fcredirect_drops_per_second", "fcredirect_mempool_in_use",
-                "fcredirect_worker_frames_total", "fcredirect_sync_enabled",
-                "fcredirect_redirects_active", "fcredirect_rates_interval_seconds",
+                "fcredirect_sent_frames_total", "fcredirect_sent_bytes_total",
+                "fcredirect_port_rx_frames_total", "fcredirect_nic_ipackets_total",
+                "fcredirect_nic_ibytes_total", "fcredirect_nic_obytes_total",
+                "fcredirect_nic_imissed_total", "fcredirect_nic_ierrors_total",
+                "fcredirect_nic_oerrors_total", "fcredirect_nic_rx_nombuf_total",
+                "fcredirect_mempool_in_use", "fcredirect_worker_frames_total",
+                "fcredirect_sync_enabled", "fcredirect_sync_ready",
+                "fcredirect_sync_updates_sent_total", "fcredirect_redirects_active",
+                "fcredirect_redirect_state", "fcredirect_redirect_not_ready_total",
                 "fcredirect_tables_logins_pinned_total", "fcredirect_tables_login_conflicts_total",
                 "fcredirect_tables_logouts_refused_total", "fcredirect_store_enabled"]
-        check(all(w in names for w in want), "the counters and rates: " + ", ".join(want),
+        check(all(w in names for w in want), "the counters and states: " + ", ".join(want),
               "missing: %s" % [w for w in want if w not in names])
+        check(not any(n.endswith("_per_second") for n in names),
+              "no rate gauges: rate() over the counters gives each reader its own interval",
+              [n for n in names if n.endswith("_per_second")])
         check(("fcredirect_drops_total", 'reason="no_route"') in vals and
               ("fcredirect_sent_frames_total", 'kind="host_to_target"') in vals and
-              ("fcredirect_port_rx_frames_total", 'port="1"') in vals,
+              ("fcredirect_port_rx_frames_total", 'port="1"') in vals and
+              ("fcredirect_nic_imissed_total", 'port="0"') in vals,
               "labels: reason, kind, port")
+        red = 'host="%s",id="0",state="%%s",target="%s",vlan="100"' % (HOST, TARGET)
+        check(vals.get(("fcredirect_redirect_state", red % "waiting")) == 1 and
+              vals.get(("fcredirect_redirect_state", red % "active")) == 0 and
+              vals.get(("fcredirect_redirect_not_ready_total",
+                        'host="%s",id="0",target="%s",vlan="100"' % (HOST, TARGET))) == 0,
+              "the redirect: state waiting 1, active 0; not_ready 0",
+              "\n".join(line for line in body.splitlines() if "redirect_" in line))
+        if PROMTOOL is None:
+            check(False, "promtool is installed (Debian package prometheus)")
+        else:
+            p = subprocess.run([PROMTOOL, "check", "metrics"], input=body, capture_output=True,
+                               text=True, timeout=60)
+            check(p.returncode == 0 and not (p.stdout + p.stderr).strip(),
+                  "promtool check metrics: exit 0, nothing to say",
+                  "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
         rx1 = vals.get(("fcredirect_rx_frames_total", ""), -1)
+        ib1 = vals.get(("fcredirect_nic_ipackets_total", 'port="0"'), -1)
         end = time.monotonic() + 60
-        while True:  # a state: the counter moved
+        while True:  # a state: the counters moved
             rc, body, tail = curl(url)
             vals2, bad2 = parse(body)
             rx2 = vals2.get(("fcredirect_rx_frames_total", ""), -1)
-            if rx2 > rx1 or time.monotonic() > end:
+            ib2 = vals2.get(("fcredirect_nic_ipackets_total", 'port="0"'), -1)
+            if (rx2 > rx1 and ib2 > ib1) or time.monotonic() > end:
                 break
             time.sleep(0.05)
         check(rx2 > rx1 > 0, "a later scrape counts more frames received (%d -> %d)" % (rx1, rx2))
-        check(vals2.get(("fcredirect_port_rx_frames_per_second", 'port="0"'), 0) > 0 and
-              vals2.get(("fcredirect_rates_interval_seconds", ""), 0) > 0,
-              "port 0's frames/s over the interval since the previous scrape (%s over %s s)" % (
-                  vals2.get(("fcredirect_port_rx_frames_per_second", 'port="0"')),
-                  vals2.get(("fcredirect_rates_interval_seconds", ""))))
+        check(ib2 > ib1 > 0, "and port 0's NIC more (%d -> %d)" % (ib1, ib2))
+
+        print("the Grafana dashboard")
+        dash, exprs, used = dashboard_metrics(DASHBOARD)
+        with open(EXPORTER) as f:
+            src = f.read()
+        # a store's figures are there only with one: those must at least be
+        # ones the exporter makes
+        def store_name(n):
+            base = re.sub(r"_total$", "", n)
+            return n.startswith("fcredirect_store_") and (
+                '"%s"' % base in src or '"%s"' % base[len("fcredirect_store_"):] in src)
+        unknown = [n for n in sorted(used) if n not in names and not store_name(n)]
+        check(len(exprs) >= 8 and not unknown,
+              "%d queries; every metric they use is the exporter's (%d names)" % (
+                  len(exprs), len(used)), "not the exporter's: %s" % unknown)
+        titles = " | ".join(p.get("title", "") for p in dash["panels"])
+        check(all(w in titles.lower() for w in ("leg", "drops", "not ready", "store", "peer")),
+              "panels for the legs, drops by reason, not_ready per redirect, store lag, peer "
+              "state (%s)" % titles)
+
         rc, body, tail = curl("http://127.0.0.1:%d/other" % port)
         check(tail.startswith("404"), "another path: 404 (%s)" % tail)
+        v = subprocess.run([EXPORTER, "--version"], capture_output=True, text=True, timeout=30)
+        check(v.returncode == 0 and re.fullmatch(r"fcredirect-exporter \d+\.\d+\.\d+\n",
+                                                 v.stdout),
+              "--version: %s" % v.stdout.strip(), v.stderr)
+        # the default: this host only (or, with 9717 taken, the refusal naming it)
+        d = subprocess.Popen([EXPORTER, "--file-prefix", PREFIX], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        first = d.stdout.readline()
+        d.kill()
+        d.wait()
+        check("127.0.0.1:9717" in first, "without --listen: 127.0.0.1:9717 (%s)" % first.strip())
 
         print("fcredirect gone")
         fcr.terminate()
@@ -143,6 +226,8 @@ def main():
                 p.kill()
                 p.wait()
         shutil.rmtree("/var/run/dpdk/" + PREFIX, ignore_errors=True)
+        os.unlink(cmds)
+        os.unlink(key)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

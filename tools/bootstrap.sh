@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential pkg-config meson ninja-build python3
 	  libdpdk-dev dpdk dpdk-dev libpcap-dev libcmocka-dev libsodium-dev libjansson-dev
-	  libcurl4-openssl-dev tshark curl)
+	  libcurl4-openssl-dev tshark curl python3-prometheus-client)
 # shellcheck disable=SC2206 # a list of package names
 packages+=(${FCR_EXTRA_PACKAGES:-})
 

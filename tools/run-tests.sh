@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 build=${FCR_BUILD:-build}
 # pktgen-memif draws fcoe-pktgen's latency histogram (perf/plot-latency);
 # store-cluster runs a 3-member etcd cluster (etcd-server); store-tls makes
-# its certificates with openssl
-export FCR_EXTRA_PACKAGES="python3-matplotlib etcd-server openssl ${FCR_EXTRA_PACKAGES:-}"
+# its certificates with openssl; ops-exporter checks the exporter's output
+# with Prometheus' promtool (prometheus)
+export FCR_EXTRA_PACKAGES="python3-matplotlib etcd-server openssl prometheus ${FCR_EXTRA_PACKAGES:-}"
 ./tools/bootstrap.sh
 
 rc=0
