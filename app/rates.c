@@ -7,6 +7,7 @@
 #include <rte_ethdev.h>
 
 #include "commands.h"
+#include "fcr_text.h"
 #include "rates.h"
 #include "show.h"
 
@@ -86,9 +87,7 @@ fcr_show_fwd_rates(FILE *out)
 	static int have_prev;
 	struct fcr_rates_snap now;
 	struct fcr_rates r;
-	char when[32], a[16], b[16], c[16], d[16];
-	time_t wall = time(NULL);
-	struct tm tm;
+	char when[FCR_TIME_STRLEN], a[16], b[16], c[16], d[16];
 	unsigned int i, n = 0;
 
 	fcr_rates_snap(&now);
@@ -100,9 +99,7 @@ fcr_show_fwd_rates(FILE *out)
 	fcr_rates_between(&prev, &now, &r);
 	prev = now;
 	have_prev = 1;
-	gmtime_r(&wall, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(out, "rates %s over %.2f s\n", when, r.seconds);
+	fprintf(out, "rates %s over %.2f s\n", fcr_time_format(time(NULL), when), r.seconds);
 	for (i = 0; i < fcr_fwd.nb_ports; i++)
 		fprintf(out, "  port %-3u rx %sfps %sbps  tx %sfps %sbps\n", i,
 			si(r.port_rx_fps[i], a, sizeof(a)), si(r.port_rx_bps[i], b, sizeof(b)),

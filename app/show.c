@@ -708,6 +708,60 @@ fcr_show_fcf(FILE *out)
 		"%u ms\n", n, fcr_fcid_format(t->fc_map, map), t->fka_ms);
 }
 
+/* The FC-BB-5 sessions, as a snooping bridge shows them: each VN_Port
+ * that logged in through a port of this node, with the ENode it came
+ * through, its own MAC, the FCF its ENode keeps alive with, and how long
+ * ago the login was seen. */
+void
+fcr_show_fip_sessions(FILE *out)
+{
+	const struct fcr_tables *t = fcr_fwd.tables;
+	const struct fcr_binding_table *bt = t->bindings;
+	uint64_t now = rte_get_tsc_cycles(), hz = rte_get_tsc_hz();
+	char em[FCR_MAC_STRLEN], vm[FCR_MAC_STRLEN], fm[FCR_MAC_STRLEN];
+	char w[FCR_WWPN_STRLEN], f[FCR_FCID_STRLEN], age[FCR_AGE_STRLEN];
+	unsigned int n = 0, unknown = 0;
+	uint32_t i;
+
+	fprintf(out, "%-4s %-4s %-17s %-17s %-23s %-8s %-17s %s\n", "port", "vlan",
+		"enode mac", "vn_port mac", "wwpn", "fcid", "fcf mac", "age");
+	for (i = 0; i < bt->capacity; i++) {
+		const struct fcr_binding *b = &bt->entry[i];
+		uint8_t mac[6];
+		uint64_t name;
+
+		if (!b->in_use || b->fcid == FCR_FCID_NONE || !fcr_binding_learned_here(b))
+			continue;
+		if (b->enode != 0) {
+			fcr_vn_mac(b->enode, mac);
+			fcr_mac_format(mac, em);
+		} else {
+			snprintf(em, sizeof(em), "- (no FIP)");
+		}
+		fcr_vn_mac(b->vn, mac);
+		fcr_mac_format(mac, vm);
+		if (fcr_tables_enode_fcf(t, b->vlan, b->enode, mac, &name) == 0)
+			fcr_mac_format(mac, fm);
+		else
+			snprintf(fm, sizeof(fm), "-");
+		if (b->since != 0 && now >= b->since) {
+			fcr_age_format((now - b->since) / hz, age);
+		} else {
+			snprintf(age, sizeof(age), "-");
+			unknown++;
+		}
+		fprintf(out, "%-4u %-4u %-17s %-17s %-23s %-8s %-17s %s\n",
+			(unsigned int)(b->vn >> 48) & 0xFF, b->vlan, em, vm,
+			fcr_wwpn_format(b->wwpn, w), fcr_fcid_format_dotted(b->fcid, f), fm, age);
+		n++;
+	}
+	fprintf(out, "%u sessions", n);
+	if (unknown)
+		fprintf(out, " (%u with age -: restored from the state file or an HA peer's, "
+			"the login not seen here)", unknown);
+	fprintf(out, "\n");
+}
+
 struct pool_walk {
 	FILE *out;
 	unsigned int n;
@@ -1021,6 +1075,7 @@ show_flows(const struct fcr_cmd *c, FILE *out)
 FCR_CMD_PRINTER(show_lcores, fcr_show_lcores)
 FCR_CMD_PRINTER(show_mempool, fcr_show_mempool)
 FCR_CMD_PRINTER(show_fcf, fcr_show_fcf)
+FCR_CMD_PRINTER(show_fip_sessions, fcr_show_fip_sessions)
 FCR_CMD_PRINTER(show_config, fcr_show_config)
 FCR_CMD_PRINTER(show_config_fwd, fcr_show_config_fwd)
 
@@ -1051,6 +1106,7 @@ static const struct fcr_cmd_def rows[] = {
 	SHOW("show lcores", "each lcore's role, busy share and cycles per frame", show_lcores, 0),
 	SHOW("show mempool", "each mbuf pool: its size, mbufs in use (ports' queues, rings, workers) and free", show_mempool, 0),
 	SHOW("show fcf", "the FCF advertising on each VLAN's fabric ports: its MAC, switch name and FC-MAP", show_fcf, 0),
+	SHOW("show fip sessions", "each VN_Port logged in through this node: edge port, VLAN, ENode MAC, VN_Port MAC, WWPN, FCID, its ENode's FCF, age", show_fip_sessions, 0),
 	SHOW("show config", "options, ports, the lcore map, profile and sync settings in effect", show_config, 0),
 	SHOW("show config fwd", "the forwarding set-up: which lcore polls which queue, sends on which", show_config_fwd, 0),
 };

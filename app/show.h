@@ -43,6 +43,7 @@ void fcr_show_config(FILE *out);
 void fcr_show_config_fwd(FILE *out);
 void fcr_show_redirect_paths(FILE *out);
 void fcr_show_fcf(FILE *out);
+void fcr_show_fip_sessions(FILE *out);
 void fcr_show_mempool(FILE *out);
 
 #endif /* FCR_APP_SHOW_H */

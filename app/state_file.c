@@ -87,19 +87,24 @@ fcr_state_file_node(char *out, size_t len, uint16_t nb_ports)
 /* ------------------------------------------------------------------ */
 /* Loading */
 
-/* path moved aside to path.bad-<unix seconds> (-1, -2 ... if taken):
- * never deleted. 0, or -1 with errno. */
+/* path moved aside to path.bad-<UTC time> (ISO 8601's basic form, no
+ * colons in a file name: 20261207T101303Z; -1, -2 ... if taken): never
+ * deleted. 0, or -1 with errno. */
 static int
 move_aside(const char *path, char *bad, size_t len)
 {
-	long now = (long)time(NULL);
+	time_t now = time(NULL);
+	char when[32];
+	struct tm tm;
 	int i;
 
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
 	for (i = 0; i < 100; i++) {
 		if (i == 0)
-			snprintf(bad, len, "%s.bad-%ld", path, now);
+			snprintf(bad, len, "%s.bad-%s", path, when);
 		else
-			snprintf(bad, len, "%s.bad-%ld-%d", path, now, i);
+			snprintf(bad, len, "%s.bad-%s-%d", path, when, i);
 		if (renameat2(AT_FDCWD, path, AT_FDCWD, bad, RENAME_NOREPLACE) == 0)
 			return 0;
 		if (errno != EEXIST)

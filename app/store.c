@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "fcr_kind.h"
+#include "fcr_text.h"
 #include "log.h"
 #include "store_priv.h"
 
@@ -382,7 +383,7 @@ void
 fcr_store_show(FILE *out)
 {
 	struct fcr_store_status s;
-	char why[FCR_CMD_MSG_LEN];
+	char why[FCR_CMD_MSG_LEN], when[FCR_TIME_STRLEN];
 
 	if (!store_s.on) {
 		fprintf(out, "config store: none (configuration is this node's own; "
@@ -407,8 +408,8 @@ fcr_store_show(FILE *out)
 			"%u ms; forwarding goes on with revision %" PRId64 " (members left for not "
 			"confirming: %" PRIu64 ")\n", (double)s.not_current_for_ms / 1000.0,
 			store_s.conf.stall_ms, s.applied_revision, s.stalls);
-	fprintf(out, "  applied revision:  %" PRId64 " (at %" PRIu64 ".%03" PRIu64 ")\n",
-		s.applied_revision, s.applied_at_ms / 1000, s.applied_at_ms % 1000);
+	fprintf(out, "  applied revision:  %" PRId64 " (at %s)\n", s.applied_revision,
+		s.applied_at_ms ? fcr_time_format_ms(s.applied_at_ms, when) : "not yet");
 	fprintf(out, "  store revision:    %" PRId64 " (lag %" PRId64 ")\n", s.store_revision,
 		s.store_revision - s.applied_revision);
 	fprintf(out, "  objects:           %" PRIu64 "\n", s.objects);

@@ -306,7 +306,7 @@ bad() {
 	local name=$1 what=$2 pat=$3 dir=$TMP/$1 nl rx tx dr
 	echo "== $name: $what"
 	rs_restarted "$name" "$dir/fcredirect.state" || return 0
-	if grep -qE "fcr.main: error: state file $dir/fcredirect.state refused: $pat; moved aside to $dir/fcredirect.state.bad-[0-9]+, nothing restored" "$TMP/$name.log"; then
+	if grep -qE "fcr.main: error: state file $dir/fcredirect.state refused: $pat; moved aside to $dir/fcredirect.state.bad-[0-9]{8}T[0-9]{6}Z, nothing restored" "$TMP/$name.log"; then
 		ok "$name: refused: $(grep -m1 -o 'refused: [^;]*' "$TMP/$name.log")"
 	else
 		ko "$name: no refusal line for '$pat': $(grep -m1 'state file' "$TMP/$name.log")"

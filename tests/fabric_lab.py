@@ -193,6 +193,24 @@ class Lab:
             then(st)
         return st
 
+    def fip_login(self, port, enode, wwpn, fcid, ox=None):
+        """ENode `enode` on `port` logs wwpn in over FIP; the test's FCF
+        grants fcid (FPMA). True once the ENode has its accept."""
+        ox = self.ox() if ox is None else ox
+        self.ports[port].send(ff.fip_ls(FCF_MAC, enode, 1, ff.FIP_DT_FLOGI, ff.ELS_REQ,
+                                        ff.FFFFFE, 0, ox, ff.sparm(ff.FLOGI, wwpn, wwpn | 1 << 60)))
+        if self.ports[FABRIC].wait(lambda f: f["src"] == enode and f["op"] == 2 and
+                                   f["sub"] == 1, fip=True) is None:
+            return False
+        self.ports[FABRIC].send(ff.fip_ls(enode, FCF_MAC, 2, ff.FIP_DT_FLOGI, ff.ELS_REP,
+                                          fcid, ff.FFFFFE, ox,
+                                          ff.sparm(ff.LS_ACC, 0x20000000000000fe,
+                                                   0x10000000000000fe),
+                                          vn_mac=ff.fpma(fcid), f_ctl=ff.F_CTL_REPLY,
+                                          rx_id=0x10))
+        return self.ports[port].wait(lambda f: f["dst"] == enode and f["op"] == 2 and
+                                     f["sub"] == 2, fip=True) is not None
+
     def logout(self, st):
         """The station logs out of the fabric: LOGO to FFFFFE, the FCF accepts."""
         ox = self.ox()

@@ -16,7 +16,11 @@ on the fabric port 3):
   * `enode relogin <mac>` tells one ENode at once, `enode relogin all` says
     how many it could not tell, an unknown MAC is an error;
   * `redirect add ... when idle` with an exchange open between the host and
-    the target waits, and adds once the target's response ends it.
+    the target waits, and adds once the target's response ends it;
+  * `show fip sessions`: a VN_Port logged in over FIP through an edge port
+    shows its port, VLAN, ENode MAC, VN_Port MAC, WWPN, FCID, its ENode's
+    FCF and an age; one logged in over FCoE shows no ENode; a logout ends
+    its session.
 
 Root only (TAP interfaces). Ends with "N passed, M failed".
 """
@@ -74,7 +78,7 @@ def self_heal(t, lab):
     p0, fabric = lab.ports[fl.HOSTS], lab.ports[fl.FABRIC]
     fabric.send(ff.fip_adv(fl.FCF_MAC, FCF_NAME, 1000))
     lab.ports[fl.TARGETS].send(ff.fip_adv(ROGUE_FCF, 0x2001000DEC000001, 1000))
-    t.check(lab.node.poll("show fcf", lambda o: mac_text(fl.FCF_MAC) in o, 10),
+    t.check(lab.node.poll("show fcf", lambda o: mac_text(fl.FCF_MAC) in o, 10)[0],
             "the FCF's advertisement on the fabric port is seen (show fcf)")
     ka = KeepAlive(p0, ENODE, fl.FCF_MAC)
     rogue = KeepAlive(lab.ports[fl.TARGETS], ENODE2, ROGUE_FCF)
@@ -140,12 +144,57 @@ def when_idle(t, lab):
     t.check(state == "active", "and is active", lab.redirect_line(H))
 
 
+SESSION = 0x2100000000000077
+
+
+def session_line(lab, wwpn):
+    """The show fip sessions line of wwpn, split in columns, or None."""
+    for l in lab.node.query("show fip sessions").splitlines():
+        if (" %s " % fl.wwpn_text(wwpn)) in l:
+            return l
+    return None
+
+
+def sessions(t, lab):
+    print("show fip sessions")
+    ka = KeepAlive(lab.ports[fl.HOSTS], ENODE, fl.FCF_MAC)
+    try:
+        t.check(lab.fip_login(fl.HOSTS, ENODE, SESSION, 0x010077),
+                "an ENode on the hosts' port logs a VN_Port in over FIP")
+        line, _, _ = lab.node.poll("show fip sessions",
+                                   lambda o: fl.wwpn_text(SESSION) in o, 10)
+        want = re.compile(r"^0 +0 +%s +%s +%s +01\.00\.77 +%s +\d+s$" % (
+            mac_text(ENODE), mac_text(ff.fpma(0x010077)), fl.wwpn_text(SESSION),
+            mac_text(fl.FCF_MAC)))
+        got = session_line(lab, SESSION)
+        t.check(line and got is not None and want.match(got) is not None,
+                "its session: port 0, VLAN 0, the ENode's MAC, the VN_Port's FPMA MAC, "
+                "WWPN, FCID, the FCF, an age", lab.node.query("show fip sessions"))
+        h = session_line(lab, H)
+        t.check(h is not None and " - (no FIP) " in h,
+                "a VN_Port that logged in over FCoE (no FIP): no ENode MAC", h)
+        out = lab.node.query("show fip sessions")
+        t.check(out.splitlines()[0].split() == ["port", "vlan", "enode", "mac", "vn_port",
+                                                 "mac", "wwpn", "fcid", "fcf", "mac", "age"]
+                and re.search(r"^\d+ sessions$", out, re.M) is not None,
+                "a header and a count", out)
+        st = fl.Station(lab, fl.HOSTS, SESSION, ENODE)
+        st.fcid = 0x010077
+        t.check(lab.logout(st), "the VN_Port logs out (the FCF accepts)")
+        t.check(lab.node.poll("show fip sessions",
+                              lambda o: fl.wwpn_text(SESSION) not in o, 10)[0],
+                "and its session is gone", lab.node.query("show fip sessions"))
+    finally:
+        ka.stop()
+
+
 def main():
     t = sl.Test("fabric-relogin", sys.argv[1], budget_s=240)
     lab = fl.Lab(t)
     try:
         self_heal(t, lab)
         when_idle(t, lab)
+        sessions(t, lab)
     finally:
         lab.close()
     t.finish()

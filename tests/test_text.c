@@ -365,6 +365,35 @@ test_parsers_never_read_past_the_terminating_nul(void **state)
 	tu_guard_fini(&g);
 }
 
+static void
+test_time_is_iso_8601_utc_to_the_second_or_ms(void **state)
+{
+	char b[FCR_TIME_STRLEN];
+
+	(void)state;
+	assert_string_equal(fcr_time_format(0, b), "1970-01-01T00:00:00Z");
+	assert_string_equal(fcr_time_format(1796638383, b), "2026-12-07T10:13:03Z");
+	assert_string_equal(fcr_time_format_ms(1796638383123ull, b), "2026-12-07T10:13:03.123Z");
+	assert_string_equal(fcr_time_format_ms(1796638383007ull, b), "2026-12-07T10:13:03.007Z");
+}
+
+static void
+test_age_is_its_two_largest_units(void **state)
+{
+	char b[FCR_AGE_STRLEN];
+
+	(void)state;
+	assert_string_equal(fcr_age_format(0, b), "0s");
+	assert_string_equal(fcr_age_format(59, b), "59s");
+	assert_string_equal(fcr_age_format(60, b), "1m00s");
+	assert_string_equal(fcr_age_format(125, b), "2m05s");
+	assert_string_equal(fcr_age_format(3599, b), "59m59s");
+	assert_string_equal(fcr_age_format(3720, b), "1h02m");
+	assert_string_equal(fcr_age_format(86399, b), "23h59m");
+	assert_string_equal(fcr_age_format(3 * 86400 + 4 * 3600 + 59, b), "3d04h");
+	assert_string_equal(fcr_age_format(UINT64_MAX, b), "213503982334601d07h");
+}
+
 int
 main(void)
 {
@@ -379,6 +408,8 @@ main(void)
 		cmocka_unit_test(test_mac_format_parse_round_trip),
 		cmocka_unit_test(test_mac_malformed_gives_minus_1_message_and_untouched_output),
 		cmocka_unit_test(test_parsers_never_read_past_the_terminating_nul),
+		cmocka_unit_test(test_time_is_iso_8601_utc_to_the_second_or_ms),
+		cmocka_unit_test(test_age_is_its_two_largest_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -342,24 +342,6 @@ def hijack(t, lab, st, flow):
     flow.all_reach_vt("after the pin")
 
 
-def fip_login(t, lab, port, enode, wwpn, fcid, ox):
-    """ENode `enode` on `port` logs wwpn in over FIP; the test's FCF grants
-    fcid (FPMA). True once the ENode has its accept."""
-    lab.ports[port].send(ff.fip_ls(fl.FCF_MAC, enode, 1, ff.FIP_DT_FLOGI, ff.ELS_REQ,
-                                   ff.FFFFFE, 0, ox, ff.sparm(ff.FLOGI, wwpn, wwpn | 1 << 60)))
-    if lab.ports[fl.FABRIC].wait(lambda f: f["src"] == enode and f["op"] == 2 and
-                                 f["sub"] == 1, fip=True) is None:
-        return False
-    lab.ports[fl.FABRIC].send(ff.fip_ls(enode, fl.FCF_MAC, 2, ff.FIP_DT_FLOGI, ff.ELS_REP,
-                                        fcid, ff.FFFFFE, ox,
-                                        ff.sparm(ff.LS_ACC, 0x20000000000000fe,
-                                                 0x10000000000000fe),
-                                        vn_mac=ff.fpma(fcid), f_ctl=ff.F_CTL_REPLY,
-                                        rx_id=0x10))
-    return lab.ports[port].wait(lambda f: f["dst"] == enode and f["op"] == 2 and f["sub"] == 2,
-                                fip=True) is not None
-
-
 def fip_attacks(t, lab):
     """Over FIP: an ENode owns the edge port it logged in through (its MAC
     from another port is dropped before the FCF sees it), and a FIP LOGO
@@ -368,9 +350,9 @@ def fip_attacks(t, lab):
     t.section("over FIP: an ENode owns its port; another ENode cannot log it out")
     e1, e2 = bytes([0x02, 0, 0, 0, 0x0e, 1]), bytes([0x02, 0, 0, 0, 0x0e, 2])
     y, z = 0x2100000000000031, 0x2100000000000032
-    t.check(fip_login(t, lab, fl.HOSTS, e1, y, 0x010031, 0x0b01),
+    t.check(lab.fip_login(fl.HOSTS, e1, y, 0x010031, 0x0b01),
             "ENode 1 on the hosts' port logged Y in over FIP: its accept came back to it")
-    t.check(fip_login(t, lab, fl.HOSTS, e2, z, 0x010032, 0x0b02),
+    t.check(lab.fip_login(fl.HOSTS, e2, z, 0x010032, 0x0b02),
             "ENode 2 on the same port logged Z in over FIP")
     before = [l for l in bindings(lab) if wwpn_in(l, y) or wwpn_in(l, z)]
     t.check(len(before) == 2, "Y and Z learned", "\n".join(bindings(lab)))

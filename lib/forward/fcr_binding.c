@@ -145,6 +145,7 @@ fcr_binding_new(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn)
 	nm->version = 0;
 	nm->pinned = 0;
 	nm->pin_refused = 0;
+	nm->since = 0;
 	nm->in_use = 1;
 	return n;
 }
@@ -184,6 +185,7 @@ name_unbind(struct fcr_binding_table *bt, uint32_t n, int note)
 	vn_changed(bt);
 	nm->fcid = FCR_FCID_NONE;
 	nm->origin = FCR_BIND_NONE;
+	nm->since = 0;
 	bt->nb_bound--;
 	if (bt->log != NULL && note) {
 		struct fcr_key tomb = { .kind = FCR_KIND_BINDING, .vlan = nm->vlan,

@@ -121,6 +121,9 @@ struct fcr_binding {
 	uint64_t vn;         /* bound: where its frames may come from (fcr_vn_pack) */
 	uint64_t enode;      /* learned over FIP: its ENode (fcr_enode_key); 0 */
 	uint32_t logins;     /* fabric logins learned from: a cutover waits for one */
+	uint64_t since;      /* when the login that bound it was seen (the workers'
+			      * TSC); 0: not a login seen here (static, restored,
+			      * a peer's) */
 	/* Where its last login came from, kept when it is unbound: while a
 	 * redirect names it, a login through another port or ENode does not
 	 * move it (fcr_tables: logins_pinned). Cleared by `binding unpin`. */

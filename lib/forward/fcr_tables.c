@@ -451,11 +451,12 @@ fcr_tables_binding_pin(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, int p
 /* The fabric granted fcid to wwpn, whose request came in on `port`; its
  * frames come from the MAC in vn. A static binding is the operator's word:
  * a login never changes it, nor takes its FCID. restored: from the state
- * file at start, not a login (not counted as one). 0 when it is bound so,
+ * file at start, not a login (not counted as one); now: when the login was
+ * seen (the session's start, show fip sessions). 0 when it is bound so,
  * -EEXIST (a static binding stands), -ENOSPC. */
 static int
 learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
-      uint64_t vn, uint64_t enode, int restored)
+      uint64_t vn, uint64_t enode, int restored, uint64_t now)
 {
 	struct fcr_binding_table *bt = t->bindings;
 	uint32_t n = fcr_binding_get(bt, vlan, wwpn, 0);
@@ -502,6 +503,7 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 		if (enode != 0 && !(t->fabric_mask >> vn_port & 1))
 			(void)fcr_binding_enode_own(bt, enode, vn_port);
 	}
+	bt->entry[n].since = restored ? 0 : now;
 	if (restored)
 		return 0;
 	bt->entry[n].logins++;
@@ -534,7 +536,7 @@ fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 		muted = log->muted;
 		log->muted = 1;
 	}
-	rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn, enode, 1);
+	rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn, enode, 1, 0);
 	if (t->peers_same_ports && log != NULL)
 		log->muted = muted;
 	if (rc == 0 && enode != 0) {
@@ -555,7 +557,7 @@ fcr_tables_binding_twin(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 	if (port >= FCR_VN_ANY_PORT || (t->nb_ports != 0 && port >= t->nb_ports) ||
 	    (port < 32 && (t->fabric_mask >> port & 1)))
 		return fcr_tables_binding_add(t, vlan, wwpn, fcid, FCR_BIND_LEARNED);
-	rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn & ((1ull << 56) - 1), enode, 1);
+	rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn & ((1ull << 56) - 1), enode, 1, 0);
 	if (rc == 0 && enode != 0)
 		fcr_enode_logged_in(t->enodes, enode, now, 0);
 	return rc;
@@ -791,7 +793,8 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			{
 				learn(t, ev->vlan, ev->wwpn, got.fcid,
 				      got.vn | (uint64_t)ev->port << 48,
-				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0);
+				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0,
+				      ev->tsc);
 				enode_logged_in(t, ev);
 			}
 			break;
@@ -850,7 +853,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			break;
 		vn = granted_vn(t, ev) | (uint64_t)got.port << 48;
 		learn(t, ev->vlan, got.wwpn, ev->d_id, vn,
-		      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0);
+		      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0, ev->tsc);
 		enode_logged_in(t, ev);
 		break;
 	case FCR_LOGIN_KA: {

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "fcr_text.h"
 
@@ -140,6 +142,48 @@ fcr_mac_format(const uint8_t m[6], char buf[FCR_MAC_STRLEN])
 {
 	snprintf(buf, FCR_MAC_STRLEN, "%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	return buf;
+}
+
+const char *
+fcr_time_format(int64_t seconds, char buf[FCR_TIME_STRLEN])
+{
+	time_t t = (time_t)seconds;
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, FCR_TIME_STRLEN, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, FCR_TIME_STRLEN, "?");
+	return buf;
+}
+
+const char *
+fcr_time_format_ms(uint64_t ms, char buf[FCR_TIME_STRLEN])
+{
+	size_t n;
+
+	fcr_time_format((int64_t)(ms / 1000), buf);
+	n = strlen(buf);
+	if (n > 1 && buf[n - 1] == 'Z')
+		snprintf(buf + n - 1, FCR_TIME_STRLEN - (n - 1), ".%03uZ",
+			 (unsigned int)(ms % 1000));
+	return buf;
+}
+
+const char *
+fcr_age_format(uint64_t s, char buf[FCR_AGE_STRLEN])
+{
+	if (s < 60)
+		snprintf(buf, FCR_AGE_STRLEN, "%us", (unsigned int)s);
+	else if (s < 3600)
+		snprintf(buf, FCR_AGE_STRLEN, "%um%02us", (unsigned int)(s / 60),
+			 (unsigned int)(s % 60));
+	else if (s < 86400)
+		snprintf(buf, FCR_AGE_STRLEN, "%uh%02um", (unsigned int)(s / 3600),
+			 (unsigned int)(s % 3600 / 60));
+	else
+		snprintf(buf, FCR_AGE_STRLEN, "%" PRIu64 "d%02uh", s / 86400,
+			 (unsigned int)(s % 86400 / 3600));
 	return buf;
 }
 
