@@ -187,7 +187,7 @@ wait_rx_cmd(const struct fcr_cmd *c, FILE *out)
 static const struct fcr_cmd_def rows[] = {
 	{ .syntax = "start", .help = "start forwarding", .run = start, .flags = FCR_CMD_CHANGES },
 	{ .syntax = "stop", .help = "stop forwarding and print the forward statistics (they then add up: rx == tx + dropped)", .run = stop, .flags = FCR_CMD_CHANGES },
-	{ .syntax = "set fwd <word>", .help = "testpmd's forwarding modes: fcredirect has one (FC-Redirect rules, then routes)", .run = set_fwd },
+	{ .syntax = "set fwd <mode>", .help = "testpmd's forwarding modes: fcredirect has one (FC-Redirect rules, then routes)", .run = set_fwd },
 	{ .syntax = "quit", .help = "stop, print the forward statistics, close the ports, exit", .run = quit },
 	{ .syntax = "sleep <ms>", .help = "wait (for command files and scripts)", .run = sleep_cmd },
 	{ .syntax = "wait idle <ms>", .help = "wait until no frame has arrived for <ms> ms (at most 60 s)", .run = wait_idle_cmd },

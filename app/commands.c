@@ -38,7 +38,35 @@ fcr_commands_init(char why[FCR_CMD_MSG_LEN])
 	return fcr_commands != NULL ? 0 : -1;
 }
 
-/* help: every command by section; help <word>: one section (its name, or
+/* help's lines end by column 80: text from column `indent` (the first line
+ * from wherever the caller left it, `at`), broken between words, the lines
+ * after the first at column `cont`. */
+#define HELP_WIDTH 80
+
+static void
+help_wrap(FILE *out, const char *text, size_t at, size_t cont)
+{
+	while (*text != '\0') {
+		size_t room = at < HELP_WIDTH ? HELP_WIDTH - at : 1, n = strlen(text), cut;
+
+		if (n <= room) {
+			fprintf(out, "%s", text);
+			break;
+		}
+		for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+			;
+		if (cut == 0) /* one word longer than the line: whole */
+			cut = strcspn(text, " ");
+		fprintf(out, "%.*s\n%*s", (int)cut, text, (int)cont, "");
+		text += cut;
+		while (*text == ' ')
+			text++;
+		at = cont;
+	}
+	fprintf(out, "\n");
+}
+
+/* help: every command by section; help <topic>: one section (its name, or
  * its first letters), or the commands that begin with the word */
 static int
 help(const struct fcr_cmd *c, FILE *out)
@@ -60,7 +88,12 @@ help(const struct fcr_cmd *c, FILE *out)
 			fprintf(out, "%s%s:\n", shown > 1 ? "\n" : "",
 				fcr_cmd_section_name(fcr_commands[i].section));
 		}
-		fprintf(out, "  %-72s %s\n", fcr_commands[i].syntax, fcr_commands[i].help);
+		/* the syntax at column 2 (its own overflow at 4), what it does
+		 * below it at 6 */
+		fprintf(out, "  ");
+		help_wrap(out, fcr_commands[i].syntax, 2, 4);
+		fprintf(out, "      ");
+		help_wrap(out, fcr_commands[i].help, 6, 6);
 	}
 	if (shown == 0) {
 		fprintf(out, "error: help %s: no section or command begins so (sections:", w);
@@ -74,6 +107,6 @@ help(const struct fcr_cmd *c, FILE *out)
 
 static const struct fcr_cmd_def rows[] = {
 	{ .syntax = "help", .help = "list the commands", .run = help },
-	{ .syntax = "help <word>", .help = "one section's commands (control, display, ports, configuration, replication), or those that begin with the word (help show)", .run = help },
+	{ .syntax = "help <topic>", .help = "one section's commands (control, display, ports, configuration, replication), or those that begin with the word (help show)", .run = help },
 };
 FCR_COMMANDS(rows)

@@ -326,8 +326,8 @@ kind_cmd(const struct fcr_cmd *c, FILE *out)
 }
 
 static const struct fcr_cmd_def rows[] = {
-	{ .syntax = "save config <word>", .help = "write routes, static bindings and redirects as a command file", .run = save_config, .thread = FCR_CMD_ON_TABLES, .section = FCR_SEC_CONFIG },
-	{ .syntax = "load config <word>", .help = "apply a command file of routes, bindings, redirects: all or nothing", .run = load_config, .section = FCR_SEC_CONFIG },
+	{ .syntax = "save config <file>", .help = "write routes, static bindings and redirects as a command file", .run = save_config, .thread = FCR_CMD_ON_TABLES, .section = FCR_SEC_CONFIG },
+	{ .syntax = "load config <file>", .help = "apply a command file of routes, bindings, redirects: all or nothing", .run = load_config, .section = FCR_SEC_CONFIG },
 };
 
 /* The kinds' rows first, in the kinds' order, then save and load. */

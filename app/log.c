@@ -167,8 +167,31 @@ set_log_level(const struct fcr_cmd *c, FILE *out)
 
 FCR_CMD_PRINTER(show_log_levels, rte_log_dump)
 
+/* testpmd's set verbose, in fcredirect's terms: how much its own log types
+ * say. Frames themselves are dpdk-dumpcap's (docs/operations.md). */
+static int
+set_verbose(const struct fcr_cmd *c, FILE *out)
+{
+	static const char *const names[] = { "notice", "info", "debug" };
+	static const uint32_t levels[] = { RTE_LOG_NOTICE, RTE_LOG_INFO, RTE_LOG_DEBUG };
+	uint32_t v = c->arg[0].u32;
+
+	if (v > 2) {
+		fprintf(out, "error: set verbose %u: 0 (notice, the default), 1 (info: each "
+			"login, binding and cutover step) or 2 (debug)\n", v);
+		return -1;
+	}
+	if (rte_log_set_level_pattern("fcr.*", levels[v]) != 0) {
+		fprintf(out, "error: set verbose: cannot set fcr.*\n");
+		return -1;
+	}
+	fprintf(out, "verbose %u: fcredirect's log types (fcr.*) at %s\n", v, names[v]);
+	return 0;
+}
+
 static const struct fcr_cmd_def rows[] = {
-	{ .syntax = "set log level <word> <word>", .help = "log type (or pattern, e.g. fcr.*) and level: emerg alert crit err warning notice info debug", .run = set_log_level, .thread = FCR_CMD_ON_TABLES, .flags = FCR_CMD_CHANGES },
+	{ .syntax = "set log level <type> <level>", .help = "log type (or pattern, e.g. fcr.*) and level: emerg alert crit err warning notice info debug", .run = set_log_level, .thread = FCR_CMD_ON_TABLES, .flags = FCR_CMD_CHANGES },
+	{ .syntax = "set verbose <n>", .help = "testpmd's verbosity for fcredirect's log types (fcr.*): 0 notice (the default), 1 info (each login, binding and cutover step), 2 debug", .run = set_verbose, .thread = FCR_CMD_ON_TABLES, .flags = FCR_CMD_CHANGES },
 	{ .syntax = "show log levels", .help = "every log type (fcr.main, fcr.port, fcr.tables, fcr.sync, fcr.cli and DPDK's) with its level", .run = show_log_levels, .thread = FCR_CMD_ON_TABLES },
 };
 FCR_COMMANDS(rows)

@@ -418,7 +418,7 @@ static const struct fcr_cmd_def rows[] = {
 	PORT("port start all", "start every stopped port", port_start_cmd),
 	PORT("port reset <port>", "stop, reset (where the driver can) and set up a port again as at start", port_reset_cmd),
 	PORT("port reset all", "the same for every port", port_reset_cmd),
-	PORT("set promisc <port> <word>", "on or off: a port takes frames for any MAC (on by default: FPMA MACs are many)", set_promisc),
-	PORT("set promisc all <word>", "on or off for every port", set_promisc),
+	PORT("set promisc <port> <on|off>", "on or off: a port takes frames for any MAC (on by default: FPMA MACs are many)", set_promisc),
+	PORT("set promisc all <on|off>", "on or off for every port", set_promisc),
 };
 FCR_COMMANDS(rows)

@@ -34,13 +34,13 @@ route add 0x010000/25 port 0 fpma|prefix
 route add 0x810000/8 port 2 mac 02:00:00:00:00|mac
 route add vlan 5000 0x010000/8 port 0 fpma|vlan
 route add vlan 100 0x810000/8 port 3 fpma|port 3
-route del vlan 100 0x010000/8|no such entry
+route del vlan 100 0x010000/8|route del vlan 100 0x010000/8: no such route
 route add vlan 100 0x010000/8|incomplete
 binding add vlan 5000 wwpn $H0 fcid 0x010000|vlan
 binding add vlan 100 wwpn $H0 fcid 0x1000000|fcid
-route del 0x990000/8|no such entry
-redirect del vlan 100 host 21:00:00:24:ff:00:00:09 target $T0|no such entry
-binding del vlan 100 wwpn 21:00:00:24:ff:00:00:09|no such entry
+route del 0x990000/8|route del 0x990000/8: no such route
+redirect del vlan 100 host 21:00:00:24:ff:00:00:09 target $T0|redirect del vlan 100 host 21:00:00:24:ff:00:00:09 target $T0: no such redirect
+binding del vlan 100 wwpn 21:00:00:24:ff:00:00:09|binding del vlan 100 wwpn 21:00:00:24:ff:00:00:09: no such binding
 route add|route
 show frobs|show
 WRONG

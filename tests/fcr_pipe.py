@@ -8,8 +8,21 @@ printed before a marker: an unknown command the program refuses by name
 delay. Standard library only.
 """
 
+import re
 import threading
 import time
+
+
+def help_syntaxes(lines):
+    """The command syntaxes `help` lists: a line at column 2 (its overflow
+    at column 4); what a command does is below it at column 6."""
+    out = []
+    for line in lines:
+        if re.match(r"^  \S", line):
+            out.append(line.strip())
+        elif re.match(r"^    \S", line) and out:
+            out[-1] += " " + line.strip()
+    return out
 
 
 class Pipe:

@@ -22,6 +22,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fcr_pipe  # noqa: E402
+
 FCR = sys.argv[1]
 TELEMETRY = sys.argv[2] if len(sys.argv) > 2 else shutil.which("dpdk-telemetry.py")
 PREFIX = "opscli%d" % os.getpid()
@@ -124,7 +127,8 @@ BAD = {
 GOOD = {
     "<prefix>": "0x010000/8", "<port>": "0", "<mac>": "0e:fc:00:01:02:03",
     "<wwpn>": "21:00:00:24:ff:3a:5b:01", "<fcid>": "0x010001", "<vlan>": "100",
-    "<ms>": "1", "<n>": "5", "<addr>": "127.0.0.1:7999", "<word>": "x",
+    "<ms>": "1", "<n>": "5", "<addr>": "127.0.0.1:7999", "<on|off>": "on",
+    "<mode>": "io", "<topic>": "show", "<type>": "fcr.cli", "<level>": "info", "<file>": "x",
 }
 
 
@@ -165,10 +169,25 @@ def run(tmp):
     time.sleep(2)
     rate = (wakeups(n.p.pid) - w0) / (time.monotonic() - t0)
     check(rate < 500, "idle, the tables lcore sleeps: %.0f wake-ups a second" % rate)
-    syntaxes = [re.split(r"\s{2,}", l.strip())[0] for l in help_lines
-                if l.startswith("  ") and not l.startswith("   ")]
+    syntaxes = fcr_pipe.help_syntaxes(help_lines)
     check(len(syntaxes) >= 30, "help lists the commands, grouped (%d)" % len(syntaxes),
           "\n".join(help_lines))
+    start = help_lines.index("Control:") if "Control:" in help_lines else 0
+    wide = [l for l in help_lines[start:] if len(l) > 80]  # not the start's banner
+    check(not wide, "help's lines end by column 80", "\n".join(wide))
+    check(any("redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn> "
+              "when idle" == x for x in syntaxes),
+          "a syntax longer than a line goes on at column 4, whole")
+    out = "\n".join(n.q("route"))
+    check("usage: route add <prefix> port <port> mac <mac> |" in out and
+          out.rstrip().endswith("| route list"),
+          "an incomplete command lists every usage of its word, whole", out)
+    out = "\n".join(n.q("set verbose 1"))
+    levels = "\n".join(n.q("show log levels"))
+    check("verbose 1: fcredirect's log types (fcr.*) at info" in out and
+          "fcr.tables, level is info" in levels and "fcr.store, level is info" in levels,
+          "set verbose 1: fcr.* at info", out + "\n" + levels)
+    n.q("set verbose 0")
     check(any(l.endswith(":") and not l.startswith(" ") for l in help_lines),
           "help has group headings")
     n.q("route add 0x410000/8 port 1 fpma")
@@ -211,7 +230,7 @@ def run(tmp):
               "redirect del vlan 9 host 21:00:00:00:00:00:00:09 target 21:00:00:00:00:00:00:08",
               "set log level lib.eal loud", "set log level fcr.tabels debug",
               "set log level nosuch.* info", "help nosuch", "show flows top 0",
-              "set sync window 50", "sync peer add 127.0.0.1:7000",
+              "set sync window 50", "sync peer add 127.0.0.1:7000", "set verbose 3",
               "save config /nonexistent-dir/x.cmds", "load config /nonexistent.cmds"):
         out = n.q(v)
         check(any(l.startswith("error:") for l in out), "refused: %s" % v, "\n".join(out))

@@ -24,6 +24,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fcr_pipe  # noqa: E402
+
 FCR = sys.argv[1]
 PREFIX = "opsterm%d" % os.getpid()
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -208,11 +211,11 @@ def main():
 
     print("every command of help, typed on the terminal")
     ok, out = t.prompt_after("help\r")
-    syntaxes = [re.split(r"\s{2,}", l.strip())[0] for l in plain(out).splitlines()
-                if l.startswith("  ") and re.split(r"\s{2,}", l.strip())[0]]
+    syntaxes = fcr_pipe.help_syntaxes(plain(out).splitlines())
     good = {"<prefix>": "0x550000/16", "<port>": "1", "<mac>": "0e:fc:00:01:02:03",
             "<wwpn>": "21:00:00:00:00:00:00:09", "<fcid>": "0x550009", "<vlan>": "300",
-            "<ms>": "1", "<n>": "1", "<addr>": "127.0.0.1:7999", "<word>": "on"}
+            "<ms>": "1", "<n>": "1", "<addr>": "127.0.0.1:7999", "<on|off>": "on",
+            "<mode>": "io", "<topic>": "show", "<type>": "fcr.cli", "<level>": "info"}
     skip = ("quit", "start", "sleep", "wait", "load config", "save config", "port ",
             "set log level", "set promisc")  # tried above, or they change what follows
     bad = []

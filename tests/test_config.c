@@ -139,15 +139,24 @@ add_list_save_and_del_through_the_handlers(void **state)
 			    "binding add vlan 10 wwpn " H " fcid 0x010001\n"
 			    "redirect add vlan 10 host " H " target " T " vi " VI " vt " VT "\n");
 	/* a route is deleted in its VLAN, or for every VLAN, and nowhere else */
-	assert_non_null(strstr(run(t, "route del vlan 30 0x010000/8", -1), "no such entry"));
+	assert_non_null(strstr(run(t, "route del vlan 30 0x010000/8", -1),
+			       "error: route del vlan 30 0x010000/8: no such route"));
 	run(t, "route del vlan 20 0x010000/8", 0);
 	run(t, "route del vlan 0 0x010203/24", 0);
-	assert_non_null(strstr(run(t, "route del vlan 0 0x410000/8", -1), "no such entry"));
+	assert_non_null(strstr(run(t, "route del vlan 0 0x410000/8", -1),
+			       "error: route del vlan 0 0x410000/8: no such route"));
 	run(t, "route del 0x010000/8", 0);
 	run(t, "binding del vlan 10 wwpn " H, 0);
 	run(t, "redirect del vlan 10 host " H " target " T, 0);
 	assert_string_equal(saved(t), "route add 0x410000/8 port 1 mac 0e:fc:00:41:00:01\n");
-	assert_non_null(strstr(run(t, "route del 0x990000/8", -1), "no such entry"));
+	assert_non_null(strstr(run(t, "route del 0x990000/8", -1),
+			       "error: route del 0x990000/8: no such route"));
+	assert_non_null(strstr(run(t, "binding del vlan 10 wwpn 21:00:00:24:FF:00:00:09", -1),
+			       "error: binding del vlan 10 wwpn 21:00:00:24:ff:00:00:09: no such "
+			       "binding"));
+	assert_non_null(strstr(run(t, "redirect del vlan 10 host " H " target " T, -1),
+			       "error: redirect del vlan 10 host " H " target " T ": no such "
+			       "redirect"));
 	fcr_tables_free(t);
 }
 

@@ -132,7 +132,15 @@ change(struct fcr_tables *t, const struct fcr_cmd *c, FILE *out)
 	}
 	rc = k->set(t, &r);
 	if (rc < 0) {
-		fprintf(out, "error: %s: %s\n", c->def->syntax, err_text(rc));
+		char line[FCR_CMD_LINE_LEN];
+
+		/* the values as typed (canonical), not the syntax */
+		if (fcr_cmd_format(c, line, sizeof(line)) < 0)
+			snprintf(line, sizeof(line), "%s", c->def->syntax);
+		if (rc == -ENOENT)
+			fprintf(out, "error: %s: no such %s\n", line, k->name);
+		else
+			fprintf(out, "error: %s: %s\n", line, err_text(rc));
 		return -1;
 	}
 	return 0;

@@ -25,7 +25,7 @@
 
 #define FCR_CMD_MAX_ARGS 8
 #define FCR_CMD_MAX_TOKENS 24
-#define FCR_CMD_MSG_LEN 256
+#define FCR_CMD_MSG_LEN 1024 /* room for every usage of a command word */
 #define FCR_CMD_TEXT_LEN 512  /* the <word> arguments of one command */
 #define FCR_CMD_LINE_LEN 1024
 
