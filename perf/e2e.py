@@ -245,10 +245,11 @@ class Forwarder:
             shutil.rmtree(os.path.join(d, self.prefix), ignore_errors=True)
 
 
-def pg_run(lab, fwd, size, flows, rate, duration, warmup, rxq=1):
+def pg_run(lab, fwd, size, flows, rate, duration, warmup, rxq=1, csv=None):
     """One generator run through the forwarder `fwd` (started for it and
     stopped after it); its summary, with the forwarder's busy cycles per
-    frame (`cycles`) and, from fcredirect, its statistics (`stats`)."""
+    frame (`cycles`) and, from fcredirect, its statistics (`stats`). csv:
+    fcoe-pktgen's --csv PREFIX (its latency histogram and rates)."""
     prefix = lab.prefix("pg")
     out = os.path.join(fwd.sock, "pg-%s.log" % prefix)
     argv = [lab.pg] + lab.mem_args(512) + ["-l", "0", "--file-prefix", prefix,
@@ -256,7 +257,8 @@ def pg_run(lab, fwd, size, flows, rate, duration, warmup, rxq=1):
         lab.memif_vdevs("client", fwd.sock) + \
         ["--", "--flows", str(flows), "--size", str(size), "--rate", str(int(rate)),
          "--duration", str(duration), "--warmup", str(warmup), "--stats-period", "0",
-         "--link-wait", "60", "--drain", "1", "--linger", "2", "--rxq", str(rxq)]
+         "--link-wait", "60", "--drain", "1", "--linger", "2", "--rxq", str(rxq)] + \
+        (["--csv", csv] if csv else [])
     fwd.begin()
     with open(out, "w") as f:
         p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT)
@@ -285,7 +287,7 @@ def spread(values, med):
     return (max(values) - min(values)) / med
 
 
-def case(lab, size, flows, pct, pairs, duration, warmup, lat_fraction, log):
+def case(lab, size, flows, pct, pairs, duration, warmup, lat_fraction, log, csv=None):
     """Both forwarders up (the tables loaded once), alternating pairs of runs
     at full speed, then one latency run each at the same rate; a dict of
     the figures."""
@@ -313,12 +315,13 @@ def case(lab, size, flows, pct, pairs, duration, warmup, lat_fraction, log):
             med = statistics.median(rx)
             cyc = [s["cycles"] for s in ss]
             cmed = statistics.median(cyc)
-            res[kind] = {"rate": med, "spread": spread(rx, med),
+            res[kind] = {"rate": med, "spread": spread(rx, med), "rates": rx,
                          "loss_pct": statistics.median(num(s, "loss_pct") for s in ss),
                          "cycles": cmed, "cycles_spread": spread(cyc, cmed)}
         lat_rate = lat_fraction * min(res["fcredirect"]["rate"], res["testpmd"]["rate"])
         for kind in ("testpmd", "fcredirect"):
-            s = pg_run(lab, fwd[kind], size, flows, lat_rate, duration, warmup)
+            s = pg_run(lab, fwd[kind], size, flows, lat_rate, duration, warmup,
+                       csv=csv if kind == "fcredirect" else None)
             res[kind]["lat_rate"] = lat_rate
             res[kind]["lat_p50_ns"] = num(s, "lat_p50_ns")
             res[kind]["lat_p99_ns"] = num(s, "lat_p99_ns")
