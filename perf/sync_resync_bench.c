@@ -186,8 +186,25 @@ drain_socket(struct unode *u)
 		;
 }
 
+/* B's random bits (its boot id, its challenges) from a seed, so that B' in
+ * the replay draws what B drew in the first resync: A's datagrams then
+ * prove themselves to B' as they did to B (they echo its challenge). */
+static uint64_t rng_state;
+#define RESYNC_SEED 0x5EED0000F00Dull /* run r's B: RESYNC_SEED + r */
+
+static uint64_t
+seeded_random64(void)
+{
+	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull); /* splitmix64 */
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* seed: 0 for libsodium's random bits, else seeded_random64 from it */
 static int
-node_engine(struct unode *u, const struct unode *peer)
+node_engine(struct unode *u, const struct unode *peer, uint64_t seed)
 {
 	struct fcr_sync_params p;
 	struct fcr_sync_addr a = { .ip = INADDR_LOOPBACK, .port = peer->port };
@@ -199,6 +216,10 @@ node_engine(struct unode *u, const struct unode *peer)
 	p.tsc_hz = rte_get_tsc_hz();
 	p.send = send_udp;
 	p.send_ctx = u;
+	if (seed != 0) {
+		rng_state = seed;
+		p.random64 = seeded_random64;
+	}
 	u->last_tick_ms = now_ms();
 	u->s = fcr_sync_create(&p, u->t, u->last_tick_ms);
 	if (u->s == NULL || fcr_sync_peer_add(u->s, &a) < 0)
@@ -398,7 +419,7 @@ one_resync(unsigned int r, uint32_t nflows, int sock, struct run *res)
 	bulk0 = sa->bulk_sent;
 	na.capture = r == 0;
 	t0 = now_s();
-	if (node_engine(&nb, &na) < 0)
+	if (node_engine(&nb, &na, RESYNC_SEED + r) < 0)
 		return 2;
 	while (!done) {
 		int ready, all;
@@ -466,8 +487,8 @@ replay(uint32_t nflows, int sock, double *secs)
 	b2.sock = -1;
 	b2.port = nb.port;
 	b2.t = tables("rsB2", nflows, sock);
-	if (b2.t == NULL || node_engine(&b2, &na) < 0)
-		return 2;
+	if (b2.t == NULL || node_engine(&b2, &na, RESYNC_SEED) < 0)
+		return 2; /* the first resync's B, again */
 	/* B' sends nothing that matters: its datagrams go nowhere */
 	t0 = now_s();
 	for (i = 0; i < na.nb_cap; i++)
@@ -552,7 +573,7 @@ run_scenario(int idle, unsigned long nflows, unsigned long nruns, int thp, int f
 	    open_socket(&nb) < 0)
 		return 2;
 	na.t = tables("rsA", (uint32_t)nflows, sock);
-	if (na.t == NULL || node_engine(&na, &nb) < 0) {
+	if (na.t == NULL || node_engine(&na, &nb, 0) < 0) {
 		fprintf(stderr, "cannot create node A: %s\n", rte_strerror(rte_errno));
 		return 2;
 	}
