@@ -45,9 +45,12 @@ resolve(const char *arg, char *path, size_t cap, char *tried, size_t tcap)
 	dirs[nd++] = "/usr/local/share/fcredirect/pmd-config";
 	dirs[nd++] = "/usr/share/fcredirect/pmd-config";
 	for (i = 0; i < nd; i++) {
-		int w;
+		int w, j, seen = 0;
 
-		if (dirs[i] == NULL)
+		/* the install prefix may be one of the usual folders: each once */
+		for (j = 0; j < i && dirs[i] != NULL; j++)
+			seen |= dirs[j] != NULL && strcmp(dirs[j], dirs[i]) == 0;
+		if (dirs[i] == NULL || seen)
 			continue;
 		w = snprintf(path, cap, "%s/%s.conf", dirs[i], arg);
 		if (w > 0 && (size_t)w < cap && access(path, R_OK) == 0)
