@@ -57,10 +57,12 @@ help_wrap(FILE *out, const char *text, size_t at, size_t cont)
 			;
 		if (cut == 0) /* one word longer than the line: whole */
 			cut = strcspn(text, " ");
-		fprintf(out, "%.*s\n%*s", (int)cut, text, (int)cont, "");
+		fprintf(out, "%.*s", (int)cut, text);
 		text += cut;
 		while (*text == ' ')
 			text++;
+		if (*text != '\0')
+			fprintf(out, "\n%*s", (int)cont, "");
 		at = cont;
 	}
 	fprintf(out, "\n");
