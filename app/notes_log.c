@@ -130,6 +130,24 @@ log_hijack(const struct fcr_note *n, uint64_t now)
 				mac, n->port);
 }
 
+/* A service node that stopped ending the host's exchanges, or answers
+ * again (fcr_liveness.h). */
+static void
+log_liveness(const struct fcr_note *n)
+{
+	char h[FCR_WWPN_STRLEN], vt[FCR_WWPN_STRLEN];
+
+	fcr_wwpn_format(n->wwpn, h);
+	fcr_wwpn_format(n->other_wwpn, vt);
+	if (n->kind == FCR_NOTE_SN_STALLED)
+		FCR_LOG(WARNING, tables, "redirect %u vlan %u host %s: its service node (vt %s) "
+			"is not answering: %u exchanges open, none ended for --sn-stall-ms "
+			"(sn_stalls)", n->redirect, n->vlan, h, vt, n->open);
+	else
+		FCR_LOG(NOTICE, tables, "redirect %u vlan %u host %s: its service node (vt %s) "
+			"is answering again", n->redirect, n->vlan, h, vt);
+}
+
 void
 fcr_notes_log(const struct fcr_note *n)
 {
@@ -150,6 +168,10 @@ fcr_notes_log(const struct fcr_note *n)
 	case FCR_NOTE_LOGIN_PINNED:
 	case FCR_NOTE_LOGOUT_REFUSED:
 		log_hijack(n, now);
+		break;
+	case FCR_NOTE_SN_STALLED:
+	case FCR_NOTE_SN_ANSWERING:
+		log_liveness(n);
 		break;
 	default:
 		log_binding(n, now);

@@ -47,6 +47,10 @@ fcr_options_usage(const char *prog)
 	       "  --max-flows=N           flow table capacity (default 1048576)\n"
 	       "  --flow-idle=S           remove plain flow entries S seconds without a frame,\n"
 	       "                          0 never (default 300)\n"
+	       "  --sn-stall-ms=MS        a redirect's service node is not answering when its\n"
+	       "                          host has exchanges open and the VT ends none for MS\n"
+	       "                          (logged, counted: sn_stalls); 0 off (default 10000)\n"
+	       "  --sn-recover=N          and answers again after N ends (default 1)\n"
 	       "  --max-redirects=N       redirect capacity; the flow table keeps 6 entries for\n"
 	       "                          each, and 6 more (default 65536, at most --max-flows / 8)\n"
 	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 262144)\n"
@@ -258,7 +262,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_SYNCSAME, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STORE_STALL, O_STORE_NODE,
-	       O_STATEFILE };
+	       O_STATEFILE, O_SNSTALL, O_SNRECOVER };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "cmdline-file-optional", required_argument, NULL, O_CMDFILE_OPT },
@@ -267,6 +271,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "distributor", required_argument, NULL, O_DISTRIBUTOR },
 		{ "max-flows", required_argument, NULL, O_MAXFLOWS },
 		{ "flow-idle", required_argument, NULL, O_FLOWIDLE },
+		{ "sn-stall-ms", required_argument, NULL, O_SNSTALL },
+		{ "sn-recover", required_argument, NULL, O_SNRECOVER },
 		{ "max-redirects", required_argument, NULL, O_MAXREDIR },
 		{ "max-bindings", required_argument, NULL, O_MAXBIND },
 		{ "max-routes", required_argument, NULL, O_MAXROUTES },
@@ -312,6 +318,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	memset(o, 0, sizeof(*o));
 	o->max_flows = 1u << 20;
 	o->flow_idle_s = 300;
+	o->sn_stall_ms = 10000;
+	o->sn_recover = 1;
 	o->max_redirects = 1u << 16;
 	o->max_bindings = 1u << 18;
 	o->max_routes = 4096;
@@ -384,6 +392,16 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			if (num("--flow-idle", optarg, 0, 86400, &v) < 0)
 				return -1;
 			o->flow_idle_s = (uint32_t)v;
+			break;
+		case O_SNSTALL:
+			if (num("--sn-stall-ms", optarg, 0, 3600000, &v) < 0)
+				return -1;
+			o->sn_stall_ms = (uint32_t)v;
+			break;
+		case O_SNRECOVER:
+			if (num("--sn-recover", optarg, 1, 1000000, &v) < 0)
+				return -1;
+			o->sn_recover = (uint32_t)v;
 			break;
 		case O_MAXREDIR:
 			if (num("--max-redirects", optarg, 1, 1u << 24, &v) < 0)

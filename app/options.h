@@ -31,6 +31,8 @@ struct fcr_options {
 	struct fcr_lcore_rxq distributor[FCR_MAX_CONFIG];
 	uint32_t max_flows;
 	uint32_t flow_idle_s;     /* plain entries with no frame this long go; 0: never */
+	uint32_t sn_stall_ms;     /* a service node ending nothing this long is stalled; 0: off */
+	uint32_t sn_recover;      /* ends that make a stalled one answering again */
 	uint32_t max_redirects;
 	uint32_t max_bindings;
 	uint32_t max_routes;

@@ -241,7 +241,7 @@ fcr_tables_lcore_exit(void)
 static void
 upkeep(uint64_t ms)
 {
-	static uint64_t expire_ms, retry_ms, keepalive_ms;
+	static uint64_t expire_ms, retry_ms, keepalive_ms, live_ms;
 	uint32_t idle = fcr_fwd.opt->flow_idle_s;
 
 	if (idle != 0 && ms - expire_ms >= 100) {
@@ -253,6 +253,14 @@ upkeep(uint64_t ms)
 	if (ms - retry_ms >= 1000) {
 		retry_ms = ms;
 		fcr_redirect_retry_blocked(fcr_fwd.tables->redirects);
+	}
+	/* once a second: a pass over every redirect (fcr_liveness.h) */
+	if (fcr_fwd.opt->sn_stall_ms != 0 && ms - live_ms >= 1000) {
+		uint64_t tpms = rte_get_tsc_hz() / 1000;
+
+		live_ms = ms;
+		fcr_tables_liveness(fcr_fwd.tables, rte_rdtsc(), fcr_fwd.opt->sn_stall_ms * tpms,
+				    fcr_fwd.opt->sn_recover);
 	}
 	if (ms - keepalive_ms >= 100) {
 		keepalive_ms = ms;

@@ -17,6 +17,10 @@ on the fabric port 3):
     how many it could not tell, an unknown MAC is an error;
   * `redirect add ... when idle` with an exchange open between the host and
     the target waits, and adds once the target's response ends it;
+  * a service node that takes the host's command and ends it not
+    (--sn-stall-ms 300): `redirect list` says it is not answering,
+    `show redirect` too, sn_stalls counts it; its answer ends that
+    (sn_answering);
   * `show fip sessions`: a VN_Port logged in over FIP through an edge port
     shows its port, VLAN, ENode MAC, VN_Port MAC, WWPN, FCID, its ENode's
     FCF and an age; one logged in over FCoE shows no ENode; a logout ends
@@ -142,6 +146,29 @@ def when_idle(t, lab):
             "once the target's response ends it, the redirect is added", res.get("out"))
     state, _, _ = lab.redirect_counts(H)
     t.check(state == "active", "and is active", lab.redirect_line(H))
+    return h, tg, vi, vt
+
+
+def sn_liveness(t, lab, h, tg, vt):
+    print("a service node that does not answer")
+    ox = 0x3200
+    h.send(tg.fcid, payload=b"\0" * 32, ox_id=ox, r_ctl=FCP_CMND)
+    got = lab.ports[fl.SN].wait(lambda f: f["ox_id"] == ox and f["r_ctl"] == FCP_CMND)
+    t.check(got is not None, "the host's command reaches the VT's port (the redirect)")
+    ok, _, line = lab.node.poll("redirect list",
+                                lambda o: "(service node not answering)" in o, 30, 0.05)
+    t.check(ok, "no end from the VT for --sn-stall-ms: redirect list says the service node "
+            "is not answering", line)
+    t.check(lab.stat("sn_stalls") == 1, "counted once: sn_stalls 1")
+    out = lab.node.query("show redirect 0")
+    t.check("service node: NOT ANSWERING" in out, "show redirect says so", out)
+    vt.send(h.fcid, payload=b"\0" * 32, ox_id=ox, r_ctl=FCP_RSP)
+    ok, _, line = lab.node.poll("redirect list",
+                                lambda o: "(service node not answering)" not in o, 30, 0.05)
+    t.check(ok and lab.wait_stat("sn_answering", 1) == 1,
+            "its response ends it: answering again (sn_answering 1)", line)
+    out = lab.node.query("show redirect 0")
+    t.check("service node: answering" in out, "show redirect: answering", out)
 
 
 SESSION = 0x2100000000000077
@@ -190,10 +217,12 @@ def sessions(t, lab):
 
 def main():
     t = sl.Test("fabric-relogin", sys.argv[1], budget_s=240)
-    lab = fl.Lab(t)
+    lab = fl.Lab(t, extra=["--sn-stall-ms", "300", "--sn-recover", "1"])
     try:
         self_heal(t, lab)
-        when_idle(t, lab)
+        st = when_idle(t, lab)
+        if st:
+            sn_liveness(t, lab, st[0], st[1], st[3])
         sessions(t, lab)
     finally:
         lab.close()

@@ -409,7 +409,8 @@ def run(tmp):
               "21:00:00:00:00:00:00:01", "/fcr/redirects: the redirect and its state",
               json.dumps(red))
         check(red.get("redirect0", {}).get("before_rule") == 0 and
-              "not_ready" in red.get("redirect0", {}),
+              "not_ready" in red.get("redirect0", {}) and
+              red.get("redirect0", {}).get("sn_stalled") == 0,
               "/fcr/redirects: its counters by the names `redirect list` uses", json.dumps(red))
         for kind in ("routes", "bindings"):
             got = replies.get("/fcr/" + kind, {})

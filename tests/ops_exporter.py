@@ -139,6 +139,7 @@ def main():
                 "fcredirect_sync_enabled", "fcredirect_sync_ready",
                 "fcredirect_sync_updates_sent_total", "fcredirect_redirects_active",
                 "fcredirect_redirect_state", "fcredirect_redirect_not_ready_total",
+                "fcredirect_redirect_sn_stalled", "fcredirect_tables_sn_stalls_total",
                 "fcredirect_tables_logins_pinned_total", "fcredirect_tables_login_conflicts_total",
                 "fcredirect_tables_logouts_refused_total", "fcredirect_store_enabled"]
         check(all(w in names for w in want), "the counters and states: " + ", ".join(want),

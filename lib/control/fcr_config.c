@@ -39,7 +39,7 @@ print_fields(FILE *out, const struct fcr_field *f, int n, unsigned int only)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (only && !(f[i].flags & only))
+		if ((only && !(f[i].flags & only)) || (f[i].flags & FCR_FIELD_DATA))
 			continue;
 		if (!(f[i].flags & FCR_FIELD_BARE))
 			fprintf(out, " %s", f[i].name);

@@ -803,6 +803,11 @@ fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t i
 	    rt->wwpn[id][FCR_M_VI] != e[r->binding[FCR_M_VI]].wwpn)
 		fprintf(out, "  old vi  %s  (its rules kept until the cutover ends)\n",
 			fcr_wwpn_format(rt->wwpn[id][FCR_M_VI], w));
+	if (r->live.stalled)
+		fprintf(out, "  service node: NOT ANSWERING: the host's exchanges open, none "
+			"ended by the vt for --sn-stall-ms (sn_stalls)\n");
+	else if (r->live.seen)
+		fprintf(out, "  service node: answering\n");
 	if (!r->cutover) {
 		fprintf(out, "  cutover: none\n");
 		return 0;

@@ -24,6 +24,7 @@
 
 #include "fcr_binding.h"
 #include "fcr_flow.h"
+#include "fcr_liveness.h"
 #include "fcr_note.h"
 
 enum fcr_member { FCR_M_HOST, FCR_M_TARGET, FCR_M_VI, FCR_M_VT, FCR_M_COUNT };
@@ -94,6 +95,8 @@ struct fcr_redirect {
 	/* restored from the state file (FCR_RESTORED_*): settled when
 	 * forwarding first starts (fcr_redirect_settle_restored) */
 	uint8_t restored;
+	/* its service node answering the host's commands (fcr_liveness.h) */
+	struct fcr_liveness live;
 };
 
 enum {

@@ -58,6 +58,8 @@ struct fcr_tables_params {
 	X(cutovers_timed_out, "cutovers that took the new path after 20 s without the host logging in again") \
 	X(cutover_drains_timed_out, "cutovers whose pair still had exchanges open after 5 s of held commands: its ports told to log in again anyway") \
 	X(cutover_vi_waits_timed_out, "cutovers whose VI, told first, had not logged in again through the new path after 10 s: the host told anyway") \
+	X(sn_stalls, "service nodes found not answering: a redirect's host had exchanges open and its VT ended none for --sn-stall-ms") \
+	X(sn_answering, "service nodes answering again after a stall (--sn-recover ends)") \
 	X(state_writes, "snapshots of the learned state written to --state-file") \
 	X(state_write_failures, "snapshots of the learned state that could not be written to --state-file") \
 	X(state_restored_bindings, "learned bindings restored from --state-file at start") \

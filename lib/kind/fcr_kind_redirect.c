@@ -194,6 +194,10 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 			 fcr_member_name(m), b->pin_refused);
 		break;
 	}
+	if (x->live.stalled) {
+		f[n] = (struct fcr_field){ .name = "sn", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
+		snprintf(f[n++].value, FCR_FIELD_LEN, "(service node not answering)");
+	}
 	if (x->restored & FCR_RESTORED) {
 		f[n] = (struct fcr_field){ .name = "restored", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
 		snprintf(f[n++].value, FCR_FIELD_LEN, "(restored, not configured yet)");
@@ -204,6 +208,8 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 				     .num = x->frames_before };
 	f[n++] = (struct fcr_field){ .name = "not_ready", .flags = FCR_FIELD_NUM,
 				     .num = fcr_redirect_dropped(rt, idx) };
+	f[n++] = (struct fcr_field){ .name = "sn_stalled", .flags = FCR_FIELD_NUM | FCR_FIELD_DATA,
+				     .num = x->live.stalled };
 	return n;
 }
 
