@@ -141,8 +141,8 @@ log_liveness(const struct fcr_note *n)
 	fcr_wwpn_format(n->other_wwpn, vt);
 	if (n->kind == FCR_NOTE_SN_STALLED)
 		FCR_LOG(WARNING, tables, "redirect %u vlan %u host %s: its service node (vt %s) "
-			"is not answering: %u exchanges open, none ended for --sn-stall-ms "
-			"(sn_stalls)", n->redirect, n->vlan, h, vt, n->open);
+			"is not answering: %u commands of the host since its last end, none "
+			"ended for --sn-stall-ms (sn_stalls)", n->redirect, n->vlan, h, vt, n->open);
 	else
 		FCR_LOG(NOTICE, tables, "redirect %u vlan %u host %s: its service node (vt %s) "
 			"is answering again", n->redirect, n->vlan, h, vt);

@@ -7,19 +7,21 @@
 #include "fcr_tables.h"
 
 enum fcr_liveness_change
-fcr_liveness_step(struct fcr_liveness *l, uint32_t open, uint32_t ends, uint64_t now,
-		  uint64_t bound, uint32_t recover)
+fcr_liveness_step(struct fcr_liveness *l, uint32_t begun, uint32_t ends, uint32_t open,
+		  uint64_t now, uint64_t bound, uint32_t recover)
 {
 	if (!l->seen) {
 		l->seen = 1;
 		l->since = now;
 		l->ends = ends;
+		l->begun = begun - open;
 		return FCR_LIVE_SAME;
 	}
 	if (ends != l->ends) {
 		uint32_t got = ends - l->ends;
 
 		l->ends = ends;
+		l->begun = begun;
 		l->since = now;
 		if (!l->stalled)
 			return FCR_LIVE_SAME;
@@ -30,8 +32,8 @@ fcr_liveness_step(struct fcr_liveness *l, uint32_t open, uint32_t ends, uint64_t
 		l->answered = 0;
 		return FCR_LIVE_ANSWERING;
 	}
-	if (open == 0) {
-		/* nothing waits: no clock runs */
+	if (begun == l->begun) {
+		/* nothing begun since the last end waits: no clock runs */
 		l->since = now;
 		return FCR_LIVE_SAME;
 	}
@@ -42,18 +44,18 @@ fcr_liveness_step(struct fcr_liveness *l, uint32_t open, uint32_t ends, uint64_t
 	return FCR_LIVE_STALLED;
 }
 
-/* The VT's ends on the pair's rules: its VT -> host rule (key 3 in
- * rule_keys' order, fcr_cutover.c). */
-static uint32_t
-vt_ends(const struct fcr_redirect_table *rt, const struct fcr_redirect *r)
+/* A rule's exchange counts: the host's commands on its host -> target
+ * rule (key 0 in rule_keys' order, fcr_cutover.c), the VT's ends on its
+ * VT -> host rule (key 3). */
+static struct fcr_flow_exchanges
+rule_exchanges(const struct fcr_redirect_table *rt, uint64_t key)
 {
-	struct fcr_flow_exchanges c;
-	int idx = fcr_flow_find(rt->flows, r->key[3]);
+	struct fcr_flow_exchanges c = { 0, 0 };
+	int idx = fcr_flow_find(rt->flows, key);
 
-	if (idx < 0)
-		return 0;
-	fcr_flow_exchanges_sum(rt->flows, (uint32_t)idx, &c);
-	return c.ends;
+	if (idx >= 0)
+		fcr_flow_exchanges_sum(rt->flows, (uint32_t)idx, &c);
+	return c;
 }
 
 unsigned int
@@ -67,6 +69,7 @@ fcr_redirect_liveness_tick(struct fcr_redirect_table *rt, uint64_t now, uint64_t
 	for (id = 0; id < rt->capacity; id++) {
 		struct fcr_redirect *r = &rt->r[id];
 		enum fcr_liveness_change ch;
+		uint32_t begun;
 		int32_t open;
 
 		if (!r->in_use || r->state != FCR_RS_ACTIVE || r->blocking ||
@@ -74,11 +77,12 @@ fcr_redirect_liveness_tick(struct fcr_redirect_table *rt, uint64_t now, uint64_t
 			fcr_liveness_reset(&r->live);
 			continue;
 		}
+		begun = rule_exchanges(rt, r->key[0]).cmnds;
 		/* begun less ended since its keys were set (fcr_cutover.c) */
 		open = (int32_t)(fcr_cutover_exchanges(rt, r, FCR_DRAIN_HOST) -
 				 r->xbase[FCR_DRAIN_HOST - 1]);
-		ch = fcr_liveness_step(&r->live, open > 0 ? (uint32_t)open : 0, vt_ends(rt, r),
-				       now, bound, recover);
+		ch = fcr_liveness_step(&r->live, begun, rule_exchanges(rt, r->key[3]).ends,
+				       open > 0 ? (uint32_t)open : 0, now, bound, recover);
 		stalled += r->live.stalled;
 		if (ch == FCR_LIVE_SAME)
 			continue;
@@ -91,7 +95,7 @@ fcr_redirect_liveness_tick(struct fcr_redirect_table *rt, uint64_t now, uint64_t
 				.vlan = r->vlan, .redirect = id,
 				.wwpn = rt->bindings->entry[r->binding[FCR_M_HOST]].wwpn,
 				.other_wwpn = rt->bindings->entry[r->binding[FCR_M_VT]].wwpn,
-				.open = open > 0 ? (uint32_t)open : 0,
+				.open = begun - r->live.begun,
 			};
 
 			fcr_note_tell(rt->note_hook, &n);

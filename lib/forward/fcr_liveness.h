@@ -4,9 +4,12 @@
  * whose FIP keeps alive while its application hangs takes the host's
  * commands and ends none, and the pair goes nowhere. The host's commands go
  * to the VT on the pair's rules and the VT's ends (FCP_RSP, BA_ACC) come
- * back on them; the workers count both (fcr_flow_count_exchange). With
- * exchanges open and no end for `bound` ticks the service node is stalled;
- * it answers again after `recover` ends. Noted and counted, nothing more:
+ * back on them; the workers count both (fcr_flow_count_exchange). A command
+ * begun after the VT's last end and no end for `bound` ticks: the service
+ * node is stalled; it answers again after `recover` ends. Only commands
+ * begun since the last end count, so an exchange that never ends for a
+ * reason of its own (an abort the VT refused) cannot raise it on an idle
+ * pair; a hung VT is found at the host's next command (its retry). Noted and counted, nothing more:
  * the pair keeps failing closed on its own (the target never sees the
  * host's frames but through the service node). Pure; the tables lcore
  * steps it every 100 ms with the workers' counters.
@@ -17,8 +20,9 @@
 #include <stdint.h>
 
 struct fcr_liveness {
-	uint64_t since;     /* when its ends last moved, or nothing was open */
+	uint64_t since;     /* when its ends last moved, or nothing new waited */
 	uint32_t ends;      /* the VT's ends when last looked at */
+	uint32_t begun;     /* the host's commands at the VT's last end */
 	uint32_t answered;  /* ends since it stalled */
 	uint8_t seen;       /* looked at since its rules were in place */
 	uint8_t stalled;
@@ -26,15 +30,17 @@ struct fcr_liveness {
 
 enum fcr_liveness_change {
 	FCR_LIVE_SAME = 0,
-	FCR_LIVE_STALLED,   /* exchanges open, no end for `bound` ticks */
+	FCR_LIVE_STALLED,   /* commands begun since, no end for `bound` ticks */
 	FCR_LIVE_ANSWERING, /* stalled, then `recover` ends */
 };
 
-/* One look at now (ticks): open exchanges (the host's commands less the
- * VT's ends), ends (the VT's, modulo 2^32 as the workers count). */
-enum fcr_liveness_change fcr_liveness_step(struct fcr_liveness *l, uint32_t open,
-					   uint32_t ends, uint64_t now, uint64_t bound,
-					   uint32_t recover);
+/* One look at now (ticks): begun (the host's commands) and ends (the
+ * VT's), modulo 2^32 as the workers count; open, at the first look only:
+ * the commands begun less ended since the rules were set, which wait as
+ * if begun after the last end. */
+enum fcr_liveness_change fcr_liveness_step(struct fcr_liveness *l, uint32_t begun,
+					   uint32_t ends, uint32_t open, uint64_t now,
+					   uint64_t bound, uint32_t recover);
 
 /* Forget what was seen (its rules went, or changed). */
 static inline void

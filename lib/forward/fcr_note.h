@@ -45,8 +45,8 @@ enum fcr_note_kind {
 				  * (fcid) that ENode enode asked, not the
 				  * ENode that logged it in: kept */
 	FCR_NOTE_SN_STALLED, /* redirect `redirect`'s service node (VT
-			      * other_wwpn) ended none of the host's (wwpn)
-			      * `open` exchanges for --sn-stall-ms */
+			      * other_wwpn) ended nothing for --sn-stall-ms
+			      * while the host (wwpn) began `open` commands */
 	FCR_NOTE_SN_ANSWERING, /* and it ends them again */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
@@ -76,7 +76,7 @@ struct fcr_note {
 	uint16_t port;       /* untrusted, login conflict, pinned: the port */
 	uint16_t other_port; /* login conflict, pinned: the port it keeps */
 	uint64_t other_wwpn; /* static kept: the WWPN statically bound to fcid */
-	uint32_t open;       /* sn stalled: the exchanges open */
+	uint32_t open;       /* sn stalled: commands begun since the VT's last end */
 	uint64_t enode;      /* relogin: the ENode's key (fcr_enode_key) */
 	uint64_t fcf_mac;    /* relogin: its FCF's MAC (fcr_vn_pack) */
 	uint64_t fcf_name;   /* relogin: that FCF's name */
