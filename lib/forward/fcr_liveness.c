@@ -77,6 +77,12 @@ fcr_redirect_liveness_tick(struct fcr_redirect_table *rt, uint64_t now, uint64_t
 			fcr_liveness_reset(&r->live);
 			continue;
 		}
+		/* new rules (a member's new FCID, the slot another redirect's):
+		 * their counts start again */
+		if (r->live.rule != r->key[0]) {
+			fcr_liveness_reset(&r->live);
+			r->live.rule = r->key[0];
+		}
 		begun = rule_exchanges(rt, r->key[0]).cmnds;
 		/* begun less ended since its keys were set (fcr_cutover.c) */
 		open = (int32_t)(fcr_cutover_exchanges(rt, r, FCR_DRAIN_HOST) -

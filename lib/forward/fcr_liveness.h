@@ -24,6 +24,7 @@ struct fcr_liveness {
 	uint32_t ends;      /* the VT's ends when last looked at */
 	uint32_t begun;     /* the host's commands at the VT's last end */
 	uint32_t answered;  /* ends since it stalled */
+	uint64_t rule;      /* the host -> target rule's key it counted on */
 	uint8_t seen;       /* looked at since its rules were in place */
 	uint8_t stalled;
 };
