@@ -19,6 +19,7 @@
 #include "fcr_state.h"
 #include "fcr_state_snapshot.h"
 #include "fcr_tables.h"
+#include "fcr_text.h"
 #include "log.h"
 #include "state_file.h"
 
@@ -93,13 +94,10 @@ fcr_state_file_node(char *out, size_t len, uint16_t nb_ports)
 static int
 move_aside(const char *path, char *bad, size_t len)
 {
-	time_t now = time(NULL);
-	char when[32];
-	struct tm tm;
+	char when[FCR_TIME_STRLEN];
 	int i;
 
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tm);
+	fcr_time_format_basic(time(NULL), when);
 	for (i = 0; i < 100; i++) {
 		if (i == 0)
 			snprintf(bad, len, "%s.bad-%s", path, when);

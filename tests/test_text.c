@@ -375,6 +375,7 @@ test_time_is_iso_8601_utc_to_the_second_or_ms(void **state)
 	assert_string_equal(fcr_time_format(1796638383, b), "2026-12-07T10:13:03Z");
 	assert_string_equal(fcr_time_format_ms(1796638383123ull, b), "2026-12-07T10:13:03.123Z");
 	assert_string_equal(fcr_time_format_ms(1796638383007ull, b), "2026-12-07T10:13:03.007Z");
+	assert_string_equal(fcr_time_format_basic(1796638383, b), "20261207T101303Z");
 }
 
 static void

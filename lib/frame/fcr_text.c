@@ -145,16 +145,27 @@ fcr_mac_format(const uint8_t m[6], char buf[FCR_MAC_STRLEN])
 	return buf;
 }
 
-const char *
-fcr_time_format(int64_t seconds, char buf[FCR_TIME_STRLEN])
+static const char *
+time_format(int64_t seconds, const char *form, char buf[FCR_TIME_STRLEN])
 {
 	time_t t = (time_t)seconds;
 	struct tm tm;
 
-	if (gmtime_r(&t, &tm) == NULL ||
-	    strftime(buf, FCR_TIME_STRLEN, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+	if (gmtime_r(&t, &tm) == NULL || strftime(buf, FCR_TIME_STRLEN, form, &tm) == 0)
 		snprintf(buf, FCR_TIME_STRLEN, "?");
 	return buf;
+}
+
+const char *
+fcr_time_format(int64_t seconds, char buf[FCR_TIME_STRLEN])
+{
+	return time_format(seconds, "%Y-%m-%dT%H:%M:%SZ", buf);
+}
+
+const char *
+fcr_time_format_basic(int64_t seconds, char buf[FCR_TIME_STRLEN])
+{
+	return time_format(seconds, "%Y%m%dT%H%M%SZ", buf);
 }
 
 const char *

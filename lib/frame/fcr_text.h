@@ -33,6 +33,9 @@ const char *fcr_mac_format(const uint8_t mac[6], char buf[FCR_MAC_STRLEN]);
  * ("2026-12-07T10:13:03.123Z"). */
 const char *fcr_time_format(int64_t seconds, char buf[FCR_TIME_STRLEN]);
 const char *fcr_time_format_ms(uint64_t ms, char buf[FCR_TIME_STRLEN]);
+/* The same in ISO 8601's basic form, for a file name (no colons):
+ * "20261207T101303Z". */
+const char *fcr_time_format_basic(int64_t seconds, char buf[FCR_TIME_STRLEN]);
 
 /* A duration in seconds as its two largest units: "45s", "2m05s",
  * "1h02m", "3d04h". */
