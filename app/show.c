@@ -678,6 +678,15 @@ fcr_show_fcf(FILE *out)
 	unsigned int v, n = 0;
 	uint16_t port;
 
+	uint32_t vn_ports[FCR_FCFS_MAX] = { 0 }, i;
+
+	/* VN_Ports by the FCF that accepted their login */
+	for (i = 0; i < t->bindings->capacity; i++) {
+		const struct fcr_binding *b = &t->bindings->entry[i];
+
+		if (b->in_use && b->fcid != FCR_FCID_NONE && fcr_vn_fcf(b->vn) != 0)
+			vn_ports[fcr_vn_fcf(b->vn) - 1]++;
+	}
 	for (v = 0; v < 4096; v++) {
 		const struct fcr_fcf *f = &t->fcf[v];
 
@@ -687,6 +696,17 @@ fcr_show_fcf(FILE *out)
 			fcr_mac_format(f->mac, mac), fcr_wwpn_format(f->name, name),
 			fcr_fcid_format(fcr_tables_fc_map(t, (uint16_t)v), map),
 			f->map_known ? "advertised" : "--fc-map: the FCF named none");
+		/* every FCF of the VLAN, the one each ENode chose */
+		for (i = 0; i < t->nb_fcfs; i++) {
+			uint8_t m[6];
+
+			if (t->fcfs[i].vlan != v)
+				continue;
+			fcr_vn_mac(t->fcfs[i].mac, m);
+			fprintf(out, "  fcf %s name %s vn_ports %" PRIu32 "%s\n",
+				fcr_mac_format(m, mac), fcr_wwpn_format(t->fcfs[i].name, name),
+				vn_ports[i], memcmp(m, f->mac, 6) == 0 ? " (last advertiser)" : "");
+		}
 		n++;
 	}
 	/* what the ENodes' VLAN discovery was told, by fabric port */
@@ -704,8 +724,9 @@ fcr_show_fcf(FILE *out)
 		if (any)
 			fprintf(out, "\n");
 	}
-	fprintf(out, "%u VLANs with an FCF; fc-map %s (--fc-map) elsewhere; keep-alive period "
-		"%u ms\n", n, fcr_fcid_format(t->fc_map, map), t->fka_ms);
+	fprintf(out, "%u VLANs with an FCF, %u FCFs (of %u kept); fc-map %s (--fc-map) "
+		"elsewhere; keep-alive period %u ms\n", n, t->nb_fcfs, FCR_FCFS_MAX,
+		fcr_fcid_format(t->fc_map, map), t->fka_ms);
 }
 
 /* The FC-BB-5 sessions, as a snooping bridge shows them: each VN_Port

@@ -224,7 +224,6 @@ fcr_state_file_load(const char *path, const char *node, struct fcr_tables *t,
 	struct fcr_state_fcf *f = NULL;
 	struct fcr_state_path *pa = NULL;
 	struct fcr_state_info info;
-	uint64_t now, tpm;
 	uint32_t i, restored = 0, paths = 0, active = 0;
 	char why[256];
 	uint8_t *buf;
@@ -254,14 +253,8 @@ fcr_state_file_load(const char *path, const char *node, struct fcr_tables *t,
 		goto bad;
 	/* all checked: now applied */
 	t->fka_ms = info.fka_ms;
-	for (i = 0; i < info.nb_fcfs; i++)
-		fcr_tables_fcf_set(t, f[i].vlan, f[i].mac, f[i].name, f[i].map_known, f[i].fc_map);
-	now = rte_rdtsc();
-	tpm = rte_get_tsc_hz() / 1000;
-	for (i = 0; i < info.nb_bindings; i++)
-		if (fcr_tables_binding_restore(t, b[i].vlan, b[i].wwpn, b[i].fcid, b[i].vn,
-					       b[i].enode, now, tpm) == 0)
-			restored++;
+	restored = fcr_state_restore(t, b, info.nb_bindings, f, info.nb_fcfs, rte_rdtsc(),
+				     rte_get_tsc_hz() / 1000);
 	t->st.state_restored_bindings = restored;
 	/* the pairs' paths after the bindings: each active at once when its
 	 * four ports came back */

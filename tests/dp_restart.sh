@@ -347,8 +347,8 @@ b = bytearray(open(p, "rb").read()); b[o] ^= 0x10; open(p, "wb").write(b)' \
 bad bad-flipped "one byte flipped in a record" "checksum mismatch: CRC32C 0x[0-9a-f]+ stored, 0x[0-9a-f]+ computed"
 
 mkbad bad-version
-rs_patch "$TMP/bad-version/fcredirect.state" 8 03000000
-bad bad-version "format version 3 (a later program's)" "format version 3, this program reads versions 1 and 2"
+rs_patch "$TMP/bad-version/fcredirect.state" 8 04000000
+bad bad-version "format version 4 (a later program's)" "format version 4, this program reads versions 1 to 3"
 
 mkbad bad-node
 rs_patch "$TMP/bad-node/fcredirect.state" 0 "" "otherhost ports net_pcap0,net_pcap1,net_pcap2,net_pcap3"

@@ -193,23 +193,34 @@ class Lab:
             then(st)
         return st
 
-    def fip_login(self, port, enode, wwpn, fcid, ox=None):
-        """ENode `enode` on `port` logs wwpn in over FIP; the test's FCF
-        grants fcid (FPMA). True once the ENode has its accept."""
+    def fip_login(self, port, enode, wwpn, fcid, ox=None, fcf=FCF_MAC):
+        """ENode `enode` on `port` logs wwpn in over FIP through the FCF of
+        MAC fcf (the test plays it); it grants fcid (FPMA). True once the
+        ENode has its accept."""
         ox = self.ox() if ox is None else ox
-        self.ports[port].send(ff.fip_ls(FCF_MAC, enode, 1, ff.FIP_DT_FLOGI, ff.ELS_REQ,
+        self.ports[port].send(ff.fip_ls(fcf, enode, 1, ff.FIP_DT_FLOGI, ff.ELS_REQ,
                                         ff.FFFFFE, 0, ox, ff.sparm(ff.FLOGI, wwpn, wwpn | 1 << 60)))
-        if self.ports[FABRIC].wait(lambda f: f["src"] == enode and f["op"] == 2 and
-                                   f["sub"] == 1, fip=True) is None:
+        req = self.ports[FABRIC].wait(lambda f: f["src"] == enode and f["op"] == 2 and
+                                      f["sub"] == 1, fip=True)
+        if req is None:
             return False
-        self.ports[FABRIC].send(ff.fip_ls(enode, FCF_MAC, 2, ff.FIP_DT_FLOGI, ff.ELS_REP,
+        with self.ports[FABRIC].cv:
+            self.ports[FABRIC].fip.remove(req[0])
+        self.ports[FABRIC].send(ff.fip_ls(enode, fcf, 2, ff.FIP_DT_FLOGI, ff.ELS_REP,
                                           fcid, ff.FFFFFE, ox,
                                           ff.sparm(ff.LS_ACC, 0x20000000000000fe,
                                                    0x10000000000000fe),
                                           vn_mac=ff.fpma(fcid), f_ctl=ff.F_CTL_REPLY,
                                           rx_id=0x10))
-        return self.ports[port].wait(lambda f: f["dst"] == enode and f["op"] == 2 and
-                                     f["sub"] == 2, fip=True) is not None
+        # this login's accept: one of an earlier login, left in the list,
+        # is no answer (each is taken once seen)
+        got = self.ports[port].wait(lambda f: f["dst"] == enode and f["op"] == 2 and
+                                    f["sub"] == 2, fip=True)
+        if got is None:
+            return False
+        with self.ports[port].cv:
+            self.ports[port].fip.remove(got[0])
+        return True
 
     def logout(self, st):
         """The station logs out of the fabric: LOGO to FFFFFE, the FCF accepts."""

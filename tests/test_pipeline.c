@@ -160,6 +160,15 @@ run(struct rte_mbuf **m, uint16_t n, uint16_t in_port, uint16_t *out,
 	return fcr_pipeline_burst(&pl, in_port, m, n, out, st, ev, 1);
 }
 
+/* One frame through another pipeline than pl. */
+static void
+run_on(struct fcr_pipeline *p, struct rte_mbuf **m, uint16_t in_port, uint16_t *out,
+       struct fcr_pipeline_stats *st, struct fcr_event *ev)
+{
+	memset(st, 0, sizeof(*st));
+	fcr_pipeline_burst(p, in_port, m, 1, out, st, ev, 1);
+}
+
 /* What the tables lcore learns when wwpn logs in through edge port `port` and
  * the fabric (port 1) grants it fcid: an FLOGI and its accept. */
 static void
@@ -1021,6 +1030,116 @@ fabric_macs_are_the_fcf_s_and_the_vn_port_s(void **state)
 	tables->fabric_mask = pl.fabric_mask = 0;
 }
 
+/* Two FCFs on the VLAN (FC-BB-5 lets an ENode choose): the host logged in
+ * through FCF A, the service node's VI and VT through FCF B, the target is
+ * in the fabric. Each redirect leg joins VN_Ports of different FCFs, and
+ * each frame must meet the FCF of the VN_Port it is for or from, as a real
+ * ENode and FCF check: to an ENode, from its own FCF's MAC; to the fabric
+ * with a rewritten S_ID, from that VN_Port's MAC to its FCF's. */
+static const uint8_t fcf_a[6] = { 0x0e, 0xfc, 0xf0, 0, 0, 0xa }, fcf_b[6] = { 0x0e, 0xfc, 0xf0, 0, 0, 0xb };
+
+static void
+fip_log_in(struct fcr_tables *t, uint64_t wwpn, uint32_t fcid, uint16_t port,
+	   const uint8_t *fcf)
+{
+	const uint8_t enode[6] = { 0x0e, 0, 0, 0, (uint8_t)(fcid >> 16), (uint8_t)fcid };
+
+	tu_fip_login(t, VLAN, wwpn, fcid, port, 1, enode, fcf);
+	assert_true(fcr_binding_by_fcid(t->bindings, VLAN, fcid) != FCR_BINDING_NONE);
+}
+
+static void
+each_leg_meets_the_fcf_its_vn_port_chose(void **state)
+{
+	static const uint32_t flood[3] = { 0, 1u << 0 | 1u << 2, 0 };
+	struct fcr_tables *t = tu_tables(1, 1u << 1);
+	struct fcr_pipeline p = {
+		.tables = t, .port_mac = port_mac, .passthrough = passthrough,
+		.nb_ports = 3, .worker = 0, .fabric_mask = 1u << 1, .flood = flood,
+	};
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct {
+		uint32_t s, d;           /* as sent */
+		uint16_t in;
+		const uint8_t *l2;       /* the FCF MAC it comes with */
+		uint16_t out;
+		uint32_t s_out, d_out;
+		const uint8_t *src, *dst; /* NULL: FPMA of s_out / d_out */
+	} c[] = {
+		/* host -> target, to the VT: from the VT's FCF */
+		{ FH, FT, 0, fcf_a, 2, FH, FVT, fcf_b, NULL },
+		/* VT -> host, as the target: from the host's FCF */
+		{ FVT, FH, 2, fcf_b, 0, FT, FH, fcf_a, NULL },
+		/* VI -> target, as the host: the host's MAC to the host's FCF */
+		{ FVI, FT, 2, fcf_b, 1, FH, FT, NULL, fcf_a },
+		/* target -> host, from the fabric to the VI: from the VI's FCF */
+		{ FT, FH, 1, fcf_a, 2, FT, FVI, fcf_b, NULL },
+		/* plain host -> fabric: untouched, to the host's own FCF */
+		{ FH, 0x410009, 0, fcf_a, 1, FH, 0x410009, NULL, fcf_a },
+	};
+	unsigned int i;
+	uint16_t out;
+	uint8_t a[6], b[6];
+	int id;
+
+	(void)state;
+	fcr_pipeline_forget(&p, NULL, 0);
+	fcr_route_add(t->routes, FCR_VLAN_ANY, 0x010000, 8, 0, NULL);
+	fcr_route_add(t->routes, FCR_VLAN_ANY, 0x410000, 8, 1, NULL);
+	fcr_route_add(t->routes, FCR_VLAN_ANY, 0x810000, 8, 2, NULL);
+	for (i = 0; i < 2; i++) {
+		struct fcr_event adv = { .type = FCR_EV_LOGIN, .kind = FCR_LOGIN_ADV,
+					 .vlan = VLAN, .port = 1, .via_fip = 1, .has_mac = 1,
+					 .name = 0x1000000000000000ull + i, .port_id = UINT32_MAX };
+
+		memcpy(adv.mac, i == 0 ? fcf_a : fcf_b, 6);
+		fcr_tables_event(t, &adv);
+	}
+	/* configured first: no cutover when its members log in */
+	id = fcr_redirect_add(t->redirects, VLAN, H, T, VI, VT);
+	assert_true(id >= 0);
+	assert_int_equal(fcr_tables_binding_add(t, VLAN, T, FT, FCR_BIND_STATIC), 0);
+	fip_log_in(t, H, FH, 0, fcf_a);
+	fip_log_in(t, VI, FVI, 2, fcf_b);
+	fip_log_in(t, VT, FVT, 2, fcf_b);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	/* each binding names the FCF that accepted its login */
+	assert_int_equal(fcr_tables_vn_fcf_mac(t, t->bindings->entry[fcr_binding_get(
+		t->bindings, VLAN, H, 0)].vn, a), 0);
+	assert_memory_equal(a, fcf_a, 6);
+	assert_int_equal(fcr_tables_vn_fcf_mac(t, t->bindings->entry[fcr_binding_get(
+		t->bindings, VLAN, VT, 0)].vn, b), 0);
+	assert_memory_equal(b, fcf_b, 6);
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct rte_mbuf *m = fcp(c[i].s, c[i].d);
+		uint8_t *e = rte_pktmbuf_mtod(m, uint8_t *);
+		uint8_t want[6];
+		struct fcr_frame f;
+
+		/* as its sender addressed it: an ENode to its FCF, the FCF from itself */
+		if (c[i].in == 1) {
+			memcpy(e + 6, c[i].l2, 6);
+			fcr_fpma(e, FCR_FC_MAP_DEFAULT, c[i].d);
+		} else {
+			memcpy(e, c[i].l2, 6);
+			fcr_fpma(e + 6, FCR_FC_MAP_DEFAULT, c[i].s);
+		}
+		run_on(&p, &m, c[i].in, &out, &st, ev);
+		assert_int_equal(out, c[i].out);
+		parse(m, &f);
+		assert_int_equal(f.s_id, c[i].s_out);
+		assert_int_equal(f.d_id, c[i].d_out);
+		fcr_fpma(want, FCR_FC_MAP_DEFAULT, c[i].s_out);
+		assert_memory_equal(e + 6, c[i].src != NULL ? c[i].src : want, 6);
+		fcr_fpma(want, FCR_FC_MAP_DEFAULT, c[i].d_out);
+		assert_memory_equal(e, c[i].dst != NULL ? c[i].dst : want, 6);
+		rte_pktmbuf_free(m);
+	}
+	fcr_tables_free(t);
+}
+
 /* The VT's PLOGI accept reaches the host as the target's: its port name
  * too, with a good CRC; the counters say so. */
 static void
@@ -1528,6 +1647,7 @@ main(void)
 		cmocka_unit_test(a_login_reply_goes_where_its_request_came_from),
 		cmocka_unit_test(a_login_accept_routed_into_the_fabric_waits_for_its_port),
 		cmocka_unit_test(fabric_macs_are_the_fcf_s_and_the_vn_port_s),
+		cmocka_unit_test(each_leg_meets_the_fcf_its_vn_port_chose),
 		cmocka_unit_test(an_els_on_a_leg_names_the_members_the_header_names),
 		cmocka_unit_test(the_ends_never_reach_the_service_node),
 		cmocka_unit_test(a_rewritten_frame_carries_the_mark_and_a_plain_one_does_not),

@@ -228,6 +228,7 @@ static void set_vlan(struct fcr_state_binding *b) { b->vlan = 4096; }
 static void set_enode_vlan(struct fcr_state_binding *b) { b->enode ^= 1ull << 48; }
 static void set_dup_wwpn(struct fcr_state_binding *b) { b->wwpn = mkb(0).wwpn; b->vlan = mkb(0).vlan; b->enode = 0; }
 static void set_dup_fcid(struct fcr_state_binding *b) { b->fcid = mkb(0).fcid; b->vlan = mkb(0).vlan; b->enode = 0; }
+static void set_no_fcf(struct fcr_state_binding *b) { b->fcf = 1; }
 
 static void
 each_bad_record_is_refused(void **state)
@@ -243,6 +244,7 @@ each_bad_record_is_refused(void **state)
 	refused_record(set_fcid25, "FCID 0x1000000");
 	refused_record(set_vlan, "VLAN 4096");
 	refused_record(set_enode_vlan, "ENode key");
+	refused_record(set_no_fcf, "FCF 1 (the file has 0)");
 	refused_record(set_dup_wwpn, "two bindings of VLAN 100 WWPN 2100000000000000");
 	refused_record(set_dup_fcid, "two bindings of VLAN 100 FCID 0x010000");
 }
@@ -265,13 +267,110 @@ another_node_version_or_size_is_refused(void **state)
 	small.max_bindings = 9;
 	assert_int_equal(decode(buf, len, &small, &info, &b, &f, why), -1);
 	assert_non_null(strstr(why, "10 bindings, more than this node's --max-bindings 9"));
-	buf[8] = 3;
+	buf[8] = 4;
 	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
-	assert_non_null(strstr(why, "format version 3, this program reads versions 1 and 2"));
+	assert_non_null(strstr(why, "format version 4, this program reads versions 1 to 3"));
 	memcpy(buf, "FCRSTATX", 8);
 	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
 	assert_non_null(strstr(why, "not a state file"));
 	free(buf);
+}
+
+/* FCF records (version 3): several on a VLAN, one of them its own; a
+ * binding names its FCF by record. A file whose FCF records or binding's
+ * FCF contradict is refused; a version 2 file's FCFs are each its VLAN's
+ * own, and a version 2 binding naming an FCF is no version 2 binding. */
+static void restamp(uint8_t *buf, size_t len);
+
+static size_t
+fcf_file(uint8_t *buf, size_t cap, const struct fcr_state_fcf *f, unsigned int nf,
+	 uint16_t bind_fcf, uint16_t bind_vlan)
+{
+	struct fcr_state_binding one = mkb(0);
+	struct fcr_state_enc e;
+	unsigned int i;
+
+	one.fcf = bind_fcf;
+	one.vlan = bind_vlan;
+	one.enode = 0;
+	assert_int_equal(fcr_state_begin(&e, buf, cap, NODE, 1, 8000), 0);
+	assert_int_equal(fcr_state_put_binding(&e, &one), 0);
+	for (i = 0; i < nf; i++)
+		assert_int_equal(fcr_state_put_fcf(&e, &f[i]), 0);
+	return fcr_state_end(&e);
+}
+
+/* A file of one binding of VLAN 100 naming FCF record bind_fcf and the
+ * FCFs f[0..nf): refused, the reason naming `says`. */
+static void
+fcf_file_refused(const struct fcr_state_fcf *f, unsigned int nf, uint16_t bind_fcf,
+		 const char *says)
+{
+	struct fcr_state_binding *b;
+	struct fcr_state_fcf *g;
+	struct fcr_state_info info;
+	uint8_t buf[512];
+	char why[256];
+	size_t len = fcf_file(buf, sizeof(buf), f, nf, bind_fcf, 100);
+
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &g, why), -1);
+	if (strstr(why, says) == NULL)
+		fail_msg("'%s' does not say '%s'", why, says);
+	free(b);
+	free(g);
+}
+
+static void
+fcf_records_name_several_fcfs_of_a_vlan(void **state)
+{
+	struct fcr_state_fcf two[3] = { mkf(100), mkf(100), mkf(101) };
+	struct fcr_state_binding *b;
+	struct fcr_state_fcf *f;
+	struct fcr_state_info info;
+	uint8_t buf[512];
+	char why[256];
+	size_t len;
+
+	(void)state;
+	two[1].mac[5] = 0x42;
+	two[1].current = 1;
+	two[2].current = 1;
+	len = fcf_file(buf, sizeof(buf), two, 3, 2, 100);
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), 0);
+	assert_int_equal(info.nb_fcfs, 3);
+	assert_true(f[0].current == 0 && f[1].current == 1 && f[1].mac[5] == 0x42);
+	assert_int_equal(b[0].fcf, 2);
+	free(b);
+	free(f);
+
+	/* the binding's FCF is of another VLAN; two of a VLAN's own; one FCF
+	 * twice; flags other than 0 and 1 */
+	fcf_file_refused(two, 3, 3, "binding 0: its FCF is of VLAN 101, it of VLAN 100");
+	two[0].current = 1;
+	fcf_file_refused(two, 3, 1, "FCF 1: a second FCF of VLAN 100's own");
+	two[0].current = 0;
+	two[1].mac[5] = two[0].mac[5];
+	fcf_file_refused(two, 3, 1, "FCF 1: a second record of VLAN 100 FCF 0e:fc:00:ff:ff:64");
+	two[1].mac[5] = 0x42;
+	two[0].current = 2;
+	fcf_file_refused(two, 3, 1, "FCF 0: VLAN, FC-MAP, MAC or reserved");
+
+	/* version 2: one FCF a VLAN, its own; a binding names none */
+	two[0].current = 0;
+	len = fcf_file(buf, sizeof(buf), &two[0], 1, 0, 100);
+	buf[8] = 2;
+	restamp(buf, len);
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), 0);
+	assert_true(f[0].current == 1 && b[0].fcf == 0);
+	free(b);
+	free(f);
+	len = fcf_file(buf, sizeof(buf), &two[0], 1, 1, 100);
+	buf[8] = 2;
+	restamp(buf, len);
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
+	assert_non_null(strstr(why, "binding 0: reserved bytes not zero"));
+	free(b);
+	free(f);
 }
 
 static void
@@ -572,6 +671,61 @@ a_snapshot_keeps_the_learned_bindings_and_fcfs_alone(void **state)
 	fcr_tables_free(u);
 }
 
+/* Two FCFs on a VLAN: each binding keeps the FCF that accepted its login
+ * across a snapshot and a restore into tables whose registry gives the
+ * FCFs other slots; the VLAN's own FCF stays its last advertiser. */
+static void
+a_bindings_fcf_survives_a_snapshot_and_a_restore(void **state)
+{
+	static const uint8_t a[6] = { 0x0e, 0xfc, 0x00, 0, 0, 0xa }, bm[6] = { 0x0e, 0xfc, 0x00, 0, 0, 0xb };
+	static const uint8_t other[6] = { 0x0e, 0xfc, 0x00, 0, 0, 0xc };
+	struct fcr_tables *t = mk(), *u = mk();
+	const uint64_t tpm = 1000, now = 1000000000;
+	struct fcr_state_binding *b;
+	struct fcr_state_fcf *f;
+	struct fcr_state_info info;
+	uint8_t *buf = NULL, mac[6];
+	size_t cap = 0, len;
+	char why[256];
+	int sa, sb;
+	uint32_t i;
+
+	(void)state;
+	fcr_tables_fcf_set(t, VLAN, a, 0x10000000000000aull, 1, 0x0efc00);
+	sa = fcr_tables_fcf_register(t, VLAN, fcr_vn_pack(a, 0), 0x10000000000000aull);
+	fcr_tables_fcf_set(t, VLAN, bm, 0x10000000000000bull, 1, 0x0efc00);
+	sb = fcr_tables_fcf_register(t, VLAN, fcr_vn_pack(bm, 0), 0x10000000000000bull);
+	assert_true(sa == 0 && sb == 1);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(fcr_tables_binding_restore(t, VLAN, 0x2200000000000000ull | i,
+			0x010000 | i, vn_of(0x010000 | i, 0) |
+			(uint64_t)((i & 1 ? sb : sa) + 1) << FCR_VN_FCF_SHIFT, enode_of(i), now, tpm), 0);
+	len = fcr_state_snapshot(t, NODE, 1700000000, &buf, &cap);
+	assert_true(len > 0);
+	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), 0);
+	assert_int_equal(info.nb_fcfs, 2);
+	assert_true(f[0].current == 0 && f[1].current == 1);
+
+	/* another node's registry: C first, so A and B take slots 1 and 2 */
+	assert_int_equal(fcr_tables_fcf_register(u, VLAN, fcr_vn_pack(other, 0), 1), 0);
+	u->fka_ms = info.fka_ms;
+	assert_int_equal(fcr_state_restore(u, b, info.nb_bindings, f, info.nb_fcfs, now, tpm), 4);
+	for (i = 0; i < 4; i++) {
+		uint32_t n = fcr_binding_get(u->bindings, VLAN, 0x2200000000000000ull | i, 0);
+
+		assert_true(n != FCR_BINDING_NONE);
+		assert_int_equal(fcr_tables_vn_fcf_mac(u, u->bindings->entry[n].vn, mac), 0);
+		assert_memory_equal(mac, i & 1 ? bm : a, 6);
+		assert_int_equal(fcr_vn_fcf(u->bindings->entry[n].vn), i & 1 ? 3 : 2);
+	}
+	assert_memory_equal(u->fcf[VLAN].mac, bm, 6);
+	free(b);
+	free(f);
+	free(buf);
+	fcr_tables_free(t);
+	fcr_tables_free(u);
+}
+
 /* What the cutover's notes say: how many pairs' paths changed. */
 static void
 count_cutovers(void *ctx, const struct fcr_note *n)
@@ -718,6 +872,8 @@ main(void)
 		cmocka_unit_test(every_truncation_and_every_flipped_bit_is_refused),
 		cmocka_unit_test(each_bad_record_is_refused),
 		cmocka_unit_test(another_node_version_or_size_is_refused),
+		cmocka_unit_test(fcf_records_name_several_fcfs_of_a_vlan),
+		cmocka_unit_test(a_bindings_fcf_survives_a_snapshot_and_a_restore),
 		cmocka_unit_test(an_encoder_without_room_says_so),
 		cmocka_unit_test(restored_bindings_activate_a_redirect_and_silent_enodes_time_out),
 		cmocka_unit_test(fcf_records_restore_the_vlans_fc_map),

@@ -734,7 +734,8 @@ stale_updates_are_rejected(void **state)
 }
 
 /* An HA pair is cabled alike (--sync-same-ports): a binding the active node
- * learned keeps its port and MACs at the standby, whose ENode is known to
+ * learned keeps its port, its MACs and its FCF (by MAC, in the standby's own
+ * registry slot) at the standby, whose ENode is known to
  * have logged in but is not watched (no keep-alive reaches a standby). A
  * node not cabled so, a port that is a fabric port here, and a binding
  * learned at a peer carry no port: from the FPMA MAC on any port. */
@@ -744,6 +745,7 @@ a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
 	struct fcr_tables *a, *b, *c;
 	const uint8_t vmac[6] = { 0x0e, 0xfc, 0x00, 0x01, 0x00, 0x01 };
 	const uint8_t emac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	const uint8_t fmac[6] = { 0x0e, 0xfc, 0x00, 0xff, 0xff, 0x0b };
 	uint64_t enode = fcr_enode_key(10, emac), vn = fcr_vn_pack(vmac, 2);
 	const struct fcr_enode *e;
 	uint32_t n;
@@ -754,8 +756,13 @@ a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
 	c = nodes[2].t;
 	a->fabric_mask = b->fabric_mask = c->fabric_mask = 1;
 	b->peers_same_ports = 1;
+	/* the FCF that accepted H(1): in both registries, in another slot at b */
+	assert_int_equal(fcr_tables_fcf_register(a, 10, fcr_vn_pack(fmac, 0), 0x2001), 0);
+	assert_int_equal(fcr_tables_fcf_register(b, 10, fcr_vn_pack(emac, 0), 0x2002), 0);
+	assert_int_equal(fcr_tables_fcf_register(b, 10, fcr_vn_pack(fmac, 0), 0x2001), 1);
 	run(50, 3);
-	assert_int_equal(fcr_tables_binding_restore(a, 10, H(1), 0x010001, vn, enode, now, 1), 0);
+	assert_int_equal(fcr_tables_binding_restore(a, 10, H(1), 0x010001,
+						    vn | 1ull << FCR_VN_FCF_SHIFT, enode, now, 1), 0);
 	/* logged in through port 0: a fabric port on the twin too */
 	assert_int_equal(fcr_tables_binding_restore(a, 10, H(2), 0x010002,
 						     fcr_vn_pack(vmac, 0), enode, now, 1), 0);
@@ -766,10 +773,11 @@ a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
 	n = fcr_binding_get(b->bindings, 10, H(1), 0);
 	assert_int_not_equal(n, FCR_BINDING_NONE);
 	assert_int_equal(b->bindings->entry[n].origin, FCR_BIND_LEARNED);
-	assert_true(b->bindings->entry[n].vn == vn);
+	assert_true(b->bindings->entry[n].vn == (vn | 2ull << FCR_VN_FCF_SHIFT));
 	assert_true(b->bindings->entry[n].enode == enode);
 	e = fcr_enode_find(b->enodes, enode);
 	assert_non_null(e);
+	assert_true(e->fcf == fcr_vn_pack(fmac, 0));
 	assert_int_equal(e->logged_in, 1);
 	assert_int_equal(e->watched, 0);
 	for (n = 2; n <= 3; n++) {

@@ -1042,6 +1042,65 @@ advertise(struct fcr_tables *t, uint8_t fcf_last, uint16_t port, uint64_t name)
 	fcr_tables_event(t, &ev);
 }
 
+/* A login over FIP from ENode 0e:..:enode_last through the edge port,
+ * accepted by the FCF of MAC 0e:fc:00:ff:ff:fcf_last: wwpn bound at fcid. */
+static void
+fip_login_via(struct fcr_tables *t, uint64_t wwpn, uint32_t fcid, uint8_t enode_last,
+	      uint8_t fcf_last)
+{
+	tu_fip_login(t, VLAN, wwpn, fcid, EDGE_PORT, FABRIC_PORT,
+		     (const uint8_t[6]){ 0x0e, 0, 0, 0, 0, enode_last },
+		     (const uint8_t[6]){ 0x0e, 0xfc, 0, 0xff, 0xff, fcf_last });
+}
+
+static unsigned int
+fcf_of(const struct fcr_tables *t, uint64_t wwpn)
+{
+	uint32_t n = fcr_binding_get(t->bindings, VLAN, wwpn, 0);
+
+	assert_true(n != FCR_BINDING_NONE);
+	return fcr_vn_fcf(t->bindings->entry[n].vn);
+}
+
+/*
+ * The FCF registry: each FCF advertising on a fabric port keeps the slot it
+ * was given (a new name changes no slot); a 64th is counted, not kept. A
+ * login names the slot of the FCF that accepted it (the source of its
+ * accept), none when that FCF never advertised or is not kept; a login
+ * again through another FCF names that one; an advertisement through an
+ * edge port registers nothing.
+ */
+static void
+the_fcf_registry_keeps_each_fcf_s_slot_and_logins_name_theirs(void **state)
+{
+	struct fcr_tables *t = mk();
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < FCR_FCFS_MAX; i++)
+		advertise(t, (uint8_t)i, FABRIC_PORT, 0x1000 + i);
+	advertise(t, 200, EDGE_PORT, 0x2000);
+	assert_int_equal(t->nb_fcfs, FCR_FCFS_MAX);
+	assert_int_equal(t->st.fcfs_untracked, 0);
+	advertise(t, 200, FABRIC_PORT, 0x2000);
+	assert_int_equal(t->nb_fcfs, FCR_FCFS_MAX);
+	assert_int_equal(t->st.fcfs_untracked, 1);
+	advertise(t, 5, FABRIC_PORT, 0x3005);
+	assert_int_equal(fcr_tables_fcf_slot(t, VLAN, fcr_vn_pack((const uint8_t[6]){
+		0x0e, 0xfc, 0, 0xff, 0xff, 5 }, 0)), 5);
+	assert_true(t->fcfs[5].name == 0x3005);
+
+	fip_login_via(t, H, FH, 1, 7);
+	assert_int_equal(fcf_of(t, H), 8);
+	fip_login_via(t, T, FT, 2, 200);      /* not kept */
+	assert_int_equal(fcf_of(t, T), 0);
+	fip_login_via(t, VI, FVI, 3, 250);    /* never advertised */
+	assert_int_equal(fcf_of(t, VI), 0);
+	fip_login_via(t, H, FH, 1, 9);        /* again, through another FCF */
+	assert_int_equal(fcf_of(t, H), 10);
+	fcr_tables_free(t);
+}
+
 static void
 record_relogin(void *ctx, const struct fcr_note *n)
 {
@@ -2725,6 +2784,7 @@ main(void)
 		cmocka_unit_test(a_burst_keeps_what_each_first_frame_does),
 		cmocka_unit_test(random_bursts_apply_as_their_events_one_by_one),
 		cmocka_unit_test(vn_cache_follows_every_change_to_the_vn_table),
+		cmocka_unit_test(the_fcf_registry_keeps_each_fcf_s_slot_and_logins_name_theirs),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);

@@ -33,6 +33,21 @@ struct rte_rcu_qsbr;
 /* told to log in again (a cutover) and not yet back: nothing goes to it,
  * nothing it still sends goes on */
 #define FCR_VN_LEAVING (1ull << 57)
+/* bits 58-63: the FCF its login was accepted by, as its slot in the
+ * tables' FCF registry plus one (fcr_tables.h; 0: not known): the MAC a
+ * frame to it comes from, and one from it goes to, when the frame was not
+ * the FCF's own (a redirect's leg). Local to this node: never written to
+ * the state file or sent to a peer as such. */
+#define FCR_VN_FCF_SHIFT 58
+#define FCR_VN_FCF_MASK (0x3Full << FCR_VN_FCF_SHIFT)
+/* what a VN_Port's source is without the FCF and the flags */
+#define FCR_VN_SOURCE ((1ull << 56) - 1)
+
+static inline unsigned int
+fcr_vn_fcf(uint64_t vn)
+{
+	return (unsigned int)(vn >> FCR_VN_FCF_SHIFT);
+}
 #define FCR_VN_ANY (FCR_VN_ANY_MAC | (uint64_t)FCR_VN_ANY_PORT << 48)
 
 static inline uint64_t

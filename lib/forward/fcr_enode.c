@@ -91,7 +91,8 @@ fcr_enode_seen(struct fcr_enode_table *et, uint64_t key, uint64_t now, uint64_t 
 }
 
 int
-fcr_enode_logged_in(struct fcr_enode_table *et, uint64_t key, uint64_t now, uint64_t fcf)
+fcr_enode_logged_in(struct fcr_enode_table *et, uint64_t key, uint64_t now, uint64_t fcf,
+		    unsigned int port)
 {
 	int pos = slot_of(et, key, now);
 
@@ -101,6 +102,9 @@ fcr_enode_logged_in(struct fcr_enode_table *et, uint64_t key, uint64_t now, uint
 		et->e[pos].resetting = 0;
 		if (fcf != 0)
 			et->e[pos].fcf = fcf;
+		/* where a Clear Virtual Link finds it before its first keep-alive */
+		if (port < FCR_VN_ANY_PORT)
+			et->e[pos].port = (uint8_t)port;
 	}
 	return pos;
 }

@@ -65,13 +65,14 @@ int fcr_enode_alive(struct fcr_enode_table *et, uint64_t key, uint64_t now);
 int fcr_enode_seen(struct fcr_enode_table *et, uint64_t key, uint64_t now,
 		   uint64_t fcf, unsigned int port);
 
-/* The fabric accepted a login through key at time now, from the FCF of
- * MAC fcf (0: not known): it is an ENode the fabric knows logged in, and
+/* The fabric accepted a login through key, asked on edge port `port`
+ * (FCR_VN_ANY_PORT: not known), at time now, from the FCF of MAC fcf (0:
+ * not known): it is an ENode the fabric knows logged in, and
  * the keep-alive clock of one watched starts again (an ENode is silent
  * while it logs in again, a Clear Virtual Link's reset); one not watched
  * stays so until it keeps alive. Its slot, or -ENOSPC. */
 int fcr_enode_logged_in(struct fcr_enode_table *et, uint64_t key, uint64_t now,
-			uint64_t fcf);
+			uint64_t fcf, unsigned int port);
 
 /* key asks to log in (a FIP FLOGI or FDISC) at now: it is given a wait
  * more (fcr_enode_needs_relogin counts from now), not watched for it. */

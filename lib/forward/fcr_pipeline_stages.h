@@ -588,33 +588,43 @@ fcr_pipeline_vn_nexthop(uint64_t vn, struct fcr_nexthop *hop)
 /*
  * MACs in a fabric (FC-BB-5): an ENode takes a frame only from its FCF's
  * MAC and only for its VN_Port's MAC (low 24 bits the D_ID); the FCF only
- * from the VN_Port MAC of the S_ID. fcredirect is not the FCF, so it never
- * writes its own port MAC: the FCF's MAC is in the frame, as the
- * destination an ENode addressed or the source the FCF sent from.
- *   to an edge port: source the FCF's MAC, destination the route's (FPMA);
- *   to a fabric port: destination the FCF's MAC, source the VN_Port MAC of
- *   the S_ID (kept when the S_ID is; FPMA of the new one when rewritten).
- * Between two fabric ports the frame keeps its MACs but for that source.
+ * from the VN_Port MAC of the S_ID, and only for a VN_Port that logged in
+ * to it. fcredirect is not the FCF, so it never writes its own port MAC:
+ *   to an edge port: source the FCF the D_ID's VN_Port logged in to (vto,
+ *   its source word), else the FCF's MAC in the frame (the source the FCF
+ *   sent from, the destination an ENode addressed); destination the
+ *   route's (FPMA);
+ *   to a fabric port: the frame's MACs, but for a rewritten S_ID: source
+ *   that VN_Port's MAC, destination its FCF (vfrom, its source word; FPMA
+ *   of the S_ID and the frame's FCF when not known).
+ * With one FCF on a VLAN the words name the FCF in the frame; with several,
+ * a redirect's leg joins VN_Ports of different FCFs.
  */
 static inline void
 fcr_pipeline_fabric_macs(const struct fcr_pipeline *p, struct rte_ether_hdr *eth,
 			 uint16_t in_port, const struct fcr_nexthop *hop, uint16_t vlan,
-			 uint32_t s_in, uint32_t s_out, uint32_t d_out)
+			 uint32_t s_in, uint32_t s_out, uint32_t d_out, uint64_t vto,
+			 uint64_t vfrom)
 {
 	int from_fabric = p->fabric_mask >> in_port & 1;
 	int to_fabric = p->fabric_mask >> hop->port & 1;
 	uint8_t fcf[6];
 
 	if (!to_fabric) {
-		memcpy(fcf, from_fabric ? eth->src_addr.addr_bytes :
-		       eth->dst_addr.addr_bytes, 6);
+		if (fcr_tables_vn_fcf_mac(p->tables, vto, fcf) < 0)
+			memcpy(fcf, from_fabric ? eth->src_addr.addr_bytes :
+			       eth->dst_addr.addr_bytes, 6);
 		fcr_pipeline_hop_dst(p, eth, hop, vlan, d_out);
 		memcpy(eth->src_addr.addr_bytes, fcf, 6);
 		return;
 	}
-	/* the destination stays: the FCF's MAC its ENode or the FCF put */
-	if (s_out != s_in)
+	if (s_out == s_in)
+		return;
+	if (vfrom != 0 && !(vfrom & FCR_VN_ANY_MAC))
+		fcr_vn_mac(vfrom, eth->src_addr.addr_bytes);
+	else
 		fcr_fpma(eth->src_addr.addr_bytes, fcr_tables_fc_map(p->tables, vlan), s_out);
+	(void)fcr_tables_vn_fcf_mac(p->tables, vfrom, eth->dst_addr.addr_bytes);
 }
 
 /*
@@ -634,7 +644,7 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 	const struct fcr_route_table *rt = p->tables->routes;
 	uint32_t nh[FCR_PIPELINE_BURST_MAX];
 	uint64_t vk[FCR_PIPELINE_BURST_MAX], vn[FCR_PIPELINE_BURST_MAX];
-	uint64_t vto[FCR_PIPELINE_BURST_MAX];
+	uint64_t vto[FCR_PIPELINE_BURST_MAX], vfrom[FCR_PIPELINE_BURST_MAX];
 	uint8_t vi[FCR_PIPELINE_BURST_MAX];
 	unsigned int i, nv = 0;
 
@@ -659,6 +669,20 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 				vto[vi[i]] = vn[i];
 			else if (vn[i] & FCR_VN_LEAVING)
 				vto[vi[i]] = FCR_VN_LEAVING;
+		/* the VN_Port a rewritten S_ID names: its MAC and its FCF */
+		for (i = 0, nv = 0; i < k; i++) {
+			vfrom[i] = 0;
+			if (w->sid[i] != w->f[i].s_id) {
+				vk[nv] = fcr_vn_key(w->f[i].vlan, w->sid[i]);
+				vi[nv++] = (uint8_t)i;
+			}
+		}
+		if (nv != 0) {
+			fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, vk, nv, vn);
+			for (i = 0; i < nv; i++)
+				if (!(vn[i] & FCR_VN_LEAVING))
+					vfrom[vi[i]] = vn[i];
+		}
 	}
 	for (i = 0; i < k; i++) {
 		struct rte_mbuf *m = pkts[w->pos[i]];
@@ -730,7 +754,8 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		if (p->fabric_mask != 0)
 			fcr_pipeline_fabric_macs(p, eth, in_port, hop, w->f[i].vlan, w->f[i].s_id,
-						 w->sid[i], w->did[i]);
+						 w->sid[i], w->did[i],
+						 vto[i] == FCR_VN_LEAVING ? 0 : vto[i], vfrom[i]);
 		else {
 			fcr_pipeline_hop_dst(p, eth, hop, w->f[i].vlan, w->did[i]);
 			memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);

@@ -86,7 +86,7 @@ fcr_state_put_binding(struct fcr_state_enc *e, const struct fcr_state_binding *b
 	put_le(p + 16, b->enode, 8);
 	put_le(p + 24, b->fcid, 4);
 	put_le(p + 28, b->vlan, 2);
-	put_le(p + 30, 0, 2);
+	put_le(p + 30, b->fcf, 2);
 	e->len += FCR_STATE_BINDING_LEN;
 	e->nb_bindings++;
 	return 0;
@@ -103,6 +103,7 @@ fcr_state_put_fcf(struct fcr_state_enc *e, const struct fcr_state_fcf *f)
 	memset(p, 0, FCR_STATE_FCF_LEN);
 	put_le(p, f->vlan, 2);
 	p[2] = f->map_known;
+	p[3] = f->current;
 	put_le(p + 4, f->fc_map, 4);
 	memcpy(p + 8, f->mac, 6);
 	put_le(p + 16, f->name, 8);
@@ -170,8 +171,8 @@ fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *
 		WHY("not a state file (no FCRSTATE magic)");
 	info->version = (uint32_t)get_le(buf + 8, 4);
 	/* another version may lay out its fields otherwise: nothing more is read */
-	if (info->version != FCR_STATE_VERSION && info->version != 1)
-		WHY("format version %" PRIu32 ", this program reads versions 1 and %u",
+	if (info->version < 1 || info->version > FCR_STATE_VERSION)
+		WHY("format version %" PRIu32 ", this program reads versions 1 to %u",
 		    info->version, FCR_STATE_VERSION);
 	if (len < FCR_STATE_HDR_LEN + 4)
 		WHY("truncated: %zu bytes, less than a header", len);
@@ -199,7 +200,8 @@ fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *
 		WHY("%" PRIu32 " bindings, more than this node's --max-bindings %" PRIu32,
 		    info->nb_bindings, exp->max_bindings);
 	if (info->nb_fcfs > FCR_STATE_MAX_FCFS)
-		WHY("%" PRIu32 " FCFs, more than one a VLAN", info->nb_fcfs);
+		WHY("%" PRIu32 " FCFs, more than one a VLAN and %u others", info->nb_fcfs,
+		    FCR_STATE_MAX_FCFS - 4096);
 	if (info->nb_paths > exp->max_paths)
 		WHY("%" PRIu32 " redirect paths, more than this node's --max-redirects %" PRIu32,
 		    info->nb_paths, exp->max_paths);
@@ -270,8 +272,9 @@ first_twin(struct fcr_state_binding *b, uint32_t n, int (*cmp)(const void *, con
 }
 
 static int
-binding_check(const uint8_t *p, const struct fcr_state_expect *exp, uint32_t i,
-	      struct fcr_state_binding *b, char *why, size_t why_len)
+binding_check(const uint8_t *p, const struct fcr_state_expect *exp,
+	      const struct fcr_state_info *info, uint32_t i, struct fcr_state_binding *b,
+	      char *why, size_t why_len)
 {
 	unsigned int port;
 
@@ -280,9 +283,13 @@ binding_check(const uint8_t *p, const struct fcr_state_expect *exp, uint32_t i,
 	b->enode = get_le(p + 16, 8);
 	b->fcid = (uint32_t)get_le(p + 24, 4);
 	b->vlan = (uint16_t)get_le(p + 28, 2);
+	b->fcf = (uint16_t)get_le(p + 30, 2);
 	port = (unsigned int)(b->vn >> 48) & 0xFF;
-	if (!zeros(p + 30, 2))
+	if (info->version < 3 && b->fcf != 0)
 		WHY("binding %" PRIu32 ": reserved bytes not zero", i);
+	if (b->fcf > info->nb_fcfs)
+		WHY("binding %" PRIu32 ": FCF %u (the file has %" PRIu32 ")", i, b->fcf,
+		    info->nb_fcfs);
 	if (b->vlan >= 4096)
 		WHY("binding %" PRIu32 ": VLAN %u (not below 4096)", i, b->vlan);
 	if (b->fcid == 0 || b->fcid > 0xFFFFFF)
@@ -310,6 +317,7 @@ fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect 
 		  struct fcr_state_fcf *f, char *why, size_t why_len)
 {
 	uint64_t vlans[4096 / 64] = { 0 };
+	struct fcr_state_fcf *x, *y;
 	const uint8_t *p = buf + FCR_STATE_HDR_LEN + info->node_len;
 	const struct fcr_state_binding *t;
 	uint32_t i;
@@ -318,23 +326,37 @@ fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect 
 	    (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN != len)
 		WHY("%zu bytes, not what its header counts", len);
 	for (i = 0; i < info->nb_bindings; i++, p += FCR_STATE_BINDING_LEN)
-		if (binding_check(p, exp, i, &b[i], why, why_len) < 0)
+		if (binding_check(p, exp, info, i, &b[i], why, why_len) < 0)
 			return -1;
 	for (i = 0; i < info->nb_fcfs; i++, p += FCR_STATE_FCF_LEN) {
-		struct fcr_state_fcf *x = &f[i];
-
+		x = &f[i];
 		x->vlan = (uint16_t)get_le(p, 2);
 		x->map_known = p[2];
+		/* before version 3 every FCF is its VLAN's */
+		x->current = info->version < 3 ? (p[3] == 0) : p[3];
 		x->fc_map = (uint32_t)get_le(p + 4, 4);
 		memcpy(x->mac, p + 8, 6);
 		x->name = get_le(p + 16, 8);
-		if (x->vlan >= 4096 || p[3] != 0 || !zeros(p + 14, 2) || x->map_known > 1 ||
+		if (x->vlan >= 4096 || x->current > 1 || !zeros(p + 14, 2) || x->map_known > 1 ||
 		    x->fc_map > 0xFFFFFF || !mac_ok(mac48(x->mac)))
 			WHY("FCF %" PRIu32 ": VLAN, FC-MAP, MAC or reserved bytes out of range", i);
+		if (!x->current)
+			continue;
 		if (vlans[x->vlan >> 6] >> (x->vlan & 63) & 1)
-			WHY("FCF %" PRIu32 ": a second FCF on VLAN %u", i, x->vlan);
+			WHY("FCF %" PRIu32 ": a second FCF of VLAN %u's own", i, x->vlan);
 		vlans[x->vlan >> 6] |= 1ull << (x->vlan & 63);
 	}
+	/* at most some thousands: every pair is cheap enough once at start */
+	for (x = f; x < f + info->nb_fcfs; x++)
+		for (y = f; y < x; y++)
+			if (x->vlan == y->vlan && memcmp(x->mac, y->mac, 6) == 0)
+				WHY("FCF %u: a second record of VLAN %u FCF %02x:%02x:%02x:%02x:%02x:%02x",
+				    (unsigned int)(x - f), x->vlan, x->mac[0], x->mac[1], x->mac[2],
+				    x->mac[3], x->mac[4], x->mac[5]);
+	for (i = 0; i < info->nb_bindings; i++)
+		if (b[i].fcf != 0 && f[b[i].fcf - 1].vlan != b[i].vlan)
+			WHY("binding %" PRIu32 ": its FCF is of VLAN %u, it of VLAN %u", i,
+			    f[b[i].fcf - 1].vlan, b[i].vlan);
 	if ((t = first_twin(b, info->nb_bindings, by_wwpn)) != NULL)
 		WHY("two bindings of VLAN %u WWPN %016" PRIx64, t->vlan, t->wwpn);
 	if ((t = first_twin(b, info->nb_bindings, by_fcid)) != NULL)

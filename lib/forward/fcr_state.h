@@ -26,11 +26,14 @@
  *    16   8  its ENode (fcr_enode_key: MAC, VLAN in 48-59), 0: none
  *    24   4  FCID (24 bits, not 0)
  *    28   2  VLAN (< 4096)
- *    30   2  0
+ *    30   2  version 3: its FCF, the FCF record's index + 1 (an FCF of its
+ *            VLAN; 0: not known); 0 before
  *   F FCF records, 24 bytes each
  *     0   2  VLAN (< 4096)
  *     2   1  map_known: the VLAN's FC-MAP is from its advertisements (0, 1)
- *     3   1  0
+ *     3   1  version 3: 1 the VLAN's FCF (its last advertiser, one a VLAN
+ *            at most), 0 another FCF of the VLAN; 0 before (every record
+ *            is its VLAN's FCF)
  *     4   4  the VLAN's FC-MAP (24 bits)
  *     8   6  the FCF's MAC (unicast)
  *    14   2  0
@@ -49,8 +52,9 @@
  *
  * A decoder takes a file whole or not at all: every field above is
  * checked, and no two bindings share a (VLAN, WWPN) or a (VLAN, FCID), no
- * two paths a (VLAN, host, target), before the caller applies any of it.
- * Version 1 files (no paths) are read as well.
+ * two paths a (VLAN, host, target), no two FCFs a (VLAN, MAC), before the
+ * caller applies any of it. Versions 1 (no paths) and 2 (one FCF a VLAN)
+ * are read as well.
  */
 #ifndef FCR_STATE_H
 #define FCR_STATE_H
@@ -59,13 +63,14 @@
 #include <stdint.h>
 
 #define FCR_STATE_MAGIC "FCRSTATE"
-#define FCR_STATE_VERSION 2u
+#define FCR_STATE_VERSION 3u
 #define FCR_STATE_PATH_LEN 40u
 #define FCR_STATE_HDR_LEN 64u
 #define FCR_STATE_BINDING_LEN 32u
 #define FCR_STATE_FCF_LEN 24u
 #define FCR_STATE_NODE_MAX 255u
-#define FCR_STATE_MAX_FCFS 4096u
+/* one a VLAN, and the registry's others */
+#define FCR_STATE_MAX_FCFS (4096u + 64u)
 
 struct fcr_state_binding {
 	uint64_t wwpn;
@@ -73,6 +78,7 @@ struct fcr_state_binding {
 	uint64_t enode;   /* fcr_enode_key, or 0 */
 	uint32_t fcid;
 	uint16_t vlan;
+	uint16_t fcf;     /* its FCF: the FCF record's index + 1, or 0 */
 };
 
 struct fcr_state_fcf {
@@ -80,6 +86,7 @@ struct fcr_state_fcf {
 	uint32_t fc_map;
 	uint16_t vlan;
 	uint8_t map_known;
+	uint8_t current;  /* the VLAN's FCF (every record before version 3) */
 	uint8_t mac[6];
 };
 

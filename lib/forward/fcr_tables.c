@@ -351,9 +351,15 @@ is_fabric_reply(const struct fcr_event *ev)
 }
 
 static int
+from_fabric_port(const struct fcr_tables *t, unsigned int port)
+{
+	return port < 32 && (t->fabric_mask >> port & 1);
+}
+
+static int
 from_fabric(const struct fcr_tables *t, const struct fcr_event *ev)
 {
-	return ev->port < 32 && (t->fabric_mask >> ev->port & 1);
+	return from_fabric_port(t, ev->port);
 }
 
 /*
@@ -540,9 +546,12 @@ fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 	if (t->peers_same_ports && log != NULL)
 		log->muted = muted;
 	if (rc == 0 && enode != 0) {
+		unsigned int s = fcr_vn_fcf(vn);
+
 		if (!t->peers_same_ports)
 			fcr_enode_alive(t->enodes, enode, then);
-		fcr_enode_logged_in(t->enodes, enode, then, 0);
+		fcr_enode_logged_in(t->enodes, enode, then, s != 0 ? t->fcfs[s - 1].mac : 0,
+				    (unsigned int)(vn >> 48) & 0xFF);
 	}
 	return rc;
 }
@@ -557,9 +566,11 @@ fcr_tables_binding_twin(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 	if (port >= FCR_VN_ANY_PORT || (t->nb_ports != 0 && port >= t->nb_ports) ||
 	    (port < 32 && (t->fabric_mask >> port & 1)))
 		return fcr_tables_binding_add(t, vlan, wwpn, fcid, FCR_BIND_LEARNED);
-	rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn & ((1ull << 56) - 1), enode, 1, 0);
+	rc = learn(t, vlan, wwpn, fcid & FCR_FCID_MASK, vn & (FCR_VN_SOURCE | FCR_VN_FCF_MASK),
+		   enode, 1, 0);
 	if (rc == 0 && enode != 0)
-		fcr_enode_logged_in(t->enodes, enode, now, 0);
+		fcr_enode_logged_in(t->enodes, enode, now,
+				    fcr_vn_fcf(vn) != 0 ? t->fcfs[fcr_vn_fcf(vn) - 1].mac : 0, port);
 	return rc;
 }
 
@@ -646,43 +657,71 @@ granted_vn(const struct fcr_tables *t, const struct fcr_event *ev)
 	return fcr_vn_pack(mac, 0);
 }
 
-/* A login over FIP through an ENode was accepted (ev: the request or the
- * accept): its keep-alive clock starts again, its FCF is the one that
- * accepted. */
+/* The FCF that accepted a login (the accept's source MAC), as a VN_Port's
+ * source word names it; 0 when it never advertised here. */
+static uint64_t
+accepted_by(const struct fcr_tables *t, const struct fcr_event *ev)
+{
+	int i = fcr_tables_fcf_slot(t, ev->vlan, ev->fcf);
+
+	return i < 0 ? 0 : (uint64_t)(i + 1) << FCR_VN_FCF_SHIFT;
+}
+
+/* A login over FIP through an ENode, asked on port, was accepted (ev: the
+ * request or the accept): its keep-alive clock starts again, its FCF is
+ * the one that accepted, its port the one it asked through (an edge port). */
 static void
-enode_logged_in(struct fcr_tables *t, const struct fcr_event *ev)
+enode_logged_in(struct fcr_tables *t, const struct fcr_event *ev, unsigned int port)
 {
 	if (ev->via_fip && ev->kind != FCR_LOGIN_LOGO)
 		fcr_enode_logged_in(t->enodes, fcr_enode_key(ev->vlan, ev->enode), ev->tsc,
-				    ev->fcf);
+				    ev->fcf, from_fabric_port(t, port) ? FCR_VN_ANY_PORT : port);
 }
 
-static void
-fcf_seen(struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint64_t name)
+int
+fcr_tables_fcf_slot(const struct fcr_tables *t, uint16_t vlan, uint64_t mac)
 {
 	unsigned int i;
 
-	for (i = 0; i < t->nb_fcfs && i < FCR_FCFS_MAX; i++)
-		if (t->fcfs[i].vlan == vlan && t->fcfs[i].mac == mac) {
-			t->fcfs[i].name = name;
-			return;
-		}
-	/* full: the oldest entry makes room */
-	i = t->nb_fcfs++ % FCR_FCFS_MAX;
+	for (i = 0; i < t->nb_fcfs; i++)
+		if (t->fcfs[i].vlan == vlan && t->fcfs[i].mac == mac)
+			return (int)i;
+	return -ENOENT;
+}
+
+int
+fcr_tables_fcf_register(struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint64_t name)
+{
+	int i = fcr_tables_fcf_slot(t, vlan, mac);
+
+	if (i >= 0) {
+		if (t->fcfs[i].name != name)
+			t->state_gen++;
+		t->fcfs[i].name = name;
+		return i;
+	}
+	if (t->nb_fcfs >= FCR_FCFS_MAX) {
+		t->st.fcfs_untracked++;
+		return -ENOSPC;
+	}
+	/* the slot is whole before a VN_Port's word names it: that word is
+	 * published through the VN_Port table, after this store */
+	i = (int)t->nb_fcfs;
 	t->fcfs[i] = (struct fcr_fcf_seen){ .mac = mac, .name = name, .vlan = vlan };
+	__atomic_store_n(&t->nb_fcfs, t->nb_fcfs + 1, __ATOMIC_RELEASE);
+	t->state_gen++;
+	return i;
 }
 
 int
 fcr_tables_fcf_name(const struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint64_t *name)
 {
-	unsigned int i;
+	int i = fcr_tables_fcf_slot(t, vlan, mac);
 
-	for (i = 0; i < t->nb_fcfs && i < FCR_FCFS_MAX; i++)
-		if (t->fcfs[i].vlan == vlan && t->fcfs[i].mac == mac) {
-			*name = t->fcfs[i].name;
-			return 0;
-		}
-	return -ENOENT;
+	if (i < 0)
+		return -ENOENT;
+	*name = t->fcfs[i].name;
+	return 0;
 }
 
 int
@@ -795,7 +834,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 				      got.vn | (uint64_t)ev->port << 48,
 				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0,
 				      ev->tsc);
-				enode_logged_in(t, ev);
+				enode_logged_in(t, ev, ev->port);
 			}
 			break;
 		}
@@ -837,7 +876,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 				break;
 			p->kind = PEND_ACCEPT;
 			p->fcid = ev->d_id;
-			p->vn = granted_vn(t, ev);
+			p->vn = granted_vn(t, ev) | accepted_by(t, ev);
 			break;
 		}
 		if (ev->kind == FCR_LOGIN_RJT)
@@ -851,10 +890,10 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		 * no answer to a login */
 		if (!ev->via_fip && !ev->has_wwpn)
 			break;
-		vn = granted_vn(t, ev) | (uint64_t)got.port << 48;
+		vn = granted_vn(t, ev) | (uint64_t)got.port << 48 | accepted_by(t, ev);
 		learn(t, ev->vlan, got.wwpn, ev->d_id, vn,
 		      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0, ev->tsc);
-		enode_logged_in(t, ev);
+		enode_logged_in(t, ev, got.port);
 		break;
 	case FCR_LOGIN_KA: {
 		/* an ENode behind an edge port is alive; watched from now on */
@@ -881,7 +920,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			t->state_gen++;
 		}
 		fcr_tables_fcf_set(t, ev->vlan, ev->mac, ev->name, ev->s_id != 0, ev->s_id);
-		fcf_seen(t, ev->vlan, fcr_vn_pack(ev->mac, 0), ev->name);
+		(void)fcr_tables_fcf_register(t, ev->vlan, fcr_vn_pack(ev->mac, 0), ev->name);
 		break;
 	case FCR_LOGIN_VLANS:
 		/* what an ENode's VLAN discovery was told: shown, not acted on */

@@ -8,6 +8,7 @@
 #ifndef FCR_TABLES_H
 #define FCR_TABLES_H
 
+#include <errno.h>
 #include <stdint.h>
 
 #include "fcr_binding.h"
@@ -60,6 +61,7 @@ struct fcr_tables_params {
 	X(cutover_vi_waits_timed_out, "cutovers whose VI, told first, had not logged in again through the new path after 10 s: the host told anyway") \
 	X(sn_stalls, "service nodes found not answering: a redirect's host had exchanges open and its VT ended none for --sn-stall-ms") \
 	X(sn_answering, "service nodes answering again after a stall (--sn-recover ends)") \
+	X(fcfs_untracked, "advertisements of an FCF not kept in the registry, its 63 slots taken: frames of its VN_Ports keep the FCF MAC they carry") \
 	X(state_writes, "snapshots of the learned state written to --state-file") \
 	X(state_write_failures, "snapshots of the learned state that could not be written to --state-file") \
 	X(state_restored_bindings, "learned bindings restored from --state-file at start") \
@@ -88,13 +90,18 @@ struct fcr_fcf {
 	uint64_t name;
 };
 
-/* Every FCF seen advertising on a fabric port, by (VLAN, MAC): a VLAN may
- * have several, and a Clear Virtual Link must name the one the ENode chose
- * (its MAC and name), or the ENode ignores it. */
-#define FCR_FCFS_MAX 64
+/* The FCF registry: every FCF seen advertising on a fabric port, by (VLAN,
+ * MAC). A VLAN may have several, and each ENode chooses one: a frame to it
+ * must come from that FCF's MAC, one from it (its VN_Port's S_ID) go to
+ * that MAC, and a Clear Virtual Link name that FCF (its MAC and name), or
+ * the ENode or the FCF drops it. A slot, once given, keeps its FCF: a
+ * VN_Port's source word names it (FCR_VN_FCF_SHIFT) and the workers read
+ * its MAC. When all are taken, a new FCF is counted (fcfs_untracked) and
+ * its VN_Ports' frames keep the FCF MAC they carry. */
+#define FCR_FCFS_MAX 63
 
 struct fcr_fcf_seen {
-	uint64_t mac;             /* fcr_vn_pack */
+	uint64_t mac;             /* fcr_vn_pack; set once, before any VN_Port names it */
 	uint64_t name;
 	uint16_t vlan;
 };
@@ -184,7 +191,8 @@ int fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwp
 
 /*
  * A binding a sync peer cabled as this node is learned (peers_same_ports):
- * its frames allowed from vn (MAC | port << 48) and sent to that port, as
+ * its frames allowed from vn (MAC | port << 48, its FCF's slot here in
+ * FCR_VN_FCF_MASK) and sent to that port, as
  * the peer's, if vn's port is an edge port here (else from its FPMA MAC on
  * any port, as fcr_tables_binding_add). Its ENode (enode, 0: none) is known
  * to have logged in, not watched: a standby hears no keep-alive before it
@@ -216,6 +224,27 @@ void fcr_tables_event(struct fcr_tables *t, const struct fcr_event *ev);
 #define FCR_FKA_DEFAULT_MS 8000
 unsigned int fcr_tables_keepalive(struct fcr_tables *t, uint64_t now,
 				  uint64_t ticks_per_ms);
+
+/* The registry slot of the FCF of MAC mac (fcr_vn_pack) on vlan, seen
+ * advertising, or -ENOENT. */
+int fcr_tables_fcf_slot(const struct fcr_tables *t, uint16_t vlan, uint64_t mac);
+
+/* Register an FCF (its advertisement, or the state file): its slot, its
+ * name updated; -ENOSPC (counted in fcfs_untracked) when all are taken. */
+int fcr_tables_fcf_register(struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint64_t name);
+
+/* The MAC a VN_Port's frames meet its FCF at (vn: its source word): 0
+ * and mac, or -ENOENT when its FCF is not known. */
+static inline int
+fcr_tables_vn_fcf_mac(const struct fcr_tables *t, uint64_t vn, uint8_t mac[6])
+{
+	unsigned int s = fcr_vn_fcf(vn);
+
+	if (s == 0)
+		return -ENOENT;
+	fcr_vn_mac(t->fcfs[s - 1].mac, mac);
+	return 0;
+}
 
 /* The name of the FCF of MAC mac (fcr_vn_pack) on vlan, seen advertising:
  * 0 and *name, or -ENOENT. */

@@ -4,8 +4,10 @@
  *   3 BINDING      VLAN u16, WWPN u64, FCID u24, origin u8 (1 static,
  *                  2 learned), version varint; a learned one then where
  *                  it logged in: port u8, VN_Port MAC 6 bytes, ENode MAC
- *                  6 bytes (zero: none). A node of an older version skips
- *                  those 13 bytes (a record's body length covers them).
+ *                  6 bytes (zero: none), the MAC of the FCF that accepted
+ *                  it 6 bytes (zero: not known). A node of an older
+ *                  version skips those 19 bytes, or the last 6 (a record's
+ *                  body length covers them).
  *   4 BINDING_DEL  VLAN u16, WWPN u64, version varint
  */
 #include <errno.h>
@@ -45,7 +47,8 @@ put(uint8_t *b, const struct fcr_rec *r)
 		b[n] = v->port;
 		memcpy(b + n + 1, v->mac, 6);
 		memcpy(b + n + 7, v->enode, 6);
-		n += 13;
+		memcpy(b + n + 13, v->fcf, 6);
+		n += 19;
 	}
 	return n;
 }
@@ -72,6 +75,8 @@ get(const uint8_t *p, size_t o, size_t end, struct fcr_rec *r)
 		v->port = p[o];
 		memcpy(v->mac, p + o + 1, 6);
 		memcpy(v->enode, p + o + 7, 6);
+		if (end - o >= 19)
+			memcpy(v->fcf, p + o + 13, 6);
 	}
 	return 0;
 }
@@ -109,6 +114,8 @@ rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_
 		v->port = (uint8_t)(n->vn >> 48);
 		fcr_vn_mac(n->vn, v->mac);
 		fcr_vn_mac(n->enode, v->enode);
+		if (fcr_vn_fcf(n->vn) != 0)
+			fcr_vn_mac(t->fcfs[fcr_vn_fcf(n->vn) - 1].mac, v->fcf);
 	}
 }
 
@@ -145,9 +152,15 @@ set_at(struct fcr_tables *t, const struct fcr_rec *r, uint64_t now)
 		uint8_t none[6] = { 0 };
 		uint64_t enode = memcmp(v->enode, none, 6) == 0 ? 0 :
 				 fcr_enode_key(r->key.vlan, v->enode);
+		uint64_t vn = fcr_vn_pack(v->mac, v->port);
+		/* the peer's FCF by its MAC, in this node's registry when its
+		 * advertisements reached here too (an HA pair: they do) */
+		int s = memcmp(v->fcf, none, 6) == 0 ? -1 :
+			fcr_tables_fcf_slot(t, r->key.vlan, fcr_vn_pack(v->fcf, 0));
 
-		return fcr_tables_binding_twin(t, r->key.vlan, r->key.k1, v->fcid,
-					       fcr_vn_pack(v->mac, v->port), enode, now);
+		if (s >= 0)
+			vn |= (uint64_t)(s + 1) << FCR_VN_FCF_SHIFT;
+		return fcr_tables_binding_twin(t, r->key.vlan, r->key.k1, v->fcid, vn, enode, now);
 	}
 	return fcr_tables_binding_add(t, r->key.vlan, r->key.k1, v->fcid,
 				      v->origin == FCR_BIND_LEARNED ? FCR_BIND_LEARNED

@@ -18,6 +18,7 @@ struct fcr_binding_val {
 	uint8_t port;
 	uint8_t mac[6];
 	uint8_t enode[6]; /* the ENode it logged in through; zero: none (no FIP) */
+	uint8_t fcf[6];   /* the FCF that accepted it; zero: not known */
 };
 
 static inline struct fcr_binding_val *

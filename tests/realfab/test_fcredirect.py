@@ -788,7 +788,7 @@ def scenario_g(c, R, timings):
 
 
 def state_paths(path):
-    """The redirect paths a state file's header counts (format version 2:
+    """The redirect paths a state file's header counts (format versions 2 and 3:
     bytes 36-39), or -1 while it has none to read."""
     try:
         with open(path, "rb") as f:
