@@ -30,6 +30,15 @@ line. Events are printed to stdout, one line each.
 With `--vlan N` it serves VLAN N alone: it sends its frames tagged N
 (priority 3) and ignores frames of other VLANs and untagged ones (the
 kernel gives a received frame's tag beside its data: PACKET_AUXDATA).
+
+With `--also-fcf MAC:PRIORITY[:down]` (repeatable) it is several FCFs of one
+fabric on the VLAN (FC-BB-5: one FC-MAP, one fabric name, one name server
+and zoning; each FCF its own FCF-MAC, switch name and priority): an ENode
+chooses one (Linux: the best priority among those it heard when it had
+none) and logs in through it. Each VN_Port belongs to the FCF it logged in
+through: a frame from it must be addressed to that FCF's MAC (else dropped
+as wrong_fcf), and a frame to it comes from that FCF's MAC. A `down` FCF
+neither advertises nor answers until {"cmd": "fcf_up", "mac": M}.
 """
 
 import argparse
@@ -78,7 +87,7 @@ CT_RJT_UNABLE, CT_RJT_NOT_SUPPORTED = 0x09, 0x0B
 CT_EXP_PID_NOT_REG, CT_EXP_PN_NOT_REG, CT_EXP_FT_NOT_REG = 0x01, 0x02, 0x07
 
 DROP_REASONS = ("not_for_fcf", "malformed", "bad_crc", "unknown_sid", "vf_port_src_mac",
-                "unknown_did", "zone", "send_error", "fip_unknown")
+                "unknown_did", "zone", "send_error", "fip_unknown", "wrong_fcf")
 
 
 def frame_vlan(b, anc):
@@ -154,8 +163,9 @@ def sparm_payload(cmd, wwpn, wwnn, features, r_a_or_seq, e_d_tov, rdfs=2112, cla
 
 
 class Port:
-    def __init__(self, fcid, wwpn, wwnn, enode, mac):
+    def __init__(self, fcid, wwpn, wwnn, enode, mac, fcf):
         self.fcid, self.wwpn, self.wwnn, self.enode, self.mac = fcid, wwpn, wwnn, enode, mac
+        self.fcf = fcf                        # the FCF-MAC it logged in through
         self.fc4_types = bytes(32)
         self.fc4_features = {}
         self.spn = self.snn = ""
@@ -170,7 +180,7 @@ class Port:
 
     def json(self):
         return dict(fcid="%06x" % self.fcid, wwpn=wwn_text(self.wwpn), wwnn=wwn_text(self.wwnn),
-                    mac=mac_text(self.mac), enode=mac_text(self.enode),
+                    mac=mac_text(self.mac), enode=mac_text(self.enode), fcf=mac_text(self.fcf),
                     fcp=self.has_type(TYPE_FCP),
                     fcp_features=self.fc4_features.get(TYPE_FCP, 0),
                     scr=self.scr, ns_plogi=self.ns_plogi, symbolic_port_name=self.spn,
@@ -182,7 +192,7 @@ class Fcf:
     def __init__(self, ifname, mac=None, fc_map=0x0EFC00, switch_name=None,
                  fabric_name=None, priority=128, fka_ms=8000, domain=0x01,
                  assign=None, zones=None, control=None, log=None, enforce_ka=False,
-                 lenient_src_mac=False, vlan=None):
+                 lenient_src_mac=False, vlan=None, also=()):
         self.ifname = ifname
         self.vlan = vlan                      # None: untagged frames only
         self.fc_map = fc_map
@@ -206,6 +216,10 @@ class Fcf:
         mac48 = int.from_bytes(self.mac, "big")
         self.switch_name = switch_name or (0x1000 << 48 | mac48)
         self.fabric_name = fabric_name or self.switch_name
+        # the FCFs this process is: MAC -> name, priority, up (advertising)
+        self.fcfs = {self.mac: dict(name=self.switch_name, priority=priority, up=True)}
+        for m, pri, up in also:
+            self.fcfs[m] = dict(name=0x1000 << 48 | int.from_bytes(m, "big"), priority=pri, up=up)
         self.ports = {}                       # fcid -> Port
         self.enodes = {}                      # mac -> dict
         self.counters = {}
@@ -262,26 +276,32 @@ class Fcf:
         return (self.fc_map << 24 | fcid).to_bytes(6, "big")
 
     # --- FIP ----------------------------------------------------------------
-    def fip(self, dst, op, sub, flags, descs, pad_to=0):
+    def up(self, mac):
+        """mac is one of this fabric's FCFs, advertising."""
+        f = self.fcfs.get(mac)
+        return f is not None and f["up"]
+
+    def fip(self, dst, op, sub, flags, descs, pad_to=0, src=None):
         d = b"".join(descs)
         body = struct.pack(">BBHBBHH", 0x10, 0, op, 0, sub, len(d) // 4, flags | FL_FPORT) + d
         if len(body) < pad_to:
             body += bytes(pad_to - len(body))
-        f = dst + self.mac + struct.pack(">H", ETH_P_FIP) + body
+        f = dst + (src or self.mac) + struct.pack(">H", ETH_P_FIP) + body
         return f + bytes(max(0, 60 - len(f)))
 
     def d_mac(self, m):
         return bytes([DT_MAC, 2]) + m
 
-    def advertisement(self, dst, solicited, pad_to=0):
+    def advertisement(self, dst, solicited, pad_to=0, fcf=None):
+        fcf = fcf or self.mac
         flags = FL_FPMA | FL_AVAIL | (FL_SOL if solicited else 0)
-        descs = [bytes([DT_PRI, 1, 0, self.priority]),
-                 self.d_mac(self.mac),
-                 bytes([DT_NAME, 3, 0, 0]) + self.switch_name.to_bytes(8, "big"),
+        descs = [bytes([DT_PRI, 1, 0, self.fcfs[fcf]["priority"]]),
+                 self.d_mac(fcf),
+                 bytes([DT_NAME, 3, 0, 0]) + self.fcfs[fcf]["name"].to_bytes(8, "big"),
                  bytes([DT_FAB, 4, 0, 0, 0]) + self.fc_map.to_bytes(3, "big") +
                  self.fabric_name.to_bytes(8, "big"),
                  bytes([DT_FKA, 2, 0, 0]) + struct.pack(">I", self.fka_ms)]
-        return self.fip(dst, OP_DISC, SC_ADV, flags, descs, pad_to)
+        return self.fip(dst, OP_DISC, SC_ADV, flags, descs, pad_to, src=fcf)
 
     @staticmethod
     def descriptors(body, dl_words):
@@ -301,7 +321,7 @@ class Fcf:
     def rx_fip(self, b):
         self.count("rx_fip")
         dst, src = b[0:6], b[6:12]
-        if dst != self.mac and dst != ALL_FCF_MACS:
+        if not self.up(dst) and dst != ALL_FCF_MACS:
             return self.drop("not_for_fcf", b)
         body = b[14:]
         if len(body) < 10 or body[0] >> 4 != 1:
@@ -312,9 +332,9 @@ class Fcf:
             return self.drop("malformed")
         if op == OP_DISC and sub == SC_SOL:
             return self.rx_solicitation(src, descs, flags)
-        if op == OP_LS and sub == SC_REQ and dst == self.mac:
-            return self.rx_fip_els(src, descs)
-        if op == OP_CTRL and sub == SC_KA and dst == self.mac:
+        if op == OP_LS and sub == SC_REQ and self.up(dst):
+            return self.rx_fip_els(src, descs, dst)
+        if op == OP_CTRL and sub == SC_KA and self.up(dst):
             return self.rx_keep_alive(src, descs)
         self.drop("fip_unknown")
 
@@ -337,8 +357,11 @@ class Fcf:
         e.update(wwnn=wwn_text(wwnn) if wwnn else None, max_fcoe_size=size)
         e["solicitations"] += 1
         self.count("solicitations")
-        # padded to the Max FCoE Size: the ENode's check that frames that big pass
-        self.send(self.advertisement(enode, True, pad_to=size))
+        # padded to the Max FCoE Size: the ENode's check that frames that big
+        # pass; from each FCF of the fabric here
+        for m in self.fcfs:
+            if self.up(m):
+                self.send(self.advertisement(enode, True, pad_to=size, fcf=m))
         self.log("solicitation from %s (max FCoE size %d): solicited advertisement sent"
                  % (mac_text(enode), size))
 
@@ -357,7 +380,7 @@ class Fcf:
                     p.last_ka = now
         self.count("keep_alives")
 
-    def rx_fip_els(self, src, descs):
+    def rx_fip_els(self, src, descs, fcf):
         if not descs or descs[0][0] not in (DT_FLOGI, DT_FDISC, DT_LOGO):
             return self.drop("fip_unknown")
         dtype, d = descs[0]
@@ -367,16 +390,16 @@ class Fcf:
         h = self.parse_fc(fc)
         mac_desc = next((x[2:8] for t, x in descs[1:] if t == DT_MAC), None)
         if dtype in (DT_FLOGI, DT_FDISC):
-            self.fabric_login(src, dtype, h)
+            self.fabric_login(src, dtype, h, fcf)
         else:
-            self.fip_logo(src, h, mac_desc)
+            self.fip_logo(src, h, mac_desc, fcf)
 
-    def fip_els_reply(self, enode, dtype, fc_reply, mac):
+    def fip_els_reply(self, enode, dtype, fc_reply, mac, fcf):
         # the granted/VN_Port MAC descriptor second: Linux takes it by position
         desc = bytes([dtype, (4 + len(fc_reply)) // 4, 0, 0]) + fc_reply
-        self.send(self.fip(enode, OP_LS, SC_REP, FL_FPMA, [desc, self.d_mac(mac)]))
+        self.send(self.fip(enode, OP_LS, SC_REP, FL_FPMA, [desc, self.d_mac(mac)], src=fcf))
 
-    def fabric_login(self, enode, dtype, h):
+    def fabric_login(self, enode, dtype, h, fcf):
         pl = h["payload"]
         if len(pl) < 36:
             return self.drop("malformed")
@@ -386,7 +409,7 @@ class Fcf:
         if old:
             self.remove_port(old, "re-login")
         fcid = self.assign.get(wwpn) or self.alloc_fcid()
-        p = Port(fcid, wwpn, wwnn, enode, self.fpma(fcid))
+        p = Port(fcid, wwpn, wwnn, enode, self.fpma(fcid), fcf)
         self.ports[fcid] = p
         self.enodes.setdefault(enode, dict(mac=mac_text(enode), wwnn=None, max_fcoe_size=0,
                                            last_ka=None, solicitations=0))
@@ -394,11 +417,11 @@ class Fcf:
                             0x3000, 10000, 2000)   # F_Port, NPIV accepted; R_A_TOV, E_D_TOV
         fc = fc_header(R_CTL_ELS_REP, fcid, FID_FLOGI, TYPE_ELS, F_CTL_REPLY, h["ox_id"],
                        self.xid()) + acc
-        self.fip_els_reply(enode, dtype, fc, p.mac)
+        self.fip_els_reply(enode, dtype, fc, p.mac, fcf)
         self.count("flogi" if dtype == DT_FLOGI else "fdisc")
-        self.log("login %s wwpn %s from %s: fcid %06x mac %s" % (
+        self.log("login %s wwpn %s from %s: fcid %06x mac %s through FCF %s" % (
             "FLOGI" if dtype == DT_FLOGI else "FDISC", wwn_text(wwpn), mac_text(enode), fcid,
-            mac_text(p.mac)))
+            mac_text(p.mac), mac_text(fcf)))
 
     def alloc_fcid(self):
         used = set(self.ports) | set(self.assign.values())
@@ -408,11 +431,11 @@ class Fcf:
             if fcid not in used:
                 return fcid
 
-    def fip_logo(self, enode, h, mac):
+    def fip_logo(self, enode, h, mac, fcf):
         p = self.ports.get(h["s_id"])
         fc = fc_header(R_CTL_ELS_REP, h["s_id"], FID_FLOGI, TYPE_ELS, F_CTL_REPLY, h["ox_id"],
                        self.xid()) + bytes([ELS_LS_ACC, 0, 0, 0])
-        self.fip_els_reply(enode, DT_LOGO, fc, mac or (p.mac if p else bytes(6)))
+        self.fip_els_reply(enode, DT_LOGO, fc, mac or (p.mac if p else bytes(6)), fcf)
         if p and p.enode == enode:
             self.remove_port(p, "FIP LOGO")
 
@@ -423,10 +446,12 @@ class Fcf:
         self.rscn(p)
 
     def clear_virtual_link(self, p):
-        descs = [self.d_mac(self.mac), bytes([DT_NAME, 3, 0, 0]) + self.switch_name.to_bytes(8, "big"),
+        # in the name of the FCF it logged in through: its ENode ignores another's
+        descs = [self.d_mac(p.fcf), bytes([DT_NAME, 3, 0, 0]) +
+                 self.fcfs[p.fcf]["name"].to_bytes(8, "big"),
                  bytes([DT_VN_ID, 5]) + p.mac + b"\0" + p.fcid.to_bytes(3, "big") +
                  p.wwpn.to_bytes(8, "big")]
-        self.send(self.fip(p.enode, OP_CTRL, SC_CVL, 0, descs))
+        self.send(self.fip(p.enode, OP_CTRL, SC_CVL, 0, descs, src=p.fcf))
         self.remove_port(p, "CVL")
 
     # --- FCoE ---------------------------------------------------------------
@@ -444,7 +469,7 @@ class Fcf:
 
     def rx_fcoe(self, b):
         self.count("rx_fcoe")
-        if b[0:6] != self.mac:
+        if not self.up(b[0:6]):
             return self.drop("not_for_fcf", b)
         if len(b) < 60 or b[14] >> 4 != 0:
             return self.drop("malformed")
@@ -463,6 +488,9 @@ class Fcf:
             if not self.lenient_src_mac:
                 return self.drop("vf_port_src_mac")
             self.count("src_mac_not_checked")
+        if b[0:6] != src.fcf:
+            # another FCF than the one its VN_Port logged in to: not its VF_Port
+            return self.drop("wrong_fcf", b)
         if d_id >= 0xFFFFF0:
             return self.rx_well_known(src, b[13], self.parse_fc(fc))
         dst = self.ports.get(d_id)
@@ -470,7 +498,7 @@ class Fcf:
             return self.drop("unknown_did")
         if not self.zoned(src.wwpn, dst.wwpn):
             return self.drop("zone")
-        f = dst.mac + self.mac + b[12:end]
+        f = dst.mac + dst.fcf + b[12:end]
         self.send(f if len(f) >= 60 else f + bytes(60 - len(f)))
         self.count("forwarded")
         self.count("forwarded_bytes", end - 28)
@@ -479,7 +507,7 @@ class Fcf:
         fill = (-len(payload)) % 4
         fc = fc_header(r_ctl, p.fcid, h["d_id"], type_, F_CTL_REPLY, h["ox_id"], self.xid(),
                        fill=fill) + payload + bytes(fill)
-        self.send(fcoe_frame(p.mac, self.mac, fc))
+        self.send(fcoe_frame(p.mac, p.fcf, fc))
 
     def els_reply(self, p, h, payload):
         self.reply(p, h, R_CTL_ELS_REP, TYPE_ELS, payload)
@@ -495,7 +523,7 @@ class Fcf:
             ba = struct.pack(">BBHHHHH", 0, 0, 0, h["ox_id"], h["rx_id"], 0, 0xFFFF)
             fc = fc_header(R_CTL_BA_ACC, p.fcid, h["d_id"], TYPE_BLS, F_CTL_REPLY, h["ox_id"],
                            h["rx_id"]) + ba
-            self.send(fcoe_frame(p.mac, self.mac, fc))
+            self.send(fcoe_frame(p.mac, p.fcf, fc))
             return
         if t == TYPE_ELS and r_ctl == R_CTL_ELS_REP:
             self.count("els_replies_in")   # accepts of our RSCNs
@@ -542,7 +570,7 @@ class Fcf:
                 continue
             fc = fc_header(R_CTL_ELS_REQ, q.fcid, FID_FCTRL, TYPE_ELS, F_CTL_REQUEST, self.xid(),
                            0xFFFF) + payload
-            self.send(fcoe_frame(q.mac, self.mac, fc))
+            self.send(fcoe_frame(q.mac, q.fcf, fc))
             self.count("rscn_sent")
             self.log("RSCN to %06x about %s" % (q.fcid, "%06x" % about.fcid if about else "the fabric"))
 
@@ -645,6 +673,9 @@ class Fcf:
             del e["last_ka"]
             enodes.append(e)
         return dict(mac=mac_text(self.mac), ifname=self.ifname, fc_map="%06x" % self.fc_map,
+                    fcfs={mac_text(m): dict(priority=f["priority"], up=f["up"],
+                                            name=wwn_text(f["name"]))
+                          for m, f in self.fcfs.items()},
                     ports=[p.json() for p in sorted(self.ports.values(), key=lambda p: p.fcid)],
                     enodes=enodes, counters=dict(self.counters), drops=dict(self.drops),
                     zones=None if self.zones is None else [sorted(wwn_text(w) for w in z)
@@ -666,6 +697,14 @@ class Fcf:
             if p is None:
                 return dict(ok=False, error="no such port")
             self.clear_virtual_link(p)
+            return dict(ok=True)
+        if cmd == "fcf_up":
+            m = mac_bytes(req["mac"])
+            if m not in self.fcfs:
+                return dict(ok=False, error="no such FCF")
+            self.fcfs[m]["up"] = True
+            self.log("FCF %s up (priority %d)" % (req["mac"], self.fcfs[m]["priority"]))
+            self.send(self.advertisement(ALL_ENODE_MACS, False, fcf=m))
             return dict(ok=True)
         if cmd == "reset_counters":
             self.counters.clear()
@@ -698,8 +737,10 @@ class Fcf:
     # --- loop ---------------------------------------------------------------
     def housekeeping(self, now):
         if now >= self.next_adv:
-            self.send(self.advertisement(ALL_ENODE_MACS, False))
-            self.count("advertisements")
+            for m in self.fcfs:
+                if self.up(m):
+                    self.send(self.advertisement(ALL_ENODE_MACS, False, fcf=m))
+                    self.count("advertisements")
             self.next_adv = now + self.fka_ms / 1000.0
         if self.enforce_ka:
             limit = 2.5 * self.fka_ms / 1000.0
@@ -768,6 +809,9 @@ def main():
                     help="testing: take FCoE frames whatever their source MAC (counted as "
                     "src_mac_not_checked), to see what the ENodes say of the frames returned")
     ap.add_argument("--vlan", type=int, help="serve this VLAN only (frames tagged)")
+    ap.add_argument("--also-fcf", action="append", default=[], metavar="MAC:PRIORITY[:down]",
+                    help="another FCF of this fabric on the VLAN (repeatable); down: "
+                    "silent until the control socket's fcf_up")
     ap.add_argument("--enforce-ka", action="store_true",
                     help="clear the virtual links of an ENode silent for 2.5 FKA periods")
     a = ap.parse_args()
@@ -776,9 +820,13 @@ def main():
         w, f = x.split("=")
         assign[wwn_int(w)] = int(f, 16)
     zones = None if not a.zone else [set(wwn_int(w) for w in z.split(",")) for z in a.zone]
+    also = []
+    for x in a.also_fcf:
+        m, pri, *down = x.rsplit(":", 2) if x.endswith(":down") else x.rsplit(":", 1)
+        also.append((mac_bytes(m), int(pri), not down))
     f = Fcf(a.iface, mac=a.mac, fc_map=int(a.fc_map, 16), fka_ms=a.fka_ms, priority=a.priority,
             domain=int(a.domain, 16), assign=assign, zones=zones, control=a.control,
-            enforce_ka=a.enforce_ka, lenient_src_mac=a.lenient_src_mac, vlan=a.vlan)
+            enforce_ka=a.enforce_ka, lenient_src_mac=a.lenient_src_mac, vlan=a.vlan, also=also)
 
     def stop(*_):
         f.stopping = True

@@ -575,6 +575,7 @@ class Lab:
         self.fcf = None
         self.fcfs = {}            # role -> (Fcf, the veth end facing it: the joiner's port)
         self.captures = []
+        self.capture_paths = []
         self.joined = False
         self.failed = False
         self._old_term = signal.signal(signal.SIGTERM, self._on_term)
@@ -637,13 +638,18 @@ class Lab:
                                         fcf.log_path))
         return fcf
 
-    def capture(self, ifname=None):
+    def capture(self, ifname=None, snaplen=None):
         """dumpcap on ifname (default: the FCF's veth) into the lab's
-        directory until the lab closes; returns the file's path."""
+        directory until the lab closes (snaplen: the first bytes of each
+        frame only); returns the file's path. One capture an interface."""
         need_tshark()
         ifname = ifname or self.prefix + "fa"
         path = os.path.join(self.dir, "%s.pcapng" % ifname)
-        p = subprocess.Popen(["dumpcap", "-q", "-i", ifname, "-w", path],
+        if path in self.capture_paths:
+            return path
+        self.capture_paths.append(path)
+        p = subprocess.Popen(["dumpcap", "-q", "-i", ifname, "-w", path] +
+                             (["-s", str(snaplen)] if snaplen else []),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              preexec_fn=_die_with_parent)
         self.captures.append(p)

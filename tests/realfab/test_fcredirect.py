@@ -300,9 +300,12 @@ def target_and_sn_up(tgt, sn, host, fcf):
             for w in (tgt.wwpn_text, sn.nics[0].wwpn_text, sn.nics[1].wwpn_text)][0]
 
 
-def scenario_b(c, R, timings):
+def scenario_b(c, R, timings, second_fcf=None):
     """A redirect added before the host logs in: active from the host's
-    first frame; the host's data goes through the SN, encrypted."""
+    first frame; the host's data goes through the SN, encrypted.
+    second_fcf (a MAC): the VLAN has a second FCF of the fabric, with a
+    better priority, that comes up once the target and the SN have logged
+    in through the first: the host chooses it (test_fcfs.py)."""
     t0 = time.monotonic()
     L, j = R.L, R.j
     sn = R.sn = L.add_guest("sn", nics=3)          # added first: its QEMU starts first
@@ -316,7 +319,8 @@ def scenario_b(c, R, timings):
     # FC-BB-5's default keep-alive period (8 s), enforced: an ENode that a
     # cutover's Clear Virtual Link resets is silent for 2-3 s, so a period
     # below about 1.5 s has the FCF clear it again mid-login
-    fcf = R.fcf = L.start_fcf(zones=[[tgt.wwpn_text]], extra=["--enforce-ka"])
+    fcf = R.fcf = L.start_fcf(zones=[[tgt.wwpn_text]], extra=["--enforce-ka"] + (
+        ["--also-fcf", "%s:64:down" % second_fcf] if second_fcf else []))
     L.join()
     capture_all(L)
     L.boot(APPEND)
@@ -325,6 +329,12 @@ def scenario_b(c, R, timings):
     t = time.monotonic()
     target_and_sn_up(tgt, sn, host, fcf)
     timings["b_sn_target_login"] = time.monotonic() - t
+    if second_fcf:
+        r = fcf.request({"cmd": "fcf_up", "mac": second_fcf})
+        c.check("b: the second FCF advertises (priority 64, the first's 128)", r.get("ok"), r)
+        # fcredirect in the registry: the host's choice is known when it logs in
+        j.wait_output("show fcf", lambda o: ("  fcf %s " % second_fcf) in o,
+                      what="the second FCF in fcredirect's registry")
 
     j.cmd("redirect add vlan 0 host %s target %s vi %s vt %s" % (
         host.wwpn_text, tgt.wwpn_text, vi.wwpn_text, vt.wwpn_text))
@@ -540,6 +550,17 @@ def fcf_timeouts(fcf):
         return sum("keep-alive timeout for ENode" in line for line in f)
 
 
+def print_link_services(pcap):
+    """The link service frames (ELS, BLS) of a capture, last 80: which
+    exchange an end could not place."""
+    out = lab.sh("tshark", "-r", pcap, "-Y", "fcels || fc.r_ctl >= 0x80", "-T", "fields",
+                 "-e", "frame.time_relative", "-e", "eth.src", "-e", "eth.dst", "-e", "fc.s_id",
+                 "-e", "fc.d_id", "-e", "fc.ox_id", "-e", "fc.rx_id", "-e", "fc.r_ctl",
+                 "-e", "fc.f_ctl", "-e", "fcels.opcode", check=False)
+    print("  link services on %s (time src dst s_id d_id ox_id rx_id r_ctl f_ctl opcode):\n%s"
+          % (pcap, "\n".join(out.splitlines()[-80:])))
+
+
 class CutoverWatch:
     """What a cutover scenario compares before and after: the remote ports'
     dev_loss_tmo raised (a port that logs in again within it keeps its disk:
@@ -560,9 +581,10 @@ class CutoverWatch:
         self.ka0 = self.st0["tables"].get("keepalive_timeouts", 0)
         self.fcf_ka0 = fcf_timeouts(R.fcf)
 
-    def check_after(self, c, name):
+    def check_after(self, c, name, captures=None):
         """No member unbound by a keep-alive timeout, no end counted a frame
-        of an exchange it never saw."""
+        of an exchange it never saw (captures: {guest name: pcap of its
+        port}, whose link services are printed when it did)."""
         st = self.R.j.fwd_stats()
         ka, fcf_ka = st["tables"].get("keepalive_timeouts", 0), fcf_timeouts(self.R.fcf)
         c.check("%s: no member unbound by a keep-alive timeout across the re-logins, at "
@@ -572,8 +594,10 @@ class CutoverWatch:
                     self.ka0, ka, self.fcf_ka0, fcf_ka))
         for (gname, ifn), before in self.splits0.items():
             after = split_counts(self.guests[gname], ifn)
-            c.check("%s: %s %s counted no frame of an exchange it never saw" % (
-                name, gname, ifn), after == before, "%s -> %s" % (before, after))
+            if not c.check("%s: %s %s counted no frame of an exchange it never saw" % (
+                    name, gname, ifn), after == before, "%s -> %s" % (before, after)) and \
+                    ifn == "eth0" and gname in (captures or {}):
+                print_link_services(captures[gname])
 
 
 def scenario_d(c, R, timings):
@@ -727,6 +751,9 @@ def scenario_g(c, R, timings):
            % (sectors, sectors))
     w = CutoverWatch(R, ((host, "eth0"), (tgt, "eth0"), (sn, "eth1"), (sn, "eth2")))
     st0, cut0 = w.st0, w.cut0
+    # what reaches the target and leaves it, headers only: printed when it
+    # counts a frame of an exchange it never saw
+    caps = {tgt.name: L.capture(tgt.nics[0].tap, snaplen=96)}
 
     loop = IoLoop(host)
     loop.wait_more(1, "the host's first I/O round")
@@ -780,7 +807,7 @@ def scenario_g(c, R, timings):
                 k: st["tables"].get(k) for k in (
                     "cutovers_unsent", "cutover_drains_timed_out", "cutover_vi_waits_timed_out",
                     "cutovers_timed_out")}))
-    w.check_after(c, "g")
+    w.check_after(c, "g", caps)
     for g in (tgt, host, sn):
         check_dmesg_clean(c, g)
     R.vi = vi2
