@@ -509,6 +509,9 @@ run(int argc, char **argv, struct fcr_profile *prof)
 		goto out;
 	}
 	fcr_tables_set_fc_map(fcr_fwd.tables, opt.fc_map);
+	for (w = 0; w < opt.nb_vlan_fc_maps; w++)
+		fcr_tables_fix_fc_map(fcr_fwd.tables, opt.vlan_fc_map[w].vlan,
+				      opt.vlan_fc_map[w].fc_map);
 	fcr_fwd.tables->fabric_mask = opt.fabric_mask;
 	fcr_fwd.tables->peers_same_ports = (uint8_t)opt.sync.same_ports;
 	opt.sync.config_elsewhere = opt.store.url != NULL;

@@ -148,6 +148,25 @@ log_liveness(const struct fcr_note *n)
 			"is answering again", n->redirect, n->vlan, h, vt);
 }
 
+/* Two FCFs of one VLAN that name different FC-MAPs: not one fabric, and
+ * a Linux ENode that hears both chooses neither. */
+static void
+log_fc_map_conflict(const struct fcr_note *n)
+{
+	char a[FCR_MAC_STRLEN], b[FCR_MAC_STRLEN], ma[FCR_FCID_STRLEN], mb[FCR_FCID_STRLEN];
+	uint8_t m[6];
+
+	fcr_vn_mac(n->fcf_mac, m);
+	fcr_mac_format(m, a);
+	fcr_vn_mac(n->enode, m);
+	fcr_mac_format(m, b);
+	FCR_LOG(WARNING, tables, "vlan %u: FCF %s advertises FC-MAP %s, FCF %s of the same VLAN "
+		"%s: ENodes that hear both choose neither (fcf_fc_map_conflicts); "
+		"--vlan-fc-map %u:0x%06x keeps the VLAN to one", n->vlan, a,
+		fcr_fcid_format(n->fcid, ma), b, fcr_fcid_format(n->old_fcid, mb), n->vlan,
+		n->old_fcid);
+}
+
 void
 fcr_notes_log(const struct fcr_note *n)
 {
@@ -172,6 +191,9 @@ fcr_notes_log(const struct fcr_note *n)
 	case FCR_NOTE_SN_STALLED:
 	case FCR_NOTE_SN_ANSWERING:
 		log_liveness(n);
+		break;
+	case FCR_NOTE_FC_MAP_CONFLICT:
+		log_fc_map_conflict(n);
 		break;
 	default:
 		log_binding(n, now);

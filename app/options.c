@@ -62,6 +62,9 @@ fcr_options_usage(const char *prog)
 	       "                          (default 0:1,2:3,...); a fabric port several edge\n"
 	       "                          ports name sends to all of them\n"
 	       "  --fc-map=0xHHHHHH       FC-MAP of FPMA MACs (default 0x0efc00)\n"
+	       "  --vlan-fc-map=V:0xHHHHHH,...\n"
+	       "                          VLAN V's fabric has that FC-MAP: an FCF advertising\n"
+	       "                          another there is refused (drops fcf_fc_map)\n"
 	       "  --fabric-ports=P,...    ports toward the FCF: bindings are learned only from the\n"
 	       "                          fabric's login replies on them, and FCoE frames on the\n"
 	       "                          other (edge) ports pass only from VN_Ports that logged in\n"
@@ -169,6 +172,46 @@ parse_lcore_map(const char *opt, const char *s, struct fcr_lcore_rxq *map, uint1
 	return 0;
 }
 
+/* V:0xHHHHHH,...: each VLAN's FC-MAP (a VLAN named again takes the last). */
+static int
+parse_vlan_fc_maps(const char *s, struct fcr_options *o)
+{
+	const char *p = s;
+	unsigned int v, i;
+	unsigned long m;
+	char *end;
+
+	while (*p) {
+		errno = 0;
+		v = (unsigned int)strtoul(p, &end, 10);
+		if (end == p || *end != ':' || v >= 4096) {
+			fprintf(stderr, "error: --vlan-fc-map: expected VLAN:0xHHHHHH (VLAN below "
+				"4096) at '%s'\n", p);
+			return -1;
+		}
+		p = end + 1;
+		m = strtoul(p, &end, 0);
+		if (end == p || errno != 0 || m > 0xFFFFFF || (*end != ',' && *end != '\0')) {
+			fprintf(stderr, "error: --vlan-fc-map: expected a 24-bit FC-MAP (0xHHHHHH) "
+				"at '%s'\n", p);
+			return -1;
+		}
+		for (i = 0; i < o->nb_vlan_fc_maps && o->vlan_fc_map[i].vlan != v; i++)
+			;
+		if (i == FCR_MAX_VLAN_FC_MAPS) {
+			fprintf(stderr, "error: --vlan-fc-map: more than %d VLANs\n",
+				FCR_MAX_VLAN_FC_MAPS);
+			return -1;
+		}
+		o->vlan_fc_map[i].vlan = (uint16_t)v;
+		o->vlan_fc_map[i].fc_map = (uint32_t)m;
+		if (i == o->nb_vlan_fc_maps)
+			o->nb_vlan_fc_maps++;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
 static int
 parse_passthrough(const char *s, struct fcr_options *o)
 {
@@ -263,7 +306,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_SYNCSAME, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STORE_STALL, O_STORE_NODE,
-	       O_STATEFILE, O_SNSTALL, O_SNRECOVER };
+	       O_STATEFILE, O_SNSTALL, O_SNRECOVER, O_VLANFCMAP };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "cmdline-file-optional", required_argument, NULL, O_CMDFILE_OPT },
@@ -282,6 +325,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "burst", required_argument, NULL, O_BURST },
 		{ "passthrough", required_argument, NULL, O_PASS },
 		{ "fc-map", required_argument, NULL, O_FCMAP },
+		{ "vlan-fc-map", required_argument, NULL, O_VLANFCMAP },
 		{ "fabric-ports", required_argument, NULL, O_FABRIC },
 		{ "series-ports", required_argument, NULL, O_SERIES },
 		{ "tables-delay-us", required_argument, NULL, O_WDELAY },
@@ -456,6 +500,10 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			if (num("--fc-map", optarg, 0, 0xFFFFFF, &v) < 0)
 				return -1;
 			o->fc_map = (uint32_t)v;
+			break;
+		case O_VLANFCMAP:
+			if (parse_vlan_fc_maps(optarg, o) < 0)
+				return -1;
 			break;
 		case O_TABLESLCORE:
 			if (num("--tables-lcore", optarg, 0, RTE_MAX_LCORE - 1, &v) < 0)

@@ -40,6 +40,13 @@ struct fcr_options {
 	uint16_t txd;
 	uint16_t burst;
 	uint32_t fc_map;
+	/* --vlan-fc-map: VLANs whose fabric's FC-MAP is given */
+#define FCR_MAX_VLAN_FC_MAPS 64
+	struct {
+		uint16_t vlan;
+		uint32_t fc_map;
+	} vlan_fc_map[FCR_MAX_VLAN_FC_MAPS];
+	uint16_t nb_vlan_fc_maps;
 	uint32_t fabric_mask;     /* --fabric-ports, a bit per port */
 	uint32_t series_mask;     /* --series-ports, a bit per port */
 	uint32_t tables_delay_us; /* testing: the tables lcore's wait before each burst */

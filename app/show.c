@@ -695,6 +695,7 @@ fcr_show_fcf(FILE *out)
 		fprintf(out, "vlan %-4u fcf %s name %s fc-map %s (%s)\n", v,
 			fcr_mac_format(f->mac, mac), fcr_wwpn_format(f->name, name),
 			fcr_fcid_format(fcr_tables_fc_map(t, (uint16_t)v), map),
+			t->vlan_fc_map_fixed[v] != 0 ? "--vlan-fc-map" :
 			f->map_known ? "advertised" : "--fc-map: the FCF named none");
 		/* every FCF of the VLAN, the one each ENode chose */
 		for (i = 0; i < t->nb_fcfs; i++) {
@@ -914,7 +915,7 @@ fcr_show_config(FILE *out)
 	const struct fcr_options *o = fcr_fwd.opt;
 	const struct fcr_profile *p = fcr_fwd.profile;
 	char mapc[FCR_FCID_STRLEN], pt[128];
-	unsigned int w, q;
+	unsigned int w, q, i;
 	uint16_t port;
 
 	fprintf(out, "profile:        %s%s%s\n", p ? p->name : "none (EAL options as given)",
@@ -954,7 +955,11 @@ fcr_show_config(FILE *out)
 			o->flow_idle_s);
 	else
 		fprintf(out, "flow idle:      plain entries stay\n");
-	fprintf(out, "fc-map:         %s\n", fcr_fcid_format(o->fc_map, mapc));
+	fprintf(out, "fc-map:         %s", fcr_fcid_format(o->fc_map, mapc));
+	for (i = 0; i < o->nb_vlan_fc_maps; i++)
+		fprintf(out, "%s vlan %u %s", i == 0 ? "; given:" : ",", o->vlan_fc_map[i].vlan,
+			fcr_fcid_format(o->vlan_fc_map[i].fc_map, mapc));
+	fprintf(out, "\n");
 	fprintf(out, "sync:           %s", fcr_sync_io_enabled() ? "on" : "off");
 	if (fcr_sync_io_enabled())
 		fprintf(out, ", %u peers configured, window %u ms, mtu %u%s", o->sync.nb_peers,

@@ -276,6 +276,8 @@ refuse opt-config-syntax --config --config "(0,0)"
 refuse opt-burst --burst --burst 0
 refuse opt-passthrough --passthrough --passthrough 0:99
 refuse opt-fcmap --fc-map --fc-map 0x1000000
+refuse opt-vlanfcmap-vlan "VLAN below 4096" --vlan-fc-map 4096:0x0efc00
+refuse opt-vlanfcmap-map "24-bit FC-MAP" --vlan-fc-map 100:0x1000000
 refuse opt-unknown bogus --bogus
 refuse opt-flowidle --flow-idle --flow-idle -1
 

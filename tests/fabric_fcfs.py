@@ -19,7 +19,9 @@ the VT, the VT's answer to the host, the VI's frame to the target as the
 host, the target's frame to the host through the VI. A plain frame keeps
 the FCF it was sent to. `show fcf` lists both FCFs with the VN_Ports each
 accepted. The host logs in again through FCF B: its frames follow. The
-operator's `enode relogin` names each ENode's own FCF.
+operator's `enode relogin` names each ENode's own FCF. With the VLAN's
+FC-MAP given (--vlan-fc-map), an FCF advertising another one is dropped
+(fcf_fc_map): no ENode hears it, and fcredirect does not learn it.
 
 Root only (TAP interfaces). Ends with "N passed, M failed".
 """
@@ -34,6 +36,7 @@ import fcoe_frames as ff  # noqa: E402
 import sync_lib as sl  # noqa: E402
 
 FCF_A, FCF_B = ff.mac("0e:fc:00:ff:ff:0a"), ff.mac("0e:fc:00:ff:ff:0b")
+FCF_OTHER = ff.mac("0e:fc:00:ff:ff:0c")     # of another fabric: FC-MAP 0x0efc05
 NAME_A, NAME_B = 0x2001000DEC00000A, 0x2001000DEC00000B
 E_HOST, E_VI, E_VT = ff.mac("02:00:00:00:00:11"), ff.mac("02:00:00:00:02:21"), \
     ff.mac("02:00:00:00:02:22")
@@ -76,13 +79,23 @@ def main():
     lab = None
     try:
         lab = fl.Lab(t, name="ff", routes=ROUTES,
-                     extra=["--passthrough", "0:3,1:3,2:3"])
+                     extra=["--passthrough", "0:3,1:3,2:3", "--vlan-fc-map", "0:0x0efc00"])
         fabric = lab.ports[fl.FABRIC]
+        fabric.send(ff.fip_adv(FCF_OTHER, 0x2001000DEC00000C, 1000, fc_map=0x0EFC05))
         for m, n in ((FCF_A, NAME_A), (FCF_B, NAME_B)):
             fabric.send(ff.fip_adv(m, n, 1000))
         ok, _, out = lab.node.poll("show fcf", lambda o: all(
             re.search(r"^  fcf %s name " % mac_text(m), o, re.M) for m in (FCF_A, FCF_B)), 10)
         t.check(ok, "show fcf: both FCFs of the VLAN, in the registry", out)
+        # sent before A's and B's: on each edge port by the time B's is
+        heard = [i for i in (fl.HOSTS, fl.TARGETS, fl.SN)
+                 if lab.ports[i].wait(lambda f: f["src"] == FCF_B, fip=True) is None or
+                 any(f["src"] == FCF_OTHER for f in list(lab.ports[i].fip))]
+        t.check(lab.stat("fcf_fc_map") == 1 and not heard and
+                mac_text(FCF_OTHER) not in out and "(--vlan-fc-map)" in out,
+                "--vlan-fc-map 0:0x0efc00: the FCF advertising FC-MAP 0x0efc05 is dropped "
+                "(fcf_fc_map), heard by no ENode, not learned",
+                "fcf_fc_map %d, heard on ports %s; %s" % (lab.stat("fcf_fc_map"), heard, out))
 
         # the redirect first: its members' logins make it active
         errs = lab.node.cmds([

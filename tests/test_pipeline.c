@@ -1038,6 +1038,20 @@ fabric_macs_are_the_fcf_s_and_the_vn_port_s(void **state)
  * with a rewritten S_ID, from that VN_Port's MAC to its FCF's. */
 static const uint8_t fcf_a[6] = { 0x0e, 0xfc, 0xf0, 0, 0, 0xa }, fcf_b[6] = { 0x0e, 0xfc, 0xf0, 0, 0, 0xb };
 
+/* A pipeline over t with port 1 the fabric port, its FIP to ports 0 and 2. */
+static struct fcr_pipeline
+fabric_pipeline(struct fcr_tables *t)
+{
+	static const uint32_t flood[3] = { 0, 1u << 0 | 1u << 2, 0 };
+	struct fcr_pipeline p = {
+		.tables = t, .port_mac = port_mac, .passthrough = passthrough,
+		.nb_ports = 3, .worker = 0, .fabric_mask = 1u << 1, .flood = flood,
+	};
+
+	fcr_pipeline_forget(&p, NULL, 0);
+	return p;
+}
+
 static void
 fip_log_in(struct fcr_tables *t, uint64_t wwpn, uint32_t fcid, uint16_t port,
 	   const uint8_t *fcf)
@@ -1051,12 +1065,8 @@ fip_log_in(struct fcr_tables *t, uint64_t wwpn, uint32_t fcid, uint16_t port,
 static void
 each_leg_meets_the_fcf_its_vn_port_chose(void **state)
 {
-	static const uint32_t flood[3] = { 0, 1u << 0 | 1u << 2, 0 };
 	struct fcr_tables *t = tu_tables(1, 1u << 1);
-	struct fcr_pipeline p = {
-		.tables = t, .port_mac = port_mac, .passthrough = passthrough,
-		.nb_ports = 3, .worker = 0, .fabric_mask = 1u << 1, .flood = flood,
-	};
+	struct fcr_pipeline p = fabric_pipeline(t);
 	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
 	struct fcr_pipeline_stats st;
 	struct {
@@ -1084,7 +1094,6 @@ each_leg_meets_the_fcf_its_vn_port_chose(void **state)
 	int id;
 
 	(void)state;
-	fcr_pipeline_forget(&p, NULL, 0);
 	fcr_route_add(t->routes, FCR_VLAN_ANY, 0x010000, 8, 0, NULL);
 	fcr_route_add(t->routes, FCR_VLAN_ANY, 0x410000, 8, 1, NULL);
 	fcr_route_add(t->routes, FCR_VLAN_ANY, 0x810000, 8, 2, NULL);
@@ -1137,6 +1146,75 @@ each_leg_meets_the_fcf_its_vn_port_chose(void **state)
 		assert_memory_equal(e, c[i].dst != NULL ? c[i].dst : want, 6);
 		rte_pktmbuf_free(m);
 	}
+	fcr_tables_free(t);
+}
+
+/* An FCF's advertisement (FC-BB-5) on VLAN, from fcf, naming fc_map. */
+static struct rte_mbuf *
+adv_frame(const uint8_t fcf[6], uint32_t fc_map)
+{
+	static const uint8_t all_enodes[6] = { 0x01, 0x10, 0x18, 0x01, 0x00, 0x01 };
+	uint8_t d[] = {
+		1, 1, 0, 128,                                    /* priority */
+		2, 2, 0, 0, 0, 0, 0, 0,                          /* MAC */
+		4, 3, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0x0a,        /* name */
+		5, 4, 0, 0, 0, (uint8_t)(fc_map >> 16), (uint8_t)(fc_map >> 8),
+		(uint8_t)fc_map, 0x20, 0, 0, 0, 0, 0, 0, 0x01,  /* fabric: FC-MAP */
+		12, 2, 0, 0, 0, 0, 0x03, 0xe8,                   /* FKA_ADV_Period */
+	};
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *b;
+
+	assert_non_null(m);
+	memcpy(d + 6, fcf, 6);
+	b = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(28 + sizeof(d)));
+	memcpy(b, all_enodes, 6);
+	memcpy(b + 6, fcf, 6);
+	b[12] = 0x81, b[13] = 0x00, b[14] = VLAN >> 8, b[15] = VLAN & 0xFF;
+	b[16] = 0x89, b[17] = 0x14;
+	memset(b + 18, 0, 10);
+	b[18] = 0x10;                     /* FIP version 1 */
+	b[21] = 0x01;                     /* discovery */
+	b[23] = 0x02;                     /* advertisement */
+	b[25] = sizeof(d) / 4;            /* descriptor list, words */
+	b[26] = 0x80, b[27] = 0x04;       /* FPMA, available */
+	memcpy(b + 28, d, sizeof(d));
+	return m;
+}
+
+/* --vlan-fc-map: on a VLAN whose fabric's FC-MAP is given, an FCF
+ * advertising another on a fabric port is dropped (fcf_fc_map) and
+ * teaches nothing, so no ENode hears it; one naming that FC-MAP goes on
+ * as always. */
+static void
+an_fcf_of_another_fc_map_is_refused_where_the_vlan_s_is_given(void **state)
+{
+	struct fcr_tables *t = tu_tables(1, 1u << 1);
+	struct fcr_pipeline p = fabric_pipeline(t);
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct rte_mbuf *m;
+	uint16_t out;
+
+	(void)state;
+	fcr_tables_fix_fc_map(t, VLAN, 0x0efc00);
+	assert_int_equal(fcr_tables_fc_map(t, VLAN), 0x0efc00);
+	m = adv_frame(fcf_a, 0x0efc05);
+	run_on(&p, &m, 1, &out, &st, ev);
+	assert_int_equal(out, FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_FCF_FC_MAP], 1);
+	assert_int_equal(st.logins, 0);
+	rte_pktmbuf_free(m);
+	/* the given FC-MAP: to every ENode, an event for the tables */
+	m = adv_frame(fcf_b, 0x0efc00);
+	run_on(&p, &m, 1, &out, &st, ev);
+	assert_int_equal(out & ~FCR_OUT_HOLD, 1 | FCR_OUT_FLOOD);
+	assert_int_equal(st.drop[FCR_R_FCF_FC_MAP], 0);
+	assert_int_equal(st.logins, 1);
+	rte_pktmbuf_free(m);
+	/* a state file's FCF of another FC-MAP does not undo it */
+	fcr_tables_fcf_set(t, VLAN, fcf_a, 1, 1, 0x0efc05);
+	assert_int_equal(fcr_tables_fc_map(t, VLAN), 0x0efc00);
 	fcr_tables_free(t);
 }
 
@@ -1648,6 +1726,7 @@ main(void)
 		cmocka_unit_test(a_login_accept_routed_into_the_fabric_waits_for_its_port),
 		cmocka_unit_test(fabric_macs_are_the_fcf_s_and_the_vn_port_s),
 		cmocka_unit_test(each_leg_meets_the_fcf_its_vn_port_chose),
+		cmocka_unit_test(an_fcf_of_another_fc_map_is_refused_where_the_vlan_s_is_given),
 		cmocka_unit_test(an_els_on_a_leg_names_the_members_the_header_names),
 		cmocka_unit_test(the_ends_never_reach_the_service_node),
 		cmocka_unit_test(a_rewritten_frame_carries_the_mark_and_a_plain_one_does_not),

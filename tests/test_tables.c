@@ -1102,6 +1102,53 @@ the_fcf_registry_keeps_each_fcf_s_slot_and_logins_name_theirs(void **state)
 }
 
 static void
+record_fc_map_conflict(void *ctx, const struct fcr_note *n)
+{
+	if (n->kind == FCR_NOTE_FC_MAP_CONFLICT)
+		record_note(ctx, n);
+}
+
+/* An FCF of MAC 0e:fc:00:ff:ff:fcf_last advertising FC-MAP fc_map. */
+static void
+advertise_map(struct fcr_tables *t, uint8_t fcf_last, uint32_t fc_map)
+{
+	struct fcr_login l = { .kind = FCR_LOGIN_ADV, .via_fip = 1, .has_mac = 1,
+			       .vlan = VLAN, .wwnn = 0x1000 + fcf_last, .fc_map = fc_map,
+			       .mac = { 0x0e, 0xfc, 0, 0xff, 0xff, fcf_last } };
+	struct fcr_event ev;
+
+	fcr_event_login(&ev, &l);
+	ev.port = FABRIC_PORT;
+	fcr_tables_event(t, &ev);
+}
+
+/* Two FCFs of a VLAN naming different FC-MAPs are not one fabric (a
+ * Linux ENode hearing both chooses neither): counted at each such
+ * advertisement, noted once an FCF; FCFs of other VLANs, or naming none,
+ * are no conflict. */
+static void
+fcfs_of_a_vlan_naming_different_fc_maps_are_counted_and_noted(void **state)
+{
+	struct fcr_tables *t = mk();
+	struct note_log nt = { 0 };
+
+	(void)state;
+	t->note_hook = (struct fcr_note_hook){ .fn = record_fc_map_conflict, .ctx = &nt };
+	advertise_map(t, 1, 0x0efc00);
+	advertise_map(t, 2, 0x0efc00);
+	advertise_map(t, 3, 0);
+	assert_int_equal(t->st.fcf_fc_map_conflicts, 0);
+	advertise_map(t, 4, 0x0efc05);
+	advertise_map(t, 4, 0x0efc05);
+	assert_int_equal(t->st.fcf_fc_map_conflicts, 2);
+	assert_int_equal(nt.count, 1);
+	assert_int_equal(nt.n[0].fcid, 0x0efc05);
+	assert_int_equal(nt.n[0].old_fcid, 0x0efc00);
+	assert_true(nt.n[0].fcf_mac == fcr_vn_pack((const uint8_t[6]){ 0x0e, 0xfc, 0, 0xff, 0xff, 4 }, 0));
+	fcr_tables_free(t);
+}
+
+static void
 record_relogin(void *ctx, const struct fcr_note *n)
 {
 	if (n->kind == FCR_NOTE_RELOGIN)
@@ -2785,6 +2832,7 @@ main(void)
 		cmocka_unit_test(random_bursts_apply_as_their_events_one_by_one),
 		cmocka_unit_test(vn_cache_follows_every_change_to_the_vn_table),
 		cmocka_unit_test(the_fcf_registry_keeps_each_fcf_s_slot_and_logins_name_theirs),
+		cmocka_unit_test(fcfs_of_a_vlan_naming_different_fc_maps_are_counted_and_noted),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);

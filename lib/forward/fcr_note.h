@@ -48,6 +48,9 @@ enum fcr_note_kind {
 			      * other_wwpn) ended nothing for --sn-stall-ms
 			      * while the host (wwpn) began `open` commands */
 	FCR_NOTE_SN_ANSWERING, /* and it ends them again */
+	FCR_NOTE_FC_MAP_CONFLICT, /* the FCF fcf_mac on vlan advertises FC-MAP
+				   * fcid, another FCF of the VLAN (enode: its
+				   * MAC, packed) old_fcid */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
 			     * host (wwpn) and the VI (other_wwpn), or those

@@ -161,11 +161,14 @@ fcr_pipeline_fabric_notice(const struct fcr_pipeline *p, struct rte_mbuf *m,
 	return pl != NULL && pl[0] == FCR_ELS_RSCN;
 }
 
+/* A FIP frame: its events (a CVL's one per VN_Port cleared). *refused:
+ * an FCF's advertisement that --vlan-fc-map refuses (fcf_fc_map), no
+ * event, to be dropped. */
 static inline unsigned int
 fcr_pipeline_snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
 		       const struct fcr_frame *f, uint16_t in_port, uint16_t frame,
 		       struct fcr_pipeline_stats *st, struct fcr_event *ev,
-		       uint64_t now)
+		       uint64_t now, int *refused)
 {
 	uint8_t buf[FCR_PIPELINE_FIP_SNOOP_MAX];
 	uint32_t n = RTE_MIN(rte_pktmbuf_pkt_len(m), (uint32_t)sizeof(buf));
@@ -178,6 +181,11 @@ fcr_pipeline_snoop_fip(struct fcr_pipeline *p, struct rte_mbuf *m,
 		return 0;
 	/* a tag the NIC stripped is not in the bytes: the frame's VLAN is */
 	l.vlan = f->vlan;
+	if (unlikely(l.kind == FCR_LOGIN_ADV && (p->fabric_mask >> in_port & 1) &&
+		     fcr_tables_fc_map_refused(p->tables, l.vlan, l.fc_map))) {
+		*refused = 1;
+		return 0;
+	}
 	if (l.kind != FCR_LOGIN_CVL)
 		return fcr_pipeline_login_event(p, &l, NULL, in_port, frame, st, ev,
 						now);
@@ -333,6 +341,7 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 		} else if (r == FCR_R_NOT_FCOE) {
 			uint16_t to = p->passthrough[in_port];
 			unsigned int held = 0;
+			int refused = 0;
 			/* a fabric port's FIP reaches every ENode behind
 			 * the edge ports that name it as their peer */
 			int flood = trust && (p->fabric_mask >> in_port & 1) &&
@@ -349,7 +358,13 @@ fcr_pipeline_parse(struct fcr_pipeline *p, uint16_t in_port,
 					continue;
 				}
 				held = fcr_pipeline_snoop_fip(p, m, &w->f[k], in_port,
-							      i, st, &ev[*nev], now);
+							      i, st, &ev[*nev], now, &refused);
+				if (unlikely(refused)) {
+					/* an FCF of another fabric: no ENode hears it */
+					out[i] = FCR_OUT_DROP;
+					st->drop[FCR_R_FCF_FC_MAP]++;
+					continue;
+				}
 			}
 			*nev += held;
 			if (flood)

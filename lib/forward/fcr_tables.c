@@ -83,8 +83,10 @@ fcr_tables_create(const char *name, const struct fcr_tables_params *p)
 	t->offered = rte_zmalloc_socket(NULL, sizeof(*t->offered) * FCR_OFFERED_PORTS, 0,
 					p->socket);
 	t->vlan_fc_map = rte_zmalloc_socket(NULL, sizeof(uint32_t) * 4096, 0, p->socket);
+	t->vlan_fc_map_fixed = rte_zmalloc_socket(NULL, sizeof(uint32_t) * 4096, 0, p->socket);
 	if (!t->flows || !t->routes || !t->bindings || !t->redirects || !t->pending ||
-	    !t->pend || !t->enodes || !t->fcf || !t->offered || !t->vlan_fc_map) {
+	    !t->pend || !t->enodes || !t->fcf || !t->offered || !t->vlan_fc_map ||
+	    !t->vlan_fc_map_fixed) {
 		fcr_tables_free(t);
 		return NULL;
 	}
@@ -103,8 +105,17 @@ fcr_tables_set_fc_map(struct fcr_tables *t, uint32_t fc_map)
 
 	t->fc_map = fc_map & 0xFFFFFF;
 	for (v = 0; v < 4096; v++)
-		if (!t->fcf[v].map_known)
+		if (!t->fcf[v].map_known && t->vlan_fc_map_fixed[v] == 0)
 			__atomic_store_n(&t->vlan_fc_map[v], t->fc_map, __ATOMIC_RELAXED);
+}
+
+void
+fcr_tables_fix_fc_map(struct fcr_tables *t, uint16_t vlan, uint32_t fc_map)
+{
+	vlan &= 0xFFF;
+	__atomic_store_n(&t->vlan_fc_map_fixed[vlan], (fc_map & 0xFFFFFF) | FCR_FC_MAP_FIXED,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&t->vlan_fc_map[vlan], fc_map & 0xFFFFFF, __ATOMIC_RELAXED);
 }
 
 int
@@ -190,6 +201,7 @@ fcr_tables_free(struct fcr_tables *t)
 	rte_free(t->fcf);
 	rte_free(t->offered);
 	rte_free(t->vlan_fc_map);
+	rte_free(t->vlan_fc_map_fixed);
 	rte_hash_free(t->pending);
 	rte_free(t->pend);
 	rte_free(t);
@@ -587,6 +599,9 @@ fcr_tables_fcf_set(struct fcr_tables *t, uint16_t vlan, const uint8_t mac[6],
 	memcpy(f->mac, mac, 6);
 	f->name = name;
 	f->known = 1;
+	/* the configured FC-MAP stands (a state file from before it was) */
+	if (map_known && t->vlan_fc_map_fixed[vlan & 0xFFF] != 0)
+		map_known = (fc_map & 0xFFFFFF) == (t->vlan_fc_map_fixed[vlan & 0xFFF] & 0xFFFFFF);
 	if (map_known) {
 		/* the VLAN's VN_Port MACs are FC-MAP || FCID with the FCF's */
 		f->map_known = 1;
@@ -711,6 +726,40 @@ fcr_tables_fcf_register(struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint6
 	__atomic_store_n(&t->nb_fcfs, t->nb_fcfs + 1, __ATOMIC_RELEASE);
 	t->state_gen++;
 	return i;
+}
+
+void
+fcr_tables_fcf_map_seen(struct fcr_tables *t, int slot, uint32_t fc_map)
+{
+	struct fcr_fcf_seen *f;
+	unsigned int i;
+
+	if (slot < 0 || (unsigned int)slot >= t->nb_fcfs)
+		return;
+	f = &t->fcfs[slot];
+	f->fc_map = fc_map & 0xFFFFFF;
+	if (f->fc_map == 0)
+		return;
+	for (i = 0; i < t->nb_fcfs; i++) {
+		const struct fcr_fcf_seen *o = &t->fcfs[i];
+		struct fcr_note note;
+
+		if (o == f || o->vlan != f->vlan || o->fc_map == 0 || o->fc_map == f->fc_map)
+			continue;
+		t->st.fcf_fc_map_conflicts++;
+		if (f->conflict_noted)
+			return;
+		f->conflict_noted = 1;
+		memset(&note, 0, sizeof(note));
+		note.kind = FCR_NOTE_FC_MAP_CONFLICT;
+		note.vlan = f->vlan;
+		note.fcf_mac = f->mac;
+		note.fcid = f->fc_map;
+		note.enode = o->mac;      /* the other FCF */
+		note.old_fcid = o->fc_map;
+		fcr_note_tell(&t->note_hook, &note);
+		return;
+	}
 }
 
 int
@@ -920,7 +969,9 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			t->state_gen++;
 		}
 		fcr_tables_fcf_set(t, ev->vlan, ev->mac, ev->name, ev->s_id != 0, ev->s_id);
-		(void)fcr_tables_fcf_register(t, ev->vlan, fcr_vn_pack(ev->mac, 0), ev->name);
+		fcr_tables_fcf_map_seen(t, fcr_tables_fcf_register(t, ev->vlan,
+								     fcr_vn_pack(ev->mac, 0),
+								     ev->name), ev->s_id);
 		break;
 	case FCR_LOGIN_VLANS:
 		/* what an ENode's VLAN discovery was told: shown, not acted on */

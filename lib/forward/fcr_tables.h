@@ -61,6 +61,7 @@ struct fcr_tables_params {
 	X(cutover_vi_waits_timed_out, "cutovers whose VI, told first, had not logged in again through the new path after 10 s: the host told anyway") \
 	X(sn_stalls, "service nodes found not answering: a redirect's host had exchanges open and its VT ended none for --sn-stall-ms") \
 	X(sn_answering, "service nodes answering again after a stall (--sn-recover ends)") \
+	X(fcf_fc_map_conflicts, "advertisements of an FCF naming another FC-MAP than an FCF of its VLAN did (no --vlan-fc-map there): Linux ENodes then choose neither; logged once an FCF") \
 	X(fcfs_untracked, "advertisements of an FCF not kept in the registry, its 63 slots taken: frames of its VN_Ports keep the FCF MAC they carry") \
 	X(state_writes, "snapshots of the learned state written to --state-file") \
 	X(state_write_failures, "snapshots of the learned state that could not be written to --state-file") \
@@ -103,7 +104,9 @@ struct fcr_fcf {
 struct fcr_fcf_seen {
 	uint64_t mac;             /* fcr_vn_pack; set once, before any VN_Port names it */
 	uint64_t name;
+	uint32_t fc_map;          /* as it last advertised it; 0: not named */
 	uint16_t vlan;
+	uint8_t conflict_noted;   /* its FC-MAP conflict logged */
 };
 
 struct fcr_tables {
@@ -129,6 +132,10 @@ struct fcr_tables {
 	/* [4096] each VLAN's FC-MAP of FPMA MACs: its FCF's, else --fc-map;
 	 * read by workers */
 	uint32_t *vlan_fc_map;
+	/* [4096] --vlan-fc-map: the VLAN's fabric's FC-MAP | FCR_FC_MAP_FIXED,
+	 * 0 where none is given; read by workers (an advertisement naming
+	 * another is dropped) */
+	uint32_t *vlan_fc_map_fixed;
 	uint32_t fka_ms;          /* the FCF's keep-alive period (its advertisements) */
 	/* every sync peer is cabled as this node is (--sync-same-ports, an HA
 	 * pair): port N of each reaches the same station */
@@ -151,6 +158,21 @@ void fcr_tables_free(struct fcr_tables *t);
 
 /* The FC-MAP (--fc-map) of the VLANs whose FCF advertised none. */
 void fcr_tables_set_fc_map(struct fcr_tables *t, uint32_t fc_map);
+
+/* --vlan-fc-map: vlan's fabric has FC-MAP fc_map; its FPMA MACs use it
+ * from now, and an FCF advertising another on a fabric port is refused
+ * (fcf_fc_map). */
+#define FCR_FC_MAP_FIXED (1u << 24)
+void fcr_tables_fix_fc_map(struct fcr_tables *t, uint16_t vlan, uint32_t fc_map);
+
+/* An advertisement of FC-MAP fc_map on vlan: refused by --vlan-fc-map? */
+static inline int
+fcr_tables_fc_map_refused(const struct fcr_tables *t, uint16_t vlan, uint32_t fc_map)
+{
+	uint32_t f = __atomic_load_n(&t->vlan_fc_map_fixed[vlan & 0xFFF], __ATOMIC_RELAXED);
+
+	return f != 0 && fc_map != 0 && fc_map != (f & 0xFFFFFF);
+}
 
 /* The FC-MAP of a VLAN's FPMA MACs: its FCF's, learned from its
  * advertisements on a fabric port, else --fc-map. Workers read it. */
@@ -232,6 +254,11 @@ int fcr_tables_fcf_slot(const struct fcr_tables *t, uint16_t vlan, uint64_t mac)
 /* Register an FCF (its advertisement, or the state file): its slot, its
  * name updated; -ENOSPC (counted in fcfs_untracked) when all are taken. */
 int fcr_tables_fcf_register(struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint64_t name);
+
+/* An FCF in slot `slot` advertised FC-MAP fc_map (0: none named): one
+ * that names another than an FCF of its VLAN did is counted
+ * (fcf_fc_map_conflicts) and, once an FCF, noted (FCR_NOTE_FC_MAP_CONFLICT). */
+void fcr_tables_fcf_map_seen(struct fcr_tables *t, int slot, uint32_t fc_map);
 
 /* The MAC a VN_Port's frames meet its FCF at (vn: its source word): 0
  * and mac, or -ENOENT when its FCF is not known. */
