@@ -281,7 +281,7 @@ exchanges_of(uint32_t s, uint32_t d, uint32_t *cmnds, uint32_t *ends)
 	*ends = c.ends;
 }
 
-/* A cutover's drain: on an entry held, FCP commands are dropped
+/* A cutover's drain: on an entry held, FCP and FC-NVMe commands are dropped
  * (cutover_held) and the rest of the exchange goes on; a worker counts the
  * commands it sends and what ends their exchanges (FCP_RSP, BA_ACC; not a
  * BA_RJT, which answers an exchange never open). */
@@ -328,6 +328,31 @@ a_held_entry_drops_new_commands_and_counts_exchanges(void **state)
 	assert_forwarded(m[0], FH, FVT, sn_mac, 2);
 	exchanges_of(FH, FT, &c, &e);
 	assert_int_equal(c, c0 + 1);
+	free_all(m, 1);
+
+	/* FC-NVMe (TYPE 0x28) the same: its command held while draining and
+	 * counted after, its response (RSP or ERSP, 0x07) an end; a frame of
+	 * another FC-4 in those categories neither */
+	exchanges_of(FVT, FH, &vc0, &ve0);
+	fcr_flow_set(tables->flows, key, a | FCR_ACTION_HOLD, tables->flows->owner[idx]);
+	m[0] = frame(FH, FT, 64, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_NVME);
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_CUTOVER_HELD], 1);
+	free_all(m, 1);
+	fcr_flow_set(tables->flows, key, a, tables->flows->owner[idx]);
+	m[0] = frame(FH, FT, 64, 1, FCR_RCTL_FCP_CMND, FCR_TYPE_NVME);
+	m[1] = frame(FH, FT, 64, 1, FCR_RCTL_FCP_CMND, 0x05);   /* not an FC-4 of commands */
+	run(m, 2, 0, out, &st, ev);
+	assert_int_equal(out[0], 2);
+	exchanges_of(FH, FT, &c, &e);
+	assert_int_equal(c, c0 + 2);
+	free_all(m, 2);
+	m[0] = frame(FVT, FH, 32, 1, FCR_RCTL_FCP_RSP, FCR_TYPE_NVME);
+	run(m, 1, 2, out, &st, ev);
+	assert_int_equal(out[0], 0);
+	exchanges_of(FVT, FH, &c, &e);
+	assert_int_equal(e, ve0 + 1);
 	free_all(m, 1);
 }
 

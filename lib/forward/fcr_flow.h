@@ -258,11 +258,12 @@ fcr_flow_exchange_frame(uint8_t r_ctl)
 	return (uint8_t)((r_ctl & 0x7F) - 0x04) < 4;
 }
 
-/* An exchange begun or ended by the frame (R_CTL, TYPE) sent on the entry. */
+/* An exchange begun or ended by the frame (R_CTL, TYPE) sent on the entry:
+ * an FCP or FC-NVMe command, its response; an abort accepted. */
 static inline void
 fcr_flow_count_exchange(struct fcr_flow_exchanges *c, uint8_t r_ctl, uint8_t type)
 {
-	if (type == FCR_TYPE_FCP) {
+	if (fcr_type_command_response(type)) {
 		c->cmnds += r_ctl == FCR_RCTL_FCP_CMND;
 		c->ends += r_ctl == FCR_RCTL_FCP_RSP;
 	} else if (unlikely(type == FCR_TYPE_BLS)) {

@@ -451,7 +451,7 @@ static inline int
 fcr_pipeline_holds(uint64_t a, const struct fcr_frame *f, int from_fabric)
 {
 	return (a & FCR_ACTION_HOLD) && !from_fabric && f->r_ctl == FCR_RCTL_FCP_CMND &&
-	       f->type == FCR_TYPE_FCP;
+	       fcr_type_command_response(f->type);
 }
 
 /* A frame that may begin or end an exchange on its entry (action a, leg

@@ -92,6 +92,17 @@ enum fcr_eof {
 #define FCR_TYPE_BLS 0x00
 #define FCR_TYPE_ELS 0x01
 #define FCR_TYPE_FCP 0x08
+/* FC-NVMe: its command, data and response IUs in FCP's information
+ * categories (a command 0x06, its response, RSP or ERSP, 0x07) */
+#define FCR_TYPE_NVME 0x28
+
+/* An FC-4 whose exchanges begin with a command and end with a response in
+ * FCP's information categories: FCP (SCSI) and FC-NVMe. */
+static inline int
+fcr_type_command_response(uint8_t type)
+{
+	return type == FCR_TYPE_FCP || type == FCR_TYPE_NVME;
+}
 
 /* ELS command codes (first payload byte) */
 #define FCR_ELS_LS_RJT 0x01
