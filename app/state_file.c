@@ -133,7 +133,8 @@ read_checked(const char *path, uint32_t max_bindings, uint32_t max_paths, size_t
 	     char *why, size_t why_len, int *absent)
 {
 	size_t max = fcr_state_size(max_bindings, FCR_STATE_MAX_FCFS, FCR_STATE_NODE_MAX) +
-		     (size_t)max_paths * FCR_STATE_PATH_LEN;
+		     (size_t)max_paths * FCR_STATE_PATH_LEN +
+		     (size_t)max_bindings * FCR_STATE_NAME_LEN;
 	uint8_t *buf = NULL;
 	struct stat st;
 	size_t got = 0;

@@ -383,6 +383,7 @@ class Login:
         self.answers = None   # FIP replies: flogi fdisc logo
         self.via_fip = False
         self.wwpn = None
+        self.wwnn = 0         # a FLOGI or FDISC request's node name
         self.port_id = None
         self.vlan = 0
         self.s_id = self.d_id = self.ox_id = 0
@@ -408,6 +409,7 @@ def els_payload(r_ctl, p, lg):
             return False
         lg.kind = {ELS_FLOGI: "flogi", ELS_FDISC: "fdisc", ELS_PLOGI: "plogi"}[p[0]]
         lg.wwpn = int.from_bytes(p[20:28], "big")
+        lg.wwnn = int.from_bytes(p[28:36], "big")
     elif p[0] == ELS_LOGO:
         if len(p) < 16:
             return False
@@ -486,6 +488,7 @@ class Model:
         self.static_kept = 0
         self.routes = {}          # (vlan or None for every VLAN, prefix, bits) -> (port, mac or None)
         self.bind = {}            # (vlan, wwpn) -> fcid
+        self.node = {}            # (vlan, wwpn) -> node name, from its login request
         self.redirects = []       # [vlan, host, target, vi, vt]
         self.pending = {}
         self.rules = {}           # (vlan, s, d) -> (s', d', leg, redirect index)
@@ -628,14 +631,16 @@ class Model:
             and port not in self.fabric
 
     def leg_subst(self, rule, f):
-        """(old FCID, new FCID, old WWPN, new WWPN) of a rule's leg: the
-        member its header stops naming and the one it names now."""
+        """(old FCID, new FCID, old WWPN, new WWPN, old node name, new node
+        name) of a rule's leg: the member its header stops naming and the
+        one it names now (node names 0 where not known)."""
         r = self.redirects[rule[3]]
         host, target, vi, vt = r[1], r[2], r[3], r[4]
         old, new = {1: (target, vt), 2: (vi, host), 3: (host, vi), 4: (vt, target)}[rule[2]]
+        nn = (self.node.get((r[0], old), 0), self.node.get((r[0], new), 0))
         if rule[1] != f.d_id:
-            return (f.d_id, rule[1], old, new)
-        return (f.s_id, rule[0], old, new)
+            return (f.d_id, rule[1], old, new) + nn
+        return (f.s_id, rule[0], old, new) + nn
 
     def route(self, vlan, d_id):
         """The longest prefix of the VLAN's own routes, else of the routes
@@ -655,7 +660,7 @@ class Model:
         return bytes([(self.fc_map >> 16) & 0xFF, (self.fc_map >> 8) & 0xFF,
                       self.fc_map & 0xFF]) + fcid.to_bytes(3, "big")
 
-    def learn_one(self, v, wwpn, fcid, vn):
+    def learn_one(self, v, wwpn, fcid, vn, wwnn=0):
         if (v, wwpn) in self.static:
             if self.bind.get((v, wwpn)) != fcid:
                 self.static_kept += 1
@@ -665,6 +670,8 @@ class Model:
                 self.static_kept += 1
                 return
         self.do_bind(v, wwpn, fcid, vn)
+        if wwnn:
+            self.node[(v, wwpn)] = wwnn
 
     def logout(self, v, wwpn, fcid, req_port):
         if self.bind.get((v, wwpn)) != fcid:
@@ -694,12 +701,12 @@ class Model:
                 if lg.kind == "logo":
                     self.logout(v, lg.wwpn, lg.port_id, in_port)
                 else:
-                    self.learn_one(v, lg.wwpn, p[1], (in_port, p[2]))
+                    self.learn_one(v, lg.wwpn, p[1], (in_port, p[2]), lg.wwnn)
                 return
             if lg.kind == "logo" and not lg.via_fip and lg.port_id != lg.s_id:
                 return  # a port logs out only itself
             self.pending[key] = ("logo" if lg.kind == "logo" else "login", lg.wwpn,
-                                 lg.port_id, in_port)
+                                 lg.port_id, in_port, lg.wwnn)
         elif lg.kind in ("acc", "rjt"):
             if not reply:
                 return
@@ -718,7 +725,7 @@ class Model:
             if p[0] == "logo":
                 self.logout(v, p[1], p[2], p[3])
             elif lg.via_fip or lg.wwpn is not None:
-                self.learn_one(v, p[1], lg.d_id, (p[3], mac))
+                self.learn_one(v, p[1], lg.d_id, (p[3], mac), p[4])
 
 
 # ---------------------------------------------------------------- the program's report
@@ -826,7 +833,7 @@ def els_ids(pl, r_ctl, subst):
     """An ELS payload on a redirect leg with the old N_Port's identities
     (FCID, WWPN) replaced by the new one's wherever FC-LS puts them
     (docs/fcoe.md, "Identities inside payloads")."""
-    fold, fnew, wold, wnew = subst
+    fold, fnew, wold, wnew, nold, nnew = subst
     o = bytearray(pl)
     n = len(o)
 
@@ -836,9 +843,13 @@ def els_ids(pl, r_ctl, subst):
             return True
         return False
 
-    def wwpn(off):
+    def wwpn(off, node_off=None):
         if wold and off + 8 <= n and int.from_bytes(o[off:off + 8], "big") == wold:
             o[off:off + 8] = wnew.to_bytes(8, "big")
+            # the node name beside it, when both are known
+            if node_off is not None and nold and nnew and node_off + 8 <= n and \
+                    int.from_bytes(o[node_off:node_off + 8], "big") == nold:
+                o[node_off:node_off + 8] = nnew.to_bytes(8, "big")
             return True
         return False
 
@@ -847,9 +858,9 @@ def els_ids(pl, r_ctl, subst):
     if r_ctl == 0x22:
         cmd = o[0]
         if cmd in (ELS_PLOGI, 0x50):
-            wwpn(20)
+            wwpn(20, 28)
         elif cmd == 0x52:
-            wwpn(8)
+            wwpn(8, 16)
             fcid(25)
         elif cmd == ELS_LOGO:
             fcid(5)
@@ -858,9 +869,9 @@ def els_ids(pl, r_ctl, subst):
             fcid(5)
     elif r_ctl == 0x23 and o[0] == ELS_LS_ACC:
         if n >= 116:
-            wwpn(20)
+            wwpn(20, 28)
         elif n == 28:
-            if wwpn(8):
+            if wwpn(8, 16):
                 fcid(25)
         elif n >= 24:
             fcid(9)

@@ -83,6 +83,54 @@ adisc_and_its_accept_name_the_new_port(void **state)
 	expect(pl, sizeof(pl), FCR_RCTL_ELS_REP, FCR_ELS_IDS, off, size, 2);
 }
 
+/* With both ports' node names known, the node name beside a port name
+ * rewritten is rewritten too (PLOGI, PDISC, ADISC and their accepts): the
+ * receiver sees one node, the member the header names. A node name beside
+ * another port's name, or one not the old port's, stays; so does every
+ * node name while either is not known. */
+static void
+node_names_follow_the_port_name(void **state)
+{
+	const uint64_t old_nn = 0x1f00000000000002ull, new_nn = 0x1000000000000001ull;
+	struct fcr_els_subst s = sub;
+	uint8_t pl[FCR_ELS_SPARM_LEN], ad[28] = { 0x52 };
+	unsigned int n;
+
+	(void)state;
+	s.wwnn_old = old_nn;
+	s.wwnn_new = new_nn;
+	fcr_els_sparm(pl, FCR_ELS_PLOGI, OLD_WWPN, old_nn);
+	assert_int_equal(fcr_els_ids_rewrite(pl, sizeof(pl), FCR_RCTL_ELS_REQ, &s, &n), FCR_ELS_IDS);
+	assert_true(n == 2 && fcr_get_be64(pl + 20) == NEW_WWPN && fcr_get_be64(pl + 28) == new_nn);
+	fcr_els_sparm(pl, FCR_ELS_LS_ACC, OLD_WWPN, old_nn);
+	assert_int_equal(fcr_els_ids_rewrite(pl, sizeof(pl), FCR_RCTL_ELS_REP, &s, &n), FCR_ELS_IDS);
+	assert_true(n == 2 && fcr_get_be64(pl + 28) == new_nn);
+	fcr_put_be64(ad + 8, OLD_WWPN);
+	fcr_put_be64(ad + 16, old_nn);
+	fcr_put_be24(ad + 25, OLD_ID);
+	assert_int_equal(fcr_els_ids_rewrite(ad, sizeof(ad), FCR_RCTL_ELS_REQ, &s, &n), FCR_ELS_IDS);
+	assert_true(n == 3 && fcr_get_be64(ad + 16) == new_nn);
+	fcr_put_be64(ad + 8, OLD_WWPN);
+	fcr_put_be64(ad + 16, old_nn);
+	fcr_put_be24(ad + 25, OLD_ID);
+	ad[0] = FCR_ELS_LS_ACC;
+	assert_int_equal(fcr_els_ids_rewrite(ad, sizeof(ad), FCR_RCTL_ELS_REP, &s, &n), FCR_ELS_IDS);
+	assert_true(n == 3 && fcr_get_be64(ad + 16) == new_nn);
+	/* another port's PLOGI with the old node name: left alone */
+	fcr_els_sparm(pl, FCR_ELS_PLOGI, 0x2100000000000009ull, old_nn);
+	assert_int_equal(fcr_els_ids_rewrite(pl, sizeof(pl), FCR_RCTL_ELS_REQ, &s, &n), FCR_ELS_IDS);
+	assert_true(n == 0 && fcr_get_be64(pl + 28) == old_nn);
+	/* the port's, with another node name than its login gave: kept */
+	fcr_els_sparm(pl, FCR_ELS_PLOGI, OLD_WWPN, 0x1f00000000000009ull);
+	assert_int_equal(fcr_els_ids_rewrite(pl, sizeof(pl), FCR_RCTL_ELS_REQ, &s, &n), FCR_ELS_IDS);
+	assert_true(n == 1 && fcr_get_be64(pl + 28) == 0x1f00000000000009ull);
+	/* the new port's node name not known: the old one stays */
+	s.wwnn_new = 0;
+	fcr_els_sparm(pl, FCR_ELS_PLOGI, OLD_WWPN, old_nn);
+	assert_int_equal(fcr_els_ids_rewrite(pl, sizeof(pl), FCR_RCTL_ELS_REQ, &s, &n), FCR_ELS_IDS);
+	assert_true(n == 1 && fcr_get_be64(pl + 28) == old_nn);
+}
+
 /* An RLS accept is 28 bytes too: counters where an ADISC accept has the
  * port name; even a counter equal to the old N_Port ID is left alone. */
 static void
@@ -149,6 +197,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(plogi_and_its_accept_name_the_new_port),
 		cmocka_unit_test(adisc_and_its_accept_name_the_new_port),
+		cmocka_unit_test(node_names_follow_the_port_name),
 		cmocka_unit_test(a_28_byte_accept_without_the_port_name_is_left_alone),
 		cmocka_unit_test(logo_rrq_rec_and_rls_name_the_new_n_port),
 		cmocka_unit_test(what_names_nobody_and_what_is_not_read_are_told_apart),

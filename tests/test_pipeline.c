@@ -1083,7 +1083,7 @@ fip_log_in(struct fcr_tables *t, uint64_t wwpn, uint32_t fcid, uint16_t port,
 {
 	const uint8_t enode[6] = { 0x0e, 0, 0, 0, (uint8_t)(fcid >> 16), (uint8_t)fcid };
 
-	tu_fip_login(t, VLAN, wwpn, fcid, port, 1, enode, fcf);
+	tu_fip_login(t, VLAN, wwpn, 0, fcid, port, 1, enode, fcf);
 	assert_true(fcr_binding_by_fcid(t->bindings, VLAN, fcid) != FCR_BINDING_NONE);
 }
 
@@ -1244,7 +1244,8 @@ an_fcf_of_another_fc_map_is_refused_where_the_vlan_s_is_given(void **state)
 }
 
 /* The VT's PLOGI accept reaches the host as the target's: its port name
- * too, with a good CRC; the counters say so. */
+ * and node name too, with a good CRC; the counters say so. The members'
+ * node names become known after the rules are in (a login's). */
 static void
 an_els_on_a_leg_names_the_members_the_header_names(void **state)
 {
@@ -1259,6 +1260,10 @@ an_els_on_a_leg_names_the_members_the_header_names(void **state)
 	int i;
 
 	(void)state;
+	fcr_tables_binding_node(tables, VLAN, VT, VT + 1, 0);   /* frame()'s */
+	fcr_tables_binding_node(tables, VLAN, VI, VT + 1, 0);
+	fcr_tables_binding_node(tables, VLAN, T, 0x1000000000000077ull, 0);
+	fcr_tables_binding_node(tables, VLAN, H, 0x2000000000000066ull, 0);
 	/* the VI's PLOGI names the VI; make it so (frame() names the VT) */
 	parse(m[1], &f);
 	fcr_put_be64(rte_pktmbuf_mtod_offset(m[1], uint8_t *, f.fc_off + FCR_FC_HLEN + 20), VI);
@@ -1274,8 +1279,10 @@ an_els_on_a_leg_names_the_members_the_header_names(void **state)
 
 		parse(m[i], &f);
 		els = rte_pktmbuf_mtod_offset(m[i], const uint8_t *, f.fc_off + FCR_FC_HLEN);
-		/* the host sees the target's name; the target the host's */
+		/* the host sees the target's names; the target the host's */
 		assert_true(fcr_get_be64(els + 20) == (i == 0 ? T : H));
+		assert_true(fcr_get_be64(els + 28) ==
+			    (i == 0 ? 0x1000000000000077ull : 0x2000000000000066ull));
 		assert_int_equal(fcr_frame_verify_crc_mbuf(m[i], &f), FCR_R_OK);
 	}
 	free_all(m, 2);

@@ -59,7 +59,7 @@ mkf(uint16_t vlan)
 static uint8_t *
 encode(uint32_t nb, uint32_t nf, size_t *len)
 {
-	size_t cap = fcr_state_size(nb, nf, strlen(NODE));
+	size_t cap = fcr_state_size(nb, nf, strlen(NODE)) + (size_t)nb * FCR_STATE_NAME_LEN;
 	uint8_t *buf = malloc(cap);
 	struct fcr_state_enc e;
 	uint32_t i;
@@ -282,6 +282,21 @@ another_node_version_or_size_is_refused(void **state)
  * own, and a version 2 binding naming an FCF is no version 2 binding. */
 static void restamp(uint8_t *buf, size_t len);
 
+/* The file as a program of format version v (1 or 2) wrote it: no node
+ * names after the paths; *len shrinks. */
+static void
+as_version(uint8_t *buf, size_t *len, uint32_t v)
+{
+	uint32_t nb = buf[24] | buf[25] << 8 | (uint32_t)buf[26] << 16 | (uint32_t)buf[27] << 24;
+	uint64_t flen;
+
+	*len -= (size_t)nb * FCR_STATE_NAME_LEN;
+	buf[8] = (uint8_t)v;
+	flen = *len;
+	memcpy(buf + 40, &flen, 8); /* little-endian host */
+	restamp(buf, *len);
+}
+
 static size_t
 fcf_file(uint8_t *buf, size_t cap, const struct fcr_state_fcf *f, unsigned int nf,
 	 uint16_t bind_fcf, uint16_t bind_vlan)
@@ -358,15 +373,13 @@ fcf_records_name_several_fcfs_of_a_vlan(void **state)
 	/* version 2: one FCF a VLAN, its own; a binding names none */
 	two[0].current = 0;
 	len = fcf_file(buf, sizeof(buf), &two[0], 1, 0, 100);
-	buf[8] = 2;
-	restamp(buf, len);
+	as_version(buf, &len, 2);
 	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), 0);
 	assert_true(f[0].current == 1 && b[0].fcf == 0);
 	free(b);
 	free(f);
 	len = fcf_file(buf, sizeof(buf), &two[0], 1, 1, 100);
-	buf[8] = 2;
-	restamp(buf, len);
+	as_version(buf, &len, 2);
 	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), -1);
 	assert_non_null(strstr(why, "binding 0: reserved bytes not zero"));
 	free(b);
@@ -402,7 +415,8 @@ static const struct fcr_state_path paths3[3] = {
 static uint8_t *
 encode_paths(const struct fcr_state_path *p, uint32_t n, size_t *len)
 {
-	size_t cap = fcr_state_size(10, 1, strlen(NODE)) + n * FCR_STATE_PATH_LEN;
+	size_t cap = fcr_state_size(10, 1, strlen(NODE)) + n * FCR_STATE_PATH_LEN +
+		     10 * FCR_STATE_NAME_LEN;
 	uint8_t *buf = malloc(cap);
 	struct fcr_state_fcf f = mkf(100);
 	struct fcr_state_enc e;
@@ -474,7 +488,7 @@ paths_round_trip_and_bad_ones_are_refused(void **state)
 	assert_int_equal(decode_paths(buf, len, &few, p, &n, why), -1);
 	assert_non_null(strstr(why, "3 redirect paths, more than this node's --max-redirects 2"));
 	/* each bad record refuses the whole file */
-	off = len - 4 - 3 * FCR_STATE_PATH_LEN;
+	off = len - 4 - 10 * FCR_STATE_NAME_LEN - 3 * FCR_STATE_PATH_LEN;
 	for (i = 0; i < 4; i++) {
 		uint8_t *bad = malloc(len);
 
@@ -493,8 +507,7 @@ paths_round_trip_and_bad_ones_are_refused(void **state)
 	free(buf);
 	/* a version 1 file: no paths, read as before */
 	buf = encode_paths(NULL, 0, &len);
-	buf[8] = 1;
-	restamp(buf, len);
+	as_version(buf, &len, 1);
 	assert_int_equal(decode_paths(buf, len, &expect, p, &n, why), 0);
 	assert_int_equal(n, 0);
 	/* one that counts paths in its reserved bytes is not one */
@@ -673,7 +686,8 @@ a_snapshot_keeps_the_learned_bindings_and_fcfs_alone(void **state)
 
 /* Two FCFs on a VLAN: each binding keeps the FCF that accepted its login
  * across a snapshot and a restore into tables whose registry gives the
- * FCFs other slots; the VLAN's own FCF stays its last advertiser. */
+ * FCFs other slots; the VLAN's own FCF stays its last advertiser. Each
+ * binding keeps its node name (0 where none was known). */
 static void
 a_bindings_fcf_survives_a_snapshot_and_a_restore(void **state)
 {
@@ -700,6 +714,8 @@ a_bindings_fcf_survives_a_snapshot_and_a_restore(void **state)
 		assert_int_equal(fcr_tables_binding_restore(t, VLAN, 0x2200000000000000ull | i,
 			0x010000 | i, vn_of(0x010000 | i, 0) |
 			(uint64_t)((i & 1 ? sb : sa) + 1) << FCR_VN_FCF_SHIFT, enode_of(i), now, tpm), 0);
+	for (i = 1; i < 4; i++)
+		fcr_tables_binding_node(t, VLAN, 0x2200000000000000ull | i, 0x1200000000000000ull | i, 0);
 	len = fcr_state_snapshot(t, NODE, 1700000000, &buf, &cap);
 	assert_true(len > 0);
 	assert_int_equal(decode(buf, len, &expect, &info, &b, &f, why), 0);
@@ -717,6 +733,7 @@ a_bindings_fcf_survives_a_snapshot_and_a_restore(void **state)
 		assert_int_equal(fcr_tables_vn_fcf_mac(u, u->bindings->entry[n].vn, mac), 0);
 		assert_memory_equal(mac, i & 1 ? bm : a, 6);
 		assert_int_equal(fcr_vn_fcf(u->bindings->entry[n].vn), i & 1 ? 3 : 2);
+		assert_true(u->bindings->entry[n].wwnn == (i == 0 ? 0 : 0x1200000000000000ull | i));
 	}
 	assert_memory_equal(u->fcf[VLAN].mac, bm, 6);
 	free(b);

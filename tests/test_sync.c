@@ -734,8 +734,8 @@ stale_updates_are_rejected(void **state)
 }
 
 /* An HA pair is cabled alike (--sync-same-ports): a binding the active node
- * learned keeps its port, its MACs and its FCF (by MAC, in the standby's own
- * registry slot) at the standby, whose ENode is known to
+ * learned keeps its port, its MACs, its FCF (by MAC, in the standby's own
+ * registry slot) and its node name at the standby, whose ENode is known to
  * have logged in but is not watched (no keep-alive reaches a standby). A
  * node not cabled so, a port that is a fabric port here, and a binding
  * learned at a peer carry no port: from the FPMA MAC on any port. */
@@ -763,6 +763,7 @@ a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
 	run(50, 3);
 	assert_int_equal(fcr_tables_binding_restore(a, 10, H(1), 0x010001,
 						    vn | 1ull << FCR_VN_FCF_SHIFT, enode, now, 1), 0);
+	fcr_tables_binding_node(a, 10, H(1), 0x1000000000000abcull, 1);
 	/* logged in through port 0: a fabric port on the twin too */
 	assert_int_equal(fcr_tables_binding_restore(a, 10, H(2), 0x010002,
 						     fcr_vn_pack(vmac, 0), enode, now, 1), 0);
@@ -774,6 +775,7 @@ a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
 	assert_int_not_equal(n, FCR_BINDING_NONE);
 	assert_int_equal(b->bindings->entry[n].origin, FCR_BIND_LEARNED);
 	assert_true(b->bindings->entry[n].vn == (vn | 2ull << FCR_VN_FCF_SHIFT));
+	assert_true(b->bindings->entry[n].wwnn == 0x1000000000000abcull);
 	assert_true(b->bindings->entry[n].enode == enode);
 	e = fcr_enode_find(b->enodes, enode);
 	assert_non_null(e);

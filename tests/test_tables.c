@@ -1048,7 +1048,7 @@ static void
 fip_login_via(struct fcr_tables *t, uint64_t wwpn, uint32_t fcid, uint8_t enode_last,
 	      uint8_t fcf_last)
 {
-	tu_fip_login(t, VLAN, wwpn, fcid, EDGE_PORT, FABRIC_PORT,
+	tu_fip_login(t, VLAN, wwpn, wwpn ^ 0x0100000000000000ull, fcid, EDGE_PORT, FABRIC_PORT,
 		     (const uint8_t[6]){ 0x0e, 0, 0, 0, 0, enode_last },
 		     (const uint8_t[6]){ 0x0e, 0xfc, 0, 0xff, 0xff, fcf_last });
 }
@@ -1068,7 +1068,7 @@ fcf_of(const struct fcr_tables *t, uint64_t wwpn)
  * login names the slot of the FCF that accepted it (the source of its
  * accept), none when that FCF never advertised or is not kept; a login
  * again through another FCF names that one; an advertisement through an
- * edge port registers nothing.
+ * edge port registers nothing. A login's request gives its node name.
  */
 static void
 the_fcf_registry_keeps_each_fcf_s_slot_and_logins_name_theirs(void **state)
@@ -1092,6 +1092,9 @@ the_fcf_registry_keeps_each_fcf_s_slot_and_logins_name_theirs(void **state)
 
 	fip_login_via(t, H, FH, 1, 7);
 	assert_int_equal(fcf_of(t, H), 8);
+	/* its node name, from its request */
+	assert_true(t->bindings->entry[fcr_binding_get(t->bindings, VLAN, H, 0)].wwnn ==
+		    (H ^ 0x0100000000000000ull));
 	fip_login_via(t, T, FT, 2, 200);      /* not kept */
 	assert_int_equal(fcf_of(t, T), 0);
 	fip_login_via(t, VI, FVI, 3, 250);    /* never advertised */

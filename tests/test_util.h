@@ -54,11 +54,12 @@ tu_tables(uint32_t nb_workers, uint32_t fabric_mask)
 	return t;
 }
 
-/* A login over FIP through an ENode (its MAC enode) on edge_port, the
- * FCF of MAC fcf granting fcid from fabric_port: the request and the
- * accept, as the workers report them. The OX_ID is fcid's low 16 bits. */
+/* A login over FIP of wwpn (node name wwnn) through an ENode (its MAC
+ * enode) on edge_port, the FCF of MAC fcf granting fcid from fabric_port:
+ * the request and the accept, as the workers report them. The OX_ID is
+ * fcid's low 16 bits. */
 static inline void
-tu_fip_login(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
+tu_fip_login(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint64_t wwnn, uint32_t fcid,
 	     uint16_t edge_port, uint16_t fabric_port, const uint8_t enode[6],
 	     const uint8_t fcf[6])
 {
@@ -72,13 +73,14 @@ tu_fip_login(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 	ev.ox_id = (uint16_t)fcid;
 	ev.has_wwpn = 1;
 	ev.wwpn = wwpn;
-	ev.d_id = FCR_FCID_FLOGI;
 	memcpy(ev.enode, enode, 6);
 	ev.fcf = fcr_vn_pack(fcf, 0);
 	ev.port = (uint8_t)edge_port;
+	ev.node = wwnn;       /* a request's */
 	fcr_tables_event(t, &ev);
 	ev.kind = FCR_LOGIN_ACC;
 	ev.answers = FCR_LOGIN_FLOGI;
+	ev.port_id = 0;
 	ev.s_id = FCR_FCID_FLOGI;
 	ev.d_id = fcid;
 	ev.port = (uint8_t)fabric_port;

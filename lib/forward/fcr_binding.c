@@ -137,6 +137,7 @@ fcr_binding_new(struct fcr_binding_table *bt, uint16_t vlan, uint64_t wwpn)
 	}
 	nm = &bt->entry[n];
 	nm->wwpn = wwpn;
+	nm->wwnn = 0;
 	nm->vlan = vlan;
 	nm->origin = FCR_BIND_NONE;
 	nm->fcid = FCR_FCID_NONE;

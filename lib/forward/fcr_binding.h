@@ -124,6 +124,7 @@ const char *fcr_bind_origin_name(enum fcr_bind_origin o);
 
 struct fcr_binding {
 	uint64_t wwpn;
+	uint64_t wwnn;       /* its node name, from its login request; 0: not known */
 	uint16_t vlan;
 	uint8_t origin;      /* enum fcr_bind_origin */
 	uint8_t in_use;

@@ -41,10 +41,17 @@ struct fcr_event {
 				 * its frames (exchanges begun) */
 	};
 	union {
-		uint32_t d_id;
-		uint32_t ends;  /* FLOW_FIRST/FLOW_MISSES: exchanges ended */
+		struct {
+			union {
+				uint32_t d_id;
+				uint32_t ends;  /* FLOW_FIRST/FLOW_MISSES: exchanges ended */
+			};
+			uint32_t port_id;   /* LOGIN: VLANS: how many VLANs (fcr_event_vlan) */
+		};
+		uint64_t node;  /* LOGIN, a FLOGI or FDISC request: the node name of the
+				 * port logging in, where its D_ID (FFFFFE) and N_Port
+				 * ID would be (neither is read of a request) */
 	};
-	uint32_t port_id;   /* LOGIN: VLANS: how many VLANs (fcr_event_vlan) */
 	uint64_t wwpn;
 	union {
 		uint64_t flow_key;  /* FLOW_FIRST/FLOW_MISSES */
@@ -86,6 +93,10 @@ fcr_event_login(struct fcr_event *ev, const struct fcr_login *l)
 		ev->name = l->wwnn;
 		ev->s_id = l->fc_map;
 	}
+	/* a fabric login request: the node name of the port logging in */
+	if ((l->kind == FCR_LOGIN_FLOGI || l->kind == FCR_LOGIN_FDISC) &&
+	    l->answers == FCR_LOGIN_NONE)
+		ev->node = l->wwnn;
 	if (l->kind == FCR_LOGIN_VLANS) {
 		/* the VLANs, 16 bits each, where a WWPN and a name would be */
 		unsigned int i;

@@ -86,6 +86,8 @@ fcr_pipeline_els_ids(const struct fcr_pipeline *p, struct rte_mbuf *m,
 	sub.fcid_new = did != f->d_id ? did : sid;
 	sub.wwpn_old = __atomic_load_n(&rd->wwpn[owner][leg_members[leg][0]], __ATOMIC_ACQUIRE);
 	sub.wwpn_new = __atomic_load_n(&rd->wwpn[owner][leg_members[leg][1]], __ATOMIC_ACQUIRE);
+	sub.wwnn_old = __atomic_load_n(&rd->wwnn[owner][leg_members[leg][0]], __ATOMIC_ACQUIRE);
+	sub.wwnn_new = __atomic_load_n(&rd->wwnn[owner][leg_members[leg][1]], __ATOMIC_ACQUIRE);
 	memcpy(old, pl, f->payload_len);
 	shape = fcr_els_ids_rewrite(pl, f->payload_len, f->r_ctl, &sub, &n);
 	if (shape == FCR_ELS_UNKNOWN) {

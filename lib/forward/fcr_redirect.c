@@ -73,12 +73,13 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 		goto fail;
 	rt->r = rte_zmalloc_socket(NULL, sizeof(*rt->r) * capacity, 0, socket);
 	rt->wwpn = rte_zmalloc_socket(NULL, sizeof(*rt->wwpn) * capacity, 0, socket);
+	rt->wwnn = rte_zmalloc_socket(NULL, sizeof(*rt->wwnn) * capacity, 0, socket);
 	rt->free_idx = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0,
 					 socket);
 	rt->drain_list = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
 	rt->xsets = rte_zmalloc_socket(NULL, sizeof(*rt->xsets) * FCR_DRAIN_SETS,
 				       RTE_CACHE_LINE_SIZE, socket);
-	if (rt->r == NULL || rt->wwpn == NULL || rt->free_idx == NULL || rt->drain_list == NULL ||
+	if (rt->r == NULL || rt->wwpn == NULL || rt->wwnn == NULL || rt->free_idx == NULL || rt->drain_list == NULL ||
 	    rt->xsets == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
@@ -114,6 +115,7 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 		rte_free(rt->not_ready[i]);
 	rte_free(rt->r);
 	rte_free(rt->wwpn);
+	rte_free(rt->wwnn);
 	rte_free(rt->free_idx);
 	rte_free(rt->drain_list);
 	rte_free(rt->xsets);
@@ -245,10 +247,14 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 		if (r->cutover)
 			action[0] = fcr_action(f[FCR_M_HOST], f[FCR_M_TARGET], FCR_LEG_BLOCKED);
 		/* before the rules: a worker that meets one reads these */
-		for (i = 0; i < FCR_M_COUNT; i++)
+		for (i = 0; i < FCR_M_COUNT; i++) {
+			__atomic_store_n(&rt->wwnn[id][i],
+					 rt->bindings->entry[r->binding[i]].wwnn,
+					 __ATOMIC_RELEASE);
 			__atomic_store_n(&rt->wwpn[id][i],
 					 rt->bindings->entry[r->binding[i]].wwpn,
 					 __ATOMIC_RELEASE);
+		}
 	} else {
 		if (f[FCR_M_HOST] != FCR_FCID_NONE && f[FCR_M_TARGET] != FCR_FCID_NONE) {
 			uint64_t b[2] = {

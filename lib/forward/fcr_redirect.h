@@ -113,6 +113,9 @@ struct fcr_redirect_table {
 	/* each redirect's members' WWPNs as its rules were installed: the
 	 * workers rewrite port names in ELS payloads with them */
 	uint64_t (*wwpn)[FCR_M_COUNT];
+	/* [capacity] the members' node names as the rules were installed
+	 * (0: not known), for the workers' ELS rewrite beside the port names */
+	uint64_t (*wwnn)[FCR_M_COUNT];
 	uint32_t *free_idx;
 	uint32_t nb_free;
 	uint32_t capacity;

@@ -77,7 +77,7 @@ fcr_state_put_binding(struct fcr_state_enc *e, const struct fcr_state_binding *b
 {
 	uint8_t *p;
 
-	if (e->buf == NULL || e->nb_fcfs != 0 || e->nb_paths != 0 ||
+	if (e->buf == NULL || e->nb_fcfs != 0 || e->nb_paths != 0 || e->nb_names != 0 ||
 	    e->cap - e->len < FCR_STATE_BINDING_LEN)
 		return -1;
 	p = e->buf + e->len;
@@ -97,7 +97,8 @@ fcr_state_put_fcf(struct fcr_state_enc *e, const struct fcr_state_fcf *f)
 {
 	uint8_t *p;
 
-	if (e->buf == NULL || e->nb_paths != 0 || e->cap - e->len < FCR_STATE_FCF_LEN)
+	if (e->buf == NULL || e->nb_paths != 0 || e->nb_names != 0 ||
+	    e->cap - e->len < FCR_STATE_FCF_LEN)
 		return -1;
 	p = e->buf + e->len;
 	memset(p, 0, FCR_STATE_FCF_LEN);
@@ -117,7 +118,7 @@ fcr_state_put_path(struct fcr_state_enc *e, const struct fcr_state_path *x)
 {
 	uint8_t *p;
 
-	if (e->buf == NULL || e->cap - e->len < FCR_STATE_PATH_LEN)
+	if (e->buf == NULL || e->nb_names != 0 || e->cap - e->len < FCR_STATE_PATH_LEN)
 		return -1;
 	p = e->buf + e->len;
 	memset(p, 0, FCR_STATE_PATH_LEN);
@@ -132,9 +133,24 @@ fcr_state_put_path(struct fcr_state_enc *e, const struct fcr_state_path *x)
 	return 0;
 }
 
+int
+fcr_state_put_name(struct fcr_state_enc *e, uint64_t wwnn)
+{
+	if (e->buf == NULL || e->nb_names >= e->nb_bindings || e->cap - e->len < 8)
+		return -1;
+	put_le(e->buf + e->len, wwnn, 8);
+	e->len += 8;
+	e->nb_names++;
+	return 0;
+}
+
 size_t
 fcr_state_end(struct fcr_state_enc *e)
 {
+	/* the node names not put: not known */
+	while (e->buf != NULL && e->nb_names < e->nb_bindings)
+		if (fcr_state_put_name(e, 0) < 0)
+			return 0;
 	if (e->buf == NULL || e->cap - e->len < 4)
 		return 0;
 	put_le(e->buf + 24, e->nb_bindings, 4);
@@ -156,6 +172,13 @@ zeros(const uint8_t *p, size_t n)
 }
 
 #define WHY(...) do { snprintf(why, why_len, __VA_ARGS__); return -1; } while (0)
+
+/* The node names' bytes (version 3: 8 a binding, after the paths). */
+static uint64_t
+names_len(const struct fcr_state_info *info)
+{
+	return info->version >= 3 ? (uint64_t)info->nb_bindings * 8 : 0;
+}
 
 int
 fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
@@ -206,7 +229,7 @@ fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *
 		WHY("%" PRIu32 " redirect paths, more than this node's --max-redirects %" PRIu32,
 		    info->nb_paths, exp->max_paths);
 	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) +
-	    (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN != len)
+	    (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN + names_len(info) != len)
 		WHY("%" PRIu32 " bindings, %" PRIu32 " FCFs and %" PRIu32 " paths do not make "
 		    "%zu bytes", info->nb_bindings, info->nb_fcfs, info->nb_paths, len);
 	memcpy(info->node, buf + FCR_STATE_HDR_LEN, info->node_len);
@@ -322,12 +345,18 @@ fcr_state_records(const uint8_t *buf, size_t len, const struct fcr_state_expect 
 	const struct fcr_state_binding *t;
 	uint32_t i;
 
+	const uint8_t *names = buf + fcr_state_size(info->nb_bindings, info->nb_fcfs,
+						     info->node_len) - 4 +
+			       (size_t)info->nb_paths * FCR_STATE_PATH_LEN;
+
 	if (fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) +
-	    (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN != len)
+	    (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN + names_len(info) != len)
 		WHY("%zu bytes, not what its header counts", len);
-	for (i = 0; i < info->nb_bindings; i++, p += FCR_STATE_BINDING_LEN)
+	for (i = 0; i < info->nb_bindings; i++, p += FCR_STATE_BINDING_LEN) {
 		if (binding_check(p, exp, info, i, &b[i], why, why_len) < 0)
 			return -1;
+		b[i].wwnn = info->version >= 3 ? get_le(names + (size_t)i * 8, 8) : 0;
+	}
 	for (i = 0; i < info->nb_fcfs; i++, p += FCR_STATE_FCF_LEN) {
 		x = &f[i];
 		x->vlan = (uint16_t)get_le(p, 2);
@@ -383,7 +412,7 @@ fcr_state_paths(const uint8_t *buf, size_t len, const struct fcr_state_info *inf
 	size_t off = fcr_state_size(info->nb_bindings, info->nb_fcfs, info->node_len) - 4;
 	uint32_t i;
 
-	if (off + (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN + 4 != len)
+	if (off + (uint64_t)info->nb_paths * FCR_STATE_PATH_LEN + names_len(info) + 4 != len)
 		WHY("%zu bytes, not what its header counts", len);
 	for (i = 0; i < info->nb_paths; i++) {
 		const uint8_t *q = buf + off + (size_t)i * FCR_STATE_PATH_LEN;

@@ -16,7 +16,8 @@
  *    28   4  FCFs F
  *    32   4  the FCF's keep-alive period, ms (fka_ms; 0: none)
  *    36   4  redirect paths P (version 2; 0 in version 1)
- *    40   8  the file's length: 64 + N + B * 32 + F * 24 + P * 40 + 4
+ *    40   8  the file's length: 64 + N + B * 32 + F * 24 + P * 40
+ *            (+ B * 8 in version 3) + 4
  *    48  16  0
  *   node identity, N bytes (no NUL): the node that wrote it
  *   B binding records, 32 bytes each
@@ -47,6 +48,8 @@
  *    32   2  VLAN (< 4096)
  *    34   1  1: in a cutover (or a removed redirect's, still draining), 0: not
  *    35   5  0
+ *   version 3: B node names, 8 bytes each, the bindings' in their order
+ *   (the node name its login request gave; 0: not known)
  *   CRC32C (Castagnoli, as rte_hash_crc computes it: initial value
  *   0xFFFFFFFF, the result inverted) of every byte before it, 4 bytes.
  *
@@ -79,6 +82,7 @@ struct fcr_state_binding {
 	uint32_t fcid;
 	uint16_t vlan;
 	uint16_t fcf;     /* its FCF: the FCF record's index + 1, or 0 */
+	uint64_t wwnn;    /* its node name, or 0 (version 3) */
 };
 
 struct fcr_state_fcf {
@@ -118,14 +122,17 @@ struct fcr_state_expect {
 };
 
 /* The bytes a file of nb_bindings and nb_fcfs written by `node` takes,
- * without paths (FCR_STATE_PATH_LEN each). */
+ * without paths (FCR_STATE_PATH_LEN each) and node names (8 bytes a
+ * binding, version 3: FCR_STATE_NAME_LEN). */
+#define FCR_STATE_NAME_LEN 8u
 size_t fcr_state_size(uint32_t nb_bindings, uint32_t nb_fcfs, size_t node_len);
 
 /*
  * Encoding into buf (cap bytes, at least fcr_state_size of what goes in):
  * begin writes the header and the node, put_* append records (the
- * bindings first, then the FCFs, then the paths), end fills in the counts and the length
- * and appends the CRC. begin returns 0 or -1 (a node of 1 to
+ * bindings first, then the FCFs, then the paths, then the bindings' node
+ * names in their order), end fills in the counts and the length and
+ * appends the CRC. begin returns 0 or -1 (a node of 1 to
  * FCR_STATE_NODE_MAX bytes, the header does not fit); put_* -1 when the
  * record does not fit or comes out of order; end returns the file's
  * length, or 0 when the CRC does not fit.
@@ -137,6 +144,7 @@ struct fcr_state_enc {
 	uint32_t nb_bindings;
 	uint32_t nb_fcfs;
 	uint32_t nb_paths;
+	uint32_t nb_names;
 };
 int fcr_state_begin(struct fcr_state_enc *e, uint8_t *buf, size_t cap, const char *node,
 		    uint64_t written, uint32_t fka_ms);
@@ -144,6 +152,9 @@ int fcr_state_put_binding(struct fcr_state_enc *e, const struct fcr_state_bindin
 int fcr_state_put_fcf(struct fcr_state_enc *e, const struct fcr_state_fcf *f);
 /* After the FCFs. */
 int fcr_state_put_path(struct fcr_state_enc *e, const struct fcr_state_path *p);
+/* After the paths, one a binding, in their order (wwnn: 0 not known); end
+ * puts 0 for those not put. */
+int fcr_state_put_name(struct fcr_state_enc *e, uint64_t wwnn);
 size_t fcr_state_end(struct fcr_state_enc *e);
 
 /*
@@ -153,8 +164,8 @@ size_t fcr_state_end(struct fcr_state_enc *e);
  * knows the counts, gives arrays of info->nb_bindings and info->nb_fcfs
  * to fcr_state_records, which checks every record and that no two
  * bindings share a (VLAN, WWPN) or a (VLAN, FCID) (b comes back sorted
- * by (VLAN, FCID)). Each returns 0, or -1 with the reason in why (one
- * line, no path).
+ * by (VLAN, FCID), each with its node name). Each returns 0, or -1 with
+ * the reason in why (one line, no path).
  */
 int fcr_state_header(const uint8_t *buf, size_t len, const struct fcr_state_expect *exp,
 		     struct fcr_state_info *info, char *why, size_t why_len);

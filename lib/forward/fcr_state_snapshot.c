@@ -36,6 +36,14 @@ put_path(struct fcr_state_enc *e, const struct fcr_redirect_table *rt, uint32_t 
 	return fcr_state_put_path(e, &p);
 }
 
+/* A binding the file keeps: learned here (a sync peer's with no port here
+ * the peer resends to a node that restarted). */
+static int
+kept(const struct fcr_binding *nm)
+{
+	return nm->in_use && nm->fcid != FCR_FCID_NONE && fcr_binding_learned_here(nm);
+}
+
 size_t
 fcr_state_snapshot(const struct fcr_tables *t, const char *node, uint64_t written,
 		   uint8_t **buf, size_t *cap)
@@ -43,7 +51,8 @@ fcr_state_snapshot(const struct fcr_tables *t, const char *node, uint64_t writte
 	const struct fcr_binding_table *bt = t->bindings;
 	const struct fcr_redirect_table *rt = t->redirects;
 	size_t need = fcr_state_size(bt->nb_bound, 4096 + FCR_FCFS_MAX, strlen(node)) +
-		      (size_t)rt->capacity * FCR_STATE_PATH_LEN;
+		      (size_t)rt->capacity * FCR_STATE_PATH_LEN +
+		      (size_t)bt->nb_bound * FCR_STATE_NAME_LEN;
 	struct fcr_state_enc e;
 	uint32_t n;
 	uint16_t v;
@@ -64,9 +73,7 @@ fcr_state_snapshot(const struct fcr_tables *t, const char *node, uint64_t writte
 		const struct fcr_binding *nm = &bt->entry[n];
 		struct fcr_state_binding r;
 
-		/* a sync peer's with no port here: the peer resends them to a
-		 * node that restarted */
-		if (!nm->in_use || nm->fcid == FCR_FCID_NONE || !fcr_binding_learned_here(nm))
+		if (!kept(nm))
 			continue;
 		r = (struct fcr_state_binding){
 			.wwpn = nm->wwpn, .vlan = nm->vlan, .fcid = nm->fcid,
@@ -111,6 +118,10 @@ fcr_state_snapshot(const struct fcr_tables *t, const char *node, uint64_t writte
 	for (n = 0; n < rt->capacity; n++)
 		if (put_path(&e, rt, n) < 0)
 			return 0;
+	/* the node names, the bindings' in the same order */
+	for (n = 0; n < bt->capacity; n++)
+		if (kept(&bt->entry[n]) && fcr_state_put_name(&e, bt->entry[n].wwnn) < 0)
+			return 0;
 	return fcr_state_end(&e);
 }
 
@@ -140,8 +151,11 @@ fcr_state_restore(struct fcr_tables *t, const struct fcr_state_binding *b,
 		if (slot != NULL && b[i].fcf != 0 && b[i].fcf <= nb_fcfs)
 			vn |= (uint64_t)slot[b[i].fcf - 1] << FCR_VN_FCF_SHIFT;
 		if (fcr_tables_binding_restore(t, b[i].vlan, b[i].wwpn, b[i].fcid, vn,
-					       b[i].enode, now, ticks_per_ms) == 0)
+					       b[i].enode, now, ticks_per_ms) == 0) {
+			/* before the paths: a restored redirect's rules carry it */
+			fcr_tables_binding_node(t, b[i].vlan, b[i].wwpn, b[i].wwnn, 0);
 			restored++;
+		}
 	}
 	free(slot);
 	return restored;

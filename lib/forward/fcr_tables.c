@@ -33,6 +33,7 @@ struct pending_key {
 
 struct fcr_pending {
 	uint64_t wwpn;      /* LOGIN: the requester; LOGO: the port logging out */
+	uint64_t wwnn;      /* LOGIN: the requester's node name (0: not said) */
 	uint64_t vn;        /* ACCEPT: the MAC granted (port filled from the request) */
 	uint32_t fcid;      /* LOGO: the N_Port ID logging out; ACCEPT: the FCID granted */
 	uint8_t kind;
@@ -531,6 +532,35 @@ learn(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint32_t fcid,
 	return 0;
 }
 
+void
+fcr_tables_binding_node(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint64_t wwnn,
+			int replicate)
+{
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0), i;
+	struct fcr_binding *nm;
+	int m;
+
+	if (n == FCR_BINDING_NONE || wwnn == 0)
+		return;
+	nm = &t->bindings->entry[n];
+	if (nm->wwnn == wwnn)
+		return;
+	nm->wwnn = wwnn;
+	t->state_gen++;
+	if (replicate && t->log != NULL)
+		fcr_change_mark(t->log, FCR_KIND_BINDING, &nm->sflags, n);
+	/* the redirects naming it: the workers' node names (the rules' next
+	 * install copies them all again) */
+	for (i = 0; i < nm->nb_refs; i++) {
+		const struct fcr_redirect *r = &t->redirects->r[nm->refs[i]];
+
+		for (m = 0; m < FCR_M_COUNT; m++)
+			if (r->binding[m] == n)
+				__atomic_store_n(&t->redirects->wwnn[nm->refs[i]][m], wwnn,
+						 __ATOMIC_RELEASE);
+	}
+}
+
 int
 fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			   uint32_t fcid, uint64_t vn, uint64_t enode, uint64_t now,
@@ -879,10 +909,11 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 				       ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
 			else
 			{
-				learn(t, ev->vlan, ev->wwpn, got.fcid,
-				      got.vn | (uint64_t)ev->port << 48,
-				      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0,
-				      ev->tsc);
+				if (learn(t, ev->vlan, ev->wwpn, got.fcid,
+					  got.vn | (uint64_t)ev->port << 48,
+					  ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0,
+					  ev->tsc) == 0)
+					fcr_tables_binding_node(t, ev->vlan, ev->wwpn, ev->node, 1);
 				enode_logged_in(t, ev, ev->port);
 			}
 			break;
@@ -896,7 +927,10 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 			break;
 		p->kind = ev->kind == FCR_LOGIN_LOGO ? PEND_LOGO : PEND_LOGIN;
 		p->wwpn = ev->wwpn;
-		p->fcid = ev->port_id & FCR_FCID_MASK;
+		if (ev->kind == FCR_LOGIN_LOGO)
+			p->fcid = ev->port_id & FCR_FCID_MASK;
+		else
+			p->wwnn = ev->node;
 		p->port = ev->port;
 		break;
 	case FCR_LOGIN_CVL:
@@ -940,8 +974,9 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		if (!ev->via_fip && !ev->has_wwpn)
 			break;
 		vn = granted_vn(t, ev) | (uint64_t)got.port << 48 | accepted_by(t, ev);
-		learn(t, ev->vlan, got.wwpn, ev->d_id, vn,
-		      ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0, ev->tsc);
+		if (learn(t, ev->vlan, got.wwpn, ev->d_id, vn,
+			  ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0, ev->tsc) == 0)
+			fcr_tables_binding_node(t, ev->vlan, got.wwpn, got.wwnn, 1);
 		enode_logged_in(t, ev, got.port);
 		break;
 	case FCR_LOGIN_KA: {

@@ -189,6 +189,13 @@ int fcr_tables_binding_add(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 /* 0 or -ENOENT. */
 int fcr_tables_binding_del(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn);
 
+/* (vlan, wwpn)'s node name (its login request's, a peer's, the state
+ * file's; 0 changes nothing): a redirect naming it rewrites it in ELS
+ * payloads beside its port name. replicate: a change to send to the sync
+ * peers (a login's; not a peer's own, nor a restored one). */
+void fcr_tables_binding_node(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint64_t wwnn,
+			     int replicate);
+
 /* An operator moves a redirect member on purpose: pin (vlan, wwpn) to
  * `port`, any ENode (port < 0: unpinned, its next login pins it where it
  * comes from). 0 or -ENOENT (no such binding). */

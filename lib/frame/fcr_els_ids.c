@@ -16,7 +16,9 @@
 
 /* payload offsets (FC-LS) */
 #define SPARM_WWPN 20  /* PLOGI, PDISC and their accepts */
+#define SPARM_WWNN 28
 #define ADISC_WWPN 8
+#define ADISC_WWNN 16
 #define ADISC_NPORT 25
 #define LOGO_NPORT 5
 #define LOGO_WWPN 8
@@ -45,16 +47,38 @@ wwpn_at(uint8_t *p, uint32_t len, uint32_t off, const struct fcr_els_subst *s)
 	return 1;
 }
 
+/* The node name beside a port name rewritten (the same VN_Port's): when
+ * both node names are known and it is the old one's. */
+static unsigned int
+wwnn_at(uint8_t *p, uint32_t len, uint32_t off, const struct fcr_els_subst *s)
+{
+	if (s->wwnn_old == 0 || s->wwnn_new == 0 || off + 8 > len ||
+	    fcr_get_be64(p + off) != s->wwnn_old)
+		return 0;
+	fcr_put_be64(p + off, s->wwnn_new);
+	return 1;
+}
+
+/* A port name and, when it was rewritten, the node name of that port. */
+static unsigned int
+names_at(uint8_t *p, uint32_t len, uint32_t port_off, uint32_t node_off,
+	 const struct fcr_els_subst *s)
+{
+	unsigned int w = wwpn_at(p, len, port_off, s);
+
+	return w ? w + wwnn_at(p, len, node_off, s) : 0;
+}
+
 static enum fcr_els_shape
 request(uint8_t *pl, uint32_t len, const struct fcr_els_subst *s, unsigned int *n)
 {
 	switch (pl[0]) {
 	case FCR_ELS_PLOGI:
 	case ELS_PDISC:
-		*n += wwpn_at(pl, len, SPARM_WWPN, s);
+		*n += names_at(pl, len, SPARM_WWPN, SPARM_WWNN, s);
 		return FCR_ELS_IDS;
 	case ELS_ADISC:
-		*n += wwpn_at(pl, len, ADISC_WWPN, s);
+		*n += names_at(pl, len, ADISC_WWPN, ADISC_WWNN, s);
 		*n += fcid_at(pl, len, ADISC_NPORT, s);
 		return FCR_ELS_IDS;
 	case FCR_ELS_LOGO:
@@ -81,13 +105,13 @@ static enum fcr_els_shape
 accept(uint8_t *pl, uint32_t len, const struct fcr_els_subst *s, unsigned int *n)
 {
 	if (len >= SPARM_LEN) {
-		*n += wwpn_at(pl, len, SPARM_WWPN, s);
+		*n += names_at(pl, len, SPARM_WWPN, SPARM_WWNN, s);
 		return FCR_ELS_IDS;
 	}
 	/* an ADISC accept, or an RLS accept (28 bytes too: its counters
 	 * where the port name would be, which no WWPN matches) */
 	if (len == ADISC_LEN) {
-		unsigned int w = wwpn_at(pl, len, ADISC_WWPN, s);
+		unsigned int w = names_at(pl, len, ADISC_WWPN, ADISC_WWNN, s);
 
 		*n += w;
 		if (w)

@@ -20,6 +20,7 @@
 struct fcr_els_subst {
 	uint32_t fcid_old, fcid_new;
 	uint64_t wwpn_old, wwpn_new;
+	uint64_t wwnn_old, wwnn_new; /* node names; either 0: not rewritten */
 };
 
 enum fcr_els_shape {

@@ -5,8 +5,9 @@
  *                  2 learned), version varint; a learned one then where
  *                  it logged in: port u8, VN_Port MAC 6 bytes, ENode MAC
  *                  6 bytes (zero: none), the MAC of the FCF that accepted
- *                  it 6 bytes (zero: not known). A node of an older
- *                  version skips those 19 bytes, or the last 6 (a record's
+ *                  it 6 bytes (zero: not known), its node name u64 (0: not
+ *                  known). A node of an older version skips those 27
+ *                  bytes, or the last ones it does not know (a record's
  *                  body length covers them).
  *   4 BINDING_DEL  VLAN u16, WWPN u64, version varint
  */
@@ -48,7 +49,8 @@ put(uint8_t *b, const struct fcr_rec *r)
 		memcpy(b + n + 1, v->mac, 6);
 		memcpy(b + n + 7, v->enode, 6);
 		memcpy(b + n + 13, v->fcf, 6);
-		n += 19;
+		fcr_put_be64(b + n + 19, v->wwnn);
+		n += 27;
 	}
 	return n;
 }
@@ -77,6 +79,8 @@ get(const uint8_t *p, size_t o, size_t end, struct fcr_rec *r)
 		memcpy(v->enode, p + o + 7, 6);
 		if (end - o >= 19)
 			memcpy(v->fcf, p + o + 13, 6);
+		if (end - o >= 27)
+			v->wwnn = fcr_get_be64(p + o + 19);
 	}
 	return 0;
 }
@@ -116,6 +120,7 @@ rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_
 		fcr_vn_mac(n->enode, v->enode);
 		if (fcr_vn_fcf(n->vn) != 0)
 			fcr_vn_mac(t->fcfs[fcr_vn_fcf(n->vn) - 1].mac, v->fcf);
+		v->wwnn = n->wwnn;
 	}
 }
 
@@ -145,6 +150,7 @@ static int
 set_at(struct fcr_tables *t, const struct fcr_rec *r, uint64_t now)
 {
 	const struct fcr_binding_val *v = (const struct fcr_binding_val *)r->val.b;
+	int rc;
 
 	if (r->type == FCR_REC_BINDING_DEL)
 		return fcr_tables_binding_del(t, r->key.vlan, r->key.k1);
@@ -160,11 +166,16 @@ set_at(struct fcr_tables *t, const struct fcr_rec *r, uint64_t now)
 
 		if (s >= 0)
 			vn |= (uint64_t)(s + 1) << FCR_VN_FCF_SHIFT;
-		return fcr_tables_binding_twin(t, r->key.vlan, r->key.k1, v->fcid, vn, enode, now);
+		rc = fcr_tables_binding_twin(t, r->key.vlan, r->key.k1, v->fcid, vn, enode, now);
+	} else {
+		rc = fcr_tables_binding_add(t, r->key.vlan, r->key.k1, v->fcid,
+					    v->origin == FCR_BIND_LEARNED ? FCR_BIND_LEARNED
+									  : FCR_BIND_STATIC);
 	}
-	return fcr_tables_binding_add(t, r->key.vlan, r->key.k1, v->fcid,
-				      v->origin == FCR_BIND_LEARNED ? FCR_BIND_LEARNED
-								    : FCR_BIND_STATIC);
+	/* the peer's word for its node name: not sent on again */
+	if (rc == 0 && v->at)
+		fcr_tables_binding_node(t, r->key.vlan, r->key.k1, v->wwnn, 0);
+	return rc;
 }
 
 static int

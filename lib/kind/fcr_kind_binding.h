@@ -19,6 +19,7 @@ struct fcr_binding_val {
 	uint8_t mac[6];
 	uint8_t enode[6]; /* the ENode it logged in through; zero: none (no FIP) */
 	uint8_t fcf[6];   /* the FCF that accepted it; zero: not known */
+	uint64_t wwnn;    /* its node name; 0: not known */
 };
 
 static inline struct fcr_binding_val *

@@ -498,17 +498,25 @@ check_login_event(const struct fcr_event *ev, const struct fcr_login *l)
 			FZ_CHECK(fcr_event_vlan(ev, i) == l->vlans[i], "VLAN %u of the event", i);
 		return;
 	}
-	FZ_CHECK(ev->s_id == (l->kind == FCR_LOGIN_ADV ? l->fc_map : l->s_id) &&
-		 ev->d_id == l->d_id &&
-		 ev->port_id == l->port_id && ev->ox_id == l->ox_id &&
-		 ev->wwpn == l->wwpn, "login event fields");
+	/* a login request's carries its node name where D_ID and N_Port ID would be */
+	if ((l->kind == FCR_LOGIN_FLOGI || l->kind == FCR_LOGIN_FDISC) &&
+	    l->answers == FCR_LOGIN_NONE)
+		FZ_CHECK(ev->node == l->wwnn && ev->s_id == l->s_id && ev->ox_id == l->ox_id &&
+			 ev->wwpn == l->wwpn, "login request event fields");
+	else
+		FZ_CHECK(ev->s_id == (l->kind == FCR_LOGIN_ADV ? l->fc_map : l->s_id) &&
+			 ev->d_id == l->d_id &&
+			 ev->port_id == l->port_id && ev->ox_id == l->ox_id &&
+			 ev->wwpn == l->wwpn, "login event fields");
 	FZ_CHECK(memcmp(ev->enode, l->kind == FCR_LOGIN_ACC || l->kind == FCR_LOGIN_RJT ?
 			l->eth_dst : l->eth_src, 6) == 0, "login event enode");
 	FZ_CHECK(ev->kind >= FCR_LOGIN_FLOGI && ev->kind <= FCR_LOGIN_ADV &&
 		 ev->kind != FCR_LOGIN_CVL &&
 		 ev->vlan <= 0xFFF && ev->s_id <= FCR_FCID_MASK &&
-		 ev->d_id <= FCR_FCID_MASK &&
-		 (ev->port_id <= FCR_FCID_MASK || ev->kind == FCR_LOGIN_ADV),
+		 ((ev->d_id <= FCR_FCID_MASK &&
+		   (ev->port_id <= FCR_FCID_MASK || ev->kind == FCR_LOGIN_ADV)) ||
+		  ((ev->kind == FCR_LOGIN_FLOGI || ev->kind == FCR_LOGIN_FDISC) &&
+		   ev->answers == FCR_LOGIN_NONE)),
 		 "login event ranges");
 }
 
