@@ -610,19 +610,20 @@ fcr_pipeline_vn_nexthop(uint64_t vn, struct fcr_nexthop *hop)
  *   sent from, the destination an ENode addressed); destination the
  *   route's (FPMA);
  *   to a fabric port: the frame's MACs, but for a rewritten S_ID: source
- *   that VN_Port's MAC, destination its FCF (vfrom, its source word; FPMA
- *   of the S_ID and the frame's FCF when not known).
+ *   that VN_Port's MAC, destination its FCF (its source word, looked up
+ *   here: only such frames pay for it; FPMA of the S_ID and the frame's
+ *   FCF when not known).
  * With one FCF on a VLAN the words name the FCF in the frame; with several,
  * a redirect's leg joins VN_Ports of different FCFs.
  */
 static inline void
-fcr_pipeline_fabric_macs(const struct fcr_pipeline *p, struct rte_ether_hdr *eth,
+fcr_pipeline_fabric_macs(struct fcr_pipeline *p, struct rte_ether_hdr *eth,
 			 uint16_t in_port, const struct fcr_nexthop *hop, uint16_t vlan,
-			 uint32_t s_in, uint32_t s_out, uint32_t d_out, uint64_t vto,
-			 uint64_t vfrom)
+			 uint32_t s_in, uint32_t s_out, uint32_t d_out, uint64_t vto)
 {
 	int from_fabric = p->fabric_mask >> in_port & 1;
 	int to_fabric = p->fabric_mask >> hop->port & 1;
+	uint64_t key, vfrom;
 	uint8_t fcf[6];
 
 	if (!to_fabric) {
@@ -635,6 +636,10 @@ fcr_pipeline_fabric_macs(const struct fcr_pipeline *p, struct rte_ether_hdr *eth
 	}
 	if (s_out == s_in)
 		return;
+	key = fcr_vn_key(vlan, s_out);
+	fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, &key, 1, &vfrom);
+	if (vfrom & FCR_VN_LEAVING)
+		vfrom = 0;
 	if (vfrom != 0 && !(vfrom & FCR_VN_ANY_MAC))
 		fcr_vn_mac(vfrom, eth->src_addr.addr_bytes);
 	else
@@ -659,7 +664,7 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 	const struct fcr_route_table *rt = p->tables->routes;
 	uint32_t nh[FCR_PIPELINE_BURST_MAX];
 	uint64_t vk[FCR_PIPELINE_BURST_MAX], vn[FCR_PIPELINE_BURST_MAX];
-	uint64_t vto[FCR_PIPELINE_BURST_MAX], vfrom[FCR_PIPELINE_BURST_MAX];
+	uint64_t vto[FCR_PIPELINE_BURST_MAX];
 	uint8_t vi[FCR_PIPELINE_BURST_MAX];
 	unsigned int i, nv = 0;
 
@@ -684,20 +689,6 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 				vto[vi[i]] = vn[i];
 			else if (vn[i] & FCR_VN_LEAVING)
 				vto[vi[i]] = FCR_VN_LEAVING;
-		/* the VN_Port a rewritten S_ID names: its MAC and its FCF */
-		for (i = 0, nv = 0; i < k; i++) {
-			vfrom[i] = 0;
-			if (w->sid[i] != w->f[i].s_id) {
-				vk[nv] = fcr_vn_key(w->f[i].vlan, w->sid[i]);
-				vi[nv++] = (uint8_t)i;
-			}
-		}
-		if (nv != 0) {
-			fcr_vn_lookup_cached(p->tables->bindings, &p->vcache, vk, nv, vn);
-			for (i = 0; i < nv; i++)
-				if (!(vn[i] & FCR_VN_LEAVING))
-					vfrom[vi[i]] = vn[i];
-		}
 	}
 	for (i = 0; i < k; i++) {
 		struct rte_mbuf *m = pkts[w->pos[i]];
@@ -770,7 +761,7 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		if (p->fabric_mask != 0)
 			fcr_pipeline_fabric_macs(p, eth, in_port, hop, w->f[i].vlan, w->f[i].s_id,
 						 w->sid[i], w->did[i],
-						 vto[i] == FCR_VN_LEAVING ? 0 : vto[i], vfrom[i]);
+						 vto[i] == FCR_VN_LEAVING ? 0 : vto[i]);
 		else {
 			fcr_pipeline_hop_dst(p, eth, hop, w->f[i].vlan, w->did[i]);
 			memcpy(eth->src_addr.addr_bytes, p->port_mac[hop->port], 6);
