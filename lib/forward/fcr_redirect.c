@@ -611,6 +611,20 @@ fcr_redirect_retry_blocked(struct fcr_redirect_table *rt)
 }
 
 void
+fcr_redirect_node_changed(struct fcr_redirect_table *rt, uint32_t name)
+{
+	const struct fcr_binding *nm = &rt->bindings->entry[name];
+	uint32_t i;
+	int m;
+
+	for (i = 0; i < nm->nb_refs; i++)
+		for (m = 0; m < FCR_M_COUNT; m++)
+			if (rt->r[nm->refs[i]].binding[m] == name)
+				__atomic_store_n(&rt->wwnn[nm->refs[i]][m], nm->wwnn,
+						 __ATOMIC_RELEASE);
+}
+
+void
 fcr_redirect_binding_changed(struct fcr_redirect_table *rt, uint32_t name)
 {
 	const struct fcr_binding *nm = &rt->bindings->entry[name];

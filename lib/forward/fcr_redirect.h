@@ -214,6 +214,10 @@ unsigned int fcr_redirect_retry_blocked(struct fcr_redirect_table *rt);
  * again, or a member went). */
 void fcr_redirect_binding_changed(struct fcr_redirect_table *rt, uint32_t name);
 
+/* A binding's node name changed: the workers' copy in every redirect that
+ * names it (the rules' next install copies them all again). */
+void fcr_redirect_node_changed(struct fcr_redirect_table *rt, uint32_t name);
+
 /* Frames of its host-target pair dropped while it was not active. */
 uint64_t fcr_redirect_dropped(const struct fcr_redirect_table *rt, uint32_t id);
 

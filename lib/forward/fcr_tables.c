@@ -536,9 +536,8 @@ void
 fcr_tables_binding_node(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint64_t wwnn,
 			int replicate)
 {
-	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0), i;
+	uint32_t n = fcr_binding_get(t->bindings, vlan, wwpn, 0);
 	struct fcr_binding *nm;
-	int m;
 
 	if (n == FCR_BINDING_NONE || wwnn == 0)
 		return;
@@ -549,16 +548,7 @@ fcr_tables_binding_node(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint
 	t->state_gen++;
 	if (replicate && t->log != NULL)
 		fcr_change_mark(t->log, FCR_KIND_BINDING, &nm->sflags, n);
-	/* the redirects naming it: the workers' node names (the rules' next
-	 * install copies them all again) */
-	for (i = 0; i < nm->nb_refs; i++) {
-		const struct fcr_redirect *r = &t->redirects->r[nm->refs[i]];
-
-		for (m = 0; m < FCR_M_COUNT; m++)
-			if (r->binding[m] == n)
-				__atomic_store_n(&t->redirects->wwnn[nm->refs[i]][m], wwnn,
-						 __ATOMIC_RELEASE);
-	}
+	fcr_redirect_node_changed(t->redirects, n);
 }
 
 int
@@ -588,11 +578,9 @@ fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 	if (t->peers_same_ports && log != NULL)
 		log->muted = muted;
 	if (rc == 0 && enode != 0) {
-		unsigned int s = fcr_vn_fcf(vn);
-
 		if (!t->peers_same_ports)
 			fcr_enode_alive(t->enodes, enode, then);
-		fcr_enode_logged_in(t->enodes, enode, then, s != 0 ? t->fcfs[s - 1].mac : 0,
+		fcr_enode_logged_in(t->enodes, enode, then, fcr_tables_vn_fcf(t, vn),
 				    (unsigned int)(vn >> 48) & 0xFF);
 	}
 	return rc;
@@ -612,7 +600,7 @@ fcr_tables_binding_twin(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 		   enode, 1, 0);
 	if (rc == 0 && enode != 0)
 		fcr_enode_logged_in(t->enodes, enode, now,
-				    fcr_vn_fcf(vn) != 0 ? t->fcfs[fcr_vn_fcf(vn) - 1].mac : 0, port);
+				    fcr_tables_vn_fcf(t, vn), port);
 	return rc;
 }
 

@@ -267,16 +267,26 @@ int fcr_tables_fcf_register(struct fcr_tables *t, uint16_t vlan, uint64_t mac, u
  * (fcf_fc_map_conflicts) and, once an FCF, noted (FCR_NOTE_FC_MAP_CONFLICT). */
 void fcr_tables_fcf_map_seen(struct fcr_tables *t, int slot, uint32_t fc_map);
 
+/* The MAC (fcr_vn_pack) of the FCF a VN_Port's source word names, 0 when
+ * it names none. */
+static inline uint64_t
+fcr_tables_vn_fcf(const struct fcr_tables *t, uint64_t vn)
+{
+	unsigned int s = fcr_vn_fcf(vn);
+
+	return s == 0 ? 0 : t->fcfs[s - 1].mac;
+}
+
 /* The MAC a VN_Port's frames meet its FCF at (vn: its source word): 0
  * and mac, or -ENOENT when its FCF is not known. */
 static inline int
 fcr_tables_vn_fcf_mac(const struct fcr_tables *t, uint64_t vn, uint8_t mac[6])
 {
-	unsigned int s = fcr_vn_fcf(vn);
+	uint64_t m = fcr_tables_vn_fcf(t, vn);
 
-	if (s == 0)
+	if (m == 0)
 		return -ENOENT;
-	fcr_vn_mac(t->fcfs[s - 1].mac, mac);
+	fcr_vn_mac(m, mac);
 	return 0;
 }
 

@@ -118,8 +118,7 @@ rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_
 		v->port = (uint8_t)(n->vn >> 48);
 		fcr_vn_mac(n->vn, v->mac);
 		fcr_vn_mac(n->enode, v->enode);
-		if (fcr_vn_fcf(n->vn) != 0)
-			fcr_vn_mac(t->fcfs[fcr_vn_fcf(n->vn) - 1].mac, v->fcf);
+		fcr_vn_mac(fcr_tables_vn_fcf(t, n->vn), v->fcf);
 		v->wwnn = n->wwnn;
 	}
 }
