@@ -853,6 +853,12 @@ def els_ids(pl, r_ctl, subst):
             return True
         return False
 
+    def pages(size):
+        end = min(int.from_bytes(o[2:4], "big"), n)
+        for off in range(4, end - size + 1, size):
+            if o[off + 2] & 0x20:
+                fcid(off + 13)
+
     if n < 4:
         return pl
     if r_ctl == 0x22:
@@ -867,12 +873,23 @@ def els_ids(pl, r_ctl, subst):
             wwpn(8)
         elif cmd in (0x12, 0x13, 0x06, 0x08, 0x0F):
             fcid(5)
+        elif cmd in (0x54, 0x55):          # FARP-REQ, FARP-REPLY
+            fcid(5)
+            fcid(9)
+            wwpn(12, 20)
+            wwpn(28, 36)
+        elif cmd == 0x24 and o[1] == 16:   # TPRLO: third party originators
+            pages(16)
     elif r_ctl == 0x23 and o[0] == ELS_LS_ACC:
         if n >= 116:
             wwpn(20, 28)
         elif n == 28:
             if wwpn(8, 16):
                 fcid(25)
+        elif o[1] == 16:                   # a TPRLO's (or PRLI's) pages
+            pages(16)
+        elif n >= 24 and o[5] == 16 and wwpn(8, 16):
+            pass                           # RNID's common identification data
         elif n >= 24:
             fcid(9)
             fcid(13)

@@ -11,8 +11,12 @@
 #define ELS_RRQ 0x12
 #define ELS_REC 0x13
 #define ELS_PRLO 0x21
+#define ELS_TPRLO 0x24
 #define ELS_PDISC 0x50
 #define ELS_ADISC 0x52
+#define ELS_FARP_REQ 0x54
+#define ELS_FARP_REPLY 0x55
+#define ELS_RNID 0x78
 
 /* payload offsets (FC-LS) */
 #define SPARM_WWPN 20  /* PLOGI, PDISC and their accepts */
@@ -25,6 +29,20 @@
 #define ORIG_SID 5     /* RRQ, REC, ABTX, RES, RLS: an N_Port ID */
 #define REC_ACC_ORIG 9
 #define REC_ACC_RESP 13
+#define FARP_REQUESTER 5   /* FARP-REQ, FARP-REPLY: N_Port IDs and names */
+#define FARP_RESPONDER 9
+#define FARP_REQ_WWPN 12
+#define FARP_REQ_WWNN 20
+#define FARP_RESP_WWPN 28
+#define FARP_RESP_WWNN 36
+#define RNID_ACC_IDLEN 5   /* RNID accept: common identification data */
+#define RNID_ACC_WWPN 8
+#define RNID_ACC_WWNN 16
+#define RNID_COMMON_LEN 16
+#define PAGE_LEN 16        /* TPRLO and its accept: logout parameter pages */
+#define PAGE_FLAGS 2
+#define PAGE_THIRD_PARTY_VALID 0x20
+#define PAGE_THIRD_PARTY 13
 #define SPARM_LEN 116
 #define ADISC_LEN 28
 #define REC_ACC_LEN 24
@@ -69,6 +87,23 @@ names_at(uint8_t *p, uint32_t len, uint32_t port_off, uint32_t node_off,
 	return w ? w + wwnn_at(p, len, node_off, s) : 0;
 }
 
+/* TPRLO's pages (and its accept's, which are a PRLI accept's shape: there
+ * the word holds FCP's service parameters, never an N_Port ID, and the
+ * flag is the image pair's): each third party originator named valid. */
+static unsigned int
+third_parties(uint8_t *p, uint32_t len, const struct fcr_els_subst *s)
+{
+	uint32_t end = fcr_get_be16(p + 2), off;
+	unsigned int n = 0;
+
+	if (end > len)
+		end = len;
+	for (off = 4; off + PAGE_LEN <= end; off += PAGE_LEN)
+		if (p[off + PAGE_FLAGS] & PAGE_THIRD_PARTY_VALID)
+			n += fcid_at(p, len, off + PAGE_THIRD_PARTY, s);
+	return n;
+}
+
 static enum fcr_els_shape
 request(uint8_t *pl, uint32_t len, const struct fcr_els_subst *s, unsigned int *n)
 {
@@ -92,9 +127,22 @@ request(uint8_t *pl, uint32_t len, const struct fcr_els_subst *s, unsigned int *
 	case ELS_RLS:
 		*n += fcid_at(pl, len, ORIG_SID, s);
 		return FCR_ELS_IDS;
+	case ELS_FARP_REQ:
+	case ELS_FARP_REPLY:
+		*n += fcid_at(pl, len, FARP_REQUESTER, s);
+		*n += fcid_at(pl, len, FARP_RESPONDER, s);
+		*n += names_at(pl, len, FARP_REQ_WWPN, FARP_REQ_WWNN, s);
+		*n += names_at(pl, len, FARP_RESP_WWPN, FARP_RESP_WWNN, s);
+		return FCR_ELS_IDS;
+	case ELS_TPRLO:
+		if (pl[1] != PAGE_LEN)
+			return FCR_ELS_UNKNOWN;
+		*n += third_parties(pl, len, s);
+		return FCR_ELS_IDS;
 	case FCR_ELS_PRLI:
 	case ELS_PRLO:
 	case ELS_ECHO:
+	case ELS_RNID:
 		return FCR_ELS_NO_IDS;
 	default:
 		return FCR_ELS_UNKNOWN;
@@ -118,12 +166,24 @@ accept(uint8_t *pl, uint32_t len, const struct fcr_els_subst *s, unsigned int *n
 			*n += fcid_at(pl, len, ADISC_NPORT, s);
 		return FCR_ELS_IDS;
 	}
+	/* a TPRLO's or a PRLI's accept: logout or login parameter pages */
+	if (pl[1] == PAGE_LEN) {
+		*n += third_parties(pl, len, s);
+		return FCR_ELS_IDS;
+	}
+	/* an RNID accept: its common identification data are the port's
+	 * names (a REC accept has an exchange ID at 4-5 and 0 at 8) */
+	if (len >= RNID_ACC_WWNN + 8 && pl[RNID_ACC_IDLEN] == RNID_COMMON_LEN &&
+	    wwpn_at(pl, len, RNID_ACC_WWPN, s)) {
+		*n += 1 + wwnn_at(pl, len, RNID_ACC_WWNN, s);
+		return FCR_ELS_IDS;
+	}
 	if (len >= REC_ACC_LEN) {
 		*n += fcid_at(pl, len, REC_ACC_ORIG, s);
 		*n += fcid_at(pl, len, REC_ACC_RESP, s);
 		return FCR_ELS_IDS;
 	}
-	/* LOGO, PRLO, RRQ, ECHO accepts (4 bytes), PRLI's (20): no N_Port */
+	/* LOGO, PRLO, RRQ, ECHO accepts (4 bytes): no N_Port */
 	return FCR_ELS_NO_IDS;
 }
 
