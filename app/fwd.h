@@ -130,6 +130,8 @@ struct fcr_fwd {
 	uint32_t flood[FCR_MAX_PORTS]; /* fabric port -> edge ports peered with it */
 	uint32_t fabric_mask;     /* --fabric-ports */
 	uint32_t series_mask;     /* --series-ports */
+	uint32_t guard_every;     /* --cleartext-sample, 0: --cleartext-guard off */
+	uint8_t guard_drop;       /* --cleartext-guard=drop */
 	uint16_t burst;
 	uint64_t drain_tsc;       /* TX buffers are flushed at least this often */
 	unsigned int nb_workers;

@@ -466,6 +466,8 @@ run(int argc, char **argv, struct fcr_profile *prof)
 	fcr_fwd.burst = opt.burst;
 	fcr_fwd.fabric_mask = opt.fabric_mask;
 	fcr_fwd.series_mask = opt.series_mask;
+	fcr_fwd.guard_every = opt.guard != FCR_GUARD_OFF ? opt.guard_sample : 0;
+	fcr_fwd.guard_drop = opt.guard == FCR_GUARD_DROP;
 	fcr_fwd.drain_tsc = (rte_get_tsc_hz() + 9999) / 10000; /* 100 us */
 	for (p = 0; p < FCR_MAX_PORTS; p++)
 		fcr_fwd.passthrough[p] = opt.passthrough[p];

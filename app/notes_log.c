@@ -148,6 +148,21 @@ log_liveness(const struct fcr_note *n)
 			"is answering again", n->redirect, n->vlan, h, vt);
 }
 
+/* A service node passing the host's data to the target in the clear
+ * (lib/forward/fcr_guard.h): every look that finds more is logged. */
+static void
+log_cleartext(const struct fcr_note *n)
+{
+	char h[FCR_WWPN_STRLEN], vi[FCR_WWPN_STRLEN];
+
+	fcr_wwpn_format(n->wwpn, h);
+	fcr_wwpn_format(n->other_wwpn, vi);
+	FCR_LOG(WARNING, tables, "redirect %u vlan %u host %s: its vi %s sent the target %u data "
+		"frame(s) that do not look encrypted (cleartext_alarms)%s", n->redirect, n->vlan,
+		h, vi, n->open, n->stopped ? "; the redirect is stopped, its pair fails closed "
+		"until 'redirect resume' (cleartext_stops)" : "");
+}
+
 /* Two FCFs of one VLAN that name different FC-MAPs: not one fabric, and
  * a Linux ENode that hears both chooses neither. */
 static void
@@ -194,6 +209,9 @@ fcr_notes_log(const struct fcr_note *n)
 		break;
 	case FCR_NOTE_FC_MAP_CONFLICT:
 		log_fc_map_conflict(n);
+		break;
+	case FCR_NOTE_CLEARTEXT:
+		log_cleartext(n);
 		break;
 	default:
 		log_binding(n, now);

@@ -52,6 +52,9 @@ fcr_options_usage(const char *prog)
 	       "                          VT ends nothing for MS (logged, counted: sn_stalls);\n"
 	       "                          0 off (default 10000)\n"
 	       "  --sn-recover=N          and answers again after N ends (default 1)\n"
+	       "  --cleartext-guard=MODE  judge data the VI sends the target: alarm (log, count)\n"
+	       "                          or drop (also stop the redirect until `redirect resume`)\n"
+	       "  --cleartext-sample=N    judge one data frame in N on each worker (default 64)\n"
 	       "  --max-redirects=N       redirect capacity; the flow table keeps 6 entries for\n"
 	       "                          each, and 6 more (default 65536, at most --max-flows / 8)\n"
 	       "  --max-bindings=N        port names (VLAN, WWPN) capacity (default 262144)\n"
@@ -306,7 +309,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_SYNCSAME, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STORE_STALL, O_STORE_NODE,
-	       O_STATEFILE, O_SNSTALL, O_SNRECOVER, O_VLANFCMAP };
+	       O_STATEFILE, O_SNSTALL, O_SNRECOVER, O_VLANFCMAP, O_GUARD, O_GUARDSAMPLE };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "cmdline-file-optional", required_argument, NULL, O_CMDFILE_OPT },
@@ -316,6 +319,8 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "max-flows", required_argument, NULL, O_MAXFLOWS },
 		{ "flow-idle", required_argument, NULL, O_FLOWIDLE },
 		{ "sn-stall-ms", required_argument, NULL, O_SNSTALL },
+		{ "cleartext-guard", required_argument, NULL, O_GUARD },
+		{ "cleartext-sample", required_argument, NULL, O_GUARDSAMPLE },
 		{ "sn-recover", required_argument, NULL, O_SNRECOVER },
 		{ "max-redirects", required_argument, NULL, O_MAXREDIR },
 		{ "max-bindings", required_argument, NULL, O_MAXBIND },
@@ -365,6 +370,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	o->flow_idle_s = 300;
 	o->sn_stall_ms = 10000;
 	o->sn_recover = 1;
+	o->guard_sample = 64;
 	o->max_redirects = 1u << 16;
 	o->max_bindings = 1u << 18;
 	o->max_routes = 4096;
@@ -442,6 +448,24 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			if (num("--sn-stall-ms", optarg, 0, 3600000, &v) < 0)
 				return -1;
 			o->sn_stall_ms = (uint32_t)v;
+			break;
+		case O_GUARD:
+			if (strcmp(optarg, "alarm") == 0) {
+				o->guard = FCR_GUARD_ALARM;
+			} else if (strcmp(optarg, "drop") == 0) {
+				o->guard = FCR_GUARD_DROP;
+			} else if (strcmp(optarg, "off") == 0) {
+				o->guard = FCR_GUARD_OFF;
+			} else {
+				fprintf(stderr, "error: --cleartext-guard: '%s': alarm, drop or off\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case O_GUARDSAMPLE:
+			if (num("--cleartext-sample", optarg, 1, 1u << 20, &v) < 0)
+				return -1;
+			o->guard_sample = (uint32_t)v;
 			break;
 		case O_SNRECOVER:
 			if (num("--sn-recover", optarg, 1, 1000000, &v) < 0)

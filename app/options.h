@@ -12,6 +12,9 @@
 
 #define FCR_MAX_CONFIG 256
 
+/* --cleartext-guard (lib/forward/fcr_guard.h) */
+enum { FCR_GUARD_OFF = 0, FCR_GUARD_ALARM, FCR_GUARD_DROP };
+
 struct fcr_lcore_rxq {
 	uint16_t port;
 	uint16_t queue;
@@ -33,6 +36,8 @@ struct fcr_options {
 	uint32_t flow_idle_s;     /* plain entries with no frame this long go; 0: never */
 	uint32_t sn_stall_ms;     /* a service node ending nothing this long is stalled; 0: off */
 	uint32_t sn_recover;      /* ends that make a stalled one answering again */
+	uint8_t guard;            /* --cleartext-guard: FCR_GUARD_* */
+	uint32_t guard_sample;    /* one data frame in this many judged */
 	uint32_t max_redirects;
 	uint32_t max_bindings;
 	uint32_t max_routes;

@@ -180,6 +180,8 @@ fcr_fwd_totals(struct fcr_fwd_totals *t, int since_clear)
 		t->w.pl.logins += s->pl.logins;
 		t->w.pl.logins_bad_crc += s->pl.logins_bad_crc;
 		t->w.pl.els_ids += s->pl.els_ids;
+		t->w.pl.guard_judged += s->pl.guard_judged;
+		t->w.pl.guard_clear += s->pl.guard_clear;
 		for (j = 0; j < 256; j++)
 			t->w.pl.els_unread[j] += s->pl.els_unread[j];
 		t->w.events_lost += s->events_lost;
@@ -247,6 +249,12 @@ fcr_show_fwd_stats(FILE *out)
 		if (t.w.pl.els_unread[i] != 0)
 			fprintf(out, "    els_unread 0x%02x%-17s %" PRIu64 "  (of the legs: an ELS not read)\n",
 				i, "", t.w.pl.els_unread[i]);
+	if (fcr_fwd.guard_every != 0) {
+		fprintf(out, "    %-28s %" PRIu64 "  (of vi_to_target: data frames the cleartext "
+			"guard judged)\n", "guard_judged", t.w.pl.guard_judged);
+		fprintf(out, "    %-28s %" PRIu64 "  (of them: not looking encrypted)\n",
+			"guard_clear", t.w.pl.guard_clear);
+	}
 	fprintf(out, "  drops by reason:\n");
 	for (i = 1; i < FCR_R_COUNT; i++) {
 		if (t.w.pl.drop[i] == 0)

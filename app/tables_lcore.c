@@ -12,6 +12,7 @@
 
 #include "cutover.h"
 #include "fcr_config.h"
+#include "fcr_guard.h"
 #include "fcr_tables.h"
 #include "fwd.h"
 #include "log.h"
@@ -264,6 +265,8 @@ upkeep(uint64_t ms)
 	}
 	if (ms - keepalive_ms >= 100) {
 		keepalive_ms = ms;
+		if (fcr_fwd.guard_every != 0)
+			fcr_tables_guard(fcr_fwd.tables, fcr_fwd.guard_drop);
 		/* workers stamp keep-alives with their TSC */
 		fcr_tables_keepalive(fcr_fwd.tables, rte_rdtsc(), rte_get_tsc_hz() / 1000);
 		fcr_cutover_tick(fcr_fwd.tables);

@@ -46,6 +46,8 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "passthrough", t.w.pl.passthrough);
 	rte_tel_data_add_dict_u64(d, "flow_miss", t.w.pl.flow_miss);
 	rte_tel_data_add_dict_u64(d, "series", t.w.pl.series);
+	rte_tel_data_add_dict_u64(d, "guard_judged", t.w.pl.guard_judged);
+	rte_tel_data_add_dict_u64(d, "guard_clear", t.w.pl.guard_clear);
 	rte_tel_data_add_dict_int(d, "forwarding", fcr_fwd.forwarding);
 	legs = rte_tel_data_alloc();
 	leg_bytes = rte_tel_data_alloc();

@@ -282,6 +282,8 @@ fcr_worker_main(void *arg)
 		.fabric_mask = fcr_fwd.fabric_mask,
 		.series_mask = fcr_fwd.series_mask,
 		.worker = w->id,
+		.guard_every = fcr_fwd.guard_every,
+		.guard_drop = fcr_fwd.guard_drop,
 	};
 	fcr_pipeline_forget(&w->pipeline, NULL, 0);
 	rte_rcu_qsbr_thread_register(fcr_fwd.qsbr, w->id);

@@ -273,7 +273,8 @@ class Lab:
 
     def redirect_counts(self, host_wwpn):
         """(state, before_rule, not_ready) of the host's redirect."""
-        m = re.search(r" (\w+)(?: \([^)]*\))*(?: id \d+)? before_rule (\d+) not_ready (\d+)$",
+        m = re.search(r" (\w+)(?: \([^)]*\))*(?: id \d+)? before_rule (\d+) not_ready (\d+)"
+                      r"(?: cleartext \d+)?$",
                       self.redirect_line(host_wwpn))
         return (m.group(1), int(m.group(2)), int(m.group(3))) if m else (None, None, None)
 

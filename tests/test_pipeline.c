@@ -17,7 +17,9 @@
 #include <rte_mbuf.h>
 
 #include "fcr_build.h"
+#include "fcr_cleartext.h"
 #include "fcr_crc.h"
+#include "fcr_guard.h"
 #include "fcr_pipeline.h"
 #include "fcr_tables.h"
 #include "test_util.h"
@@ -1691,6 +1693,119 @@ frames_to_one_d_id_in_two_vlans_leave_by_their_vlans_routes(void **state)
 	assert_int_equal(fcr_route_del(tables->routes, 0, 0x210000, 8), 0);
 }
 
+/* A VI -> target FCP data frame of 2048 bytes: random (ciphertext) or
+ * frame_in's counting pattern (cleartext). */
+static struct rte_mbuf *
+vi_data(int random)
+{
+	struct rte_mbuf *m = frame(FVI, FT, 2048, 1, FCR_RCTL_FCP_DATA, FCR_TYPE_FCP);
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	struct fcr_frame f;
+	uint8_t *p;
+	int i;
+
+	parse(m, &f);
+	p = rte_pktmbuf_mtod_offset(m, uint8_t *, f.fc_off + FCR_FC_HLEN);
+	for (i = 0; random && i < 2048; i++) {
+		x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+		p[i] = (uint8_t)((x * 0x2545F4914F6CDD1Dull) >> 56);
+	}
+	fcr_put_crc_mbuf(m, fcr_frame_crc_off(&f),
+			 tu_crc32_ref(rte_pktmbuf_mtod_offset(m, uint8_t *, f.fc_off), f.fc_len));
+	return m;
+}
+
+/* --cleartext-guard: every guard_every-th data frame on a VI -> target
+ * leg is judged; one that does not look encrypted is counted (for its
+ * redirect too) and, with drop, dropped (cleartext). The tables' look
+ * then logs it and, with drop, stops the redirect: its pair and its VI's
+ * way to the target fail closed until `redirect resume`. */
+static void
+the_cleartext_guard_finds_a_service_node_that_does_not_encrypt(void **state)
+{
+	struct fcr_redirect_table *rd = tables->redirects;
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	struct fcr_redirect *r;
+	struct rte_mbuf *m[2];
+	unsigned int stops;
+	uint8_t fpma_t[6];
+	uint16_t out[2];
+	int id = fcr_redirect_find(rd, VLAN, H, T);
+
+	(void)state;
+	assert_true(id >= 0);
+	r = &rd->r[id];
+	assert_int_equal(r->state, FCR_RS_ACTIVE);
+	pl.guard_every = 2;
+	pl.guard_count = 0;
+	/* alarm: the second of two clear frames judged, both sent */
+	m[0] = vi_data(0);
+	m[1] = vi_data(0);
+	run(m, 2, 2, out, &st, ev);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], 1);
+	assert_int_equal(st.guard_judged, 1);
+	assert_int_equal(st.guard_clear, 1);
+	assert_int_equal(fcr_redirect_cleartext(rd, (uint32_t)id), 1);
+	fcr_fpma(fpma_t, FCR_FC_MAP_DEFAULT, FT);
+	assert_forwarded(m[1], FH, FT, fpma_t, 1);
+	free_all(m, 2);
+	/* ciphertext: judged, passes */
+	m[0] = vi_data(1);
+	m[1] = vi_data(1);
+	run(m, 2, 2, out, &st, ev);
+	assert_int_equal(st.guard_judged, 1);
+	assert_int_equal(st.guard_clear, 0);
+	free_all(m, 2);
+	/* the look without drop: found, logged, nothing stopped */
+	assert_int_equal(fcr_redirect_guard_tick(rd, 0, &stops), 1);
+	assert_int_equal(stops, 0);
+	assert_int_equal(fcr_redirect_guard_tick(rd, 0, &stops), 0);
+	assert_int_equal(r->state, FCR_RS_ACTIVE);
+	/* drop: the frame judged clear goes nowhere */
+	pl.guard_drop = 1;
+	pl.guard_every = 1;
+	m[0] = vi_data(0);
+	run(m, 1, 2, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_CLEARTEXT], 1);
+	rte_pktmbuf_free(m[0]);
+	/* a short frame is not judged */
+	m[0] = frame(FVI, FT, FCR_CLEARTEXT_MIN - 4, 1, FCR_RCTL_FCP_DATA, FCR_TYPE_FCP);
+	run(m, 1, 2, out, &st, ev);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(st.guard_judged, 0);
+	rte_pktmbuf_free(m[0]);
+	/* the look with drop stops the redirect: the host's frames and the
+	 * VI's to the target are dropped, never plain */
+	assert_int_equal(fcr_redirect_guard_tick(rd, 1, &stops), 1);
+	assert_int_equal(stops, 1);
+	assert_int_equal(r->state, FCR_RS_CLEARTEXT);
+	assert_string_equal(fcr_redirect_state_name(r->state), "cleartext");
+	m[0] = fcp(FH, FT);
+	m[1] = fcp(FVI, FT);
+	run(m, 2, 0, out, &st, ev);
+	assert_int_equal(out[0], FCR_OUT_DROP);
+	assert_int_equal(out[1], FCR_OUT_DROP);
+	assert_int_equal(st.drop[FCR_R_REDIRECT_NOT_READY], 2);
+	free_all(m, 2);
+	/* a configuration's add again does not undo it; resume does */
+	assert_int_equal(fcr_redirect_add(rd, VLAN, H, T, VI, VT), id);
+	assert_int_equal(r->state, FCR_RS_CLEARTEXT);
+	assert_int_equal(fcr_redirect_resume(rd, VLAN, H, T), 0);
+	assert_int_equal(fcr_redirect_resume(rd, VLAN, H, T), -EALREADY);
+	assert_int_equal(fcr_redirect_resume(rd, VLAN, H, VT), -ENOENT);
+	assert_int_equal(r->state, FCR_RS_ACTIVE);
+	m[0] = fcp(FH, FT);
+	run(m, 1, 0, out, &st, ev);
+	assert_int_equal(out[0], 2);
+	assert_forwarded(m[0], FH, FVT, sn_mac, 2);
+	rte_pktmbuf_free(m[0]);
+	pl.guard_every = 0;
+	pl.guard_drop = 0;
+}
+
 static int
 setup(void **state)
 {
@@ -1770,6 +1885,8 @@ main(void)
 		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
 		cmocka_unit_test(frames_to_one_d_id_in_two_vlans_leave_by_their_vlans_routes),
 		cmocka_unit_test(drops_are_counted_under_their_reason),
+		/* last: its drops count on the redirect the tests before it read */
+		cmocka_unit_test(the_cleartext_guard_finds_a_service_node_that_does_not_encrypt),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

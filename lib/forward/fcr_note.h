@@ -51,6 +51,9 @@ enum fcr_note_kind {
 	FCR_NOTE_FC_MAP_CONFLICT, /* the FCF fcf_mac on vlan advertises FC-MAP
 				   * fcid, another FCF of the VLAN (enode: its
 				   * MAC, packed) old_fcid */
+	FCR_NOTE_CLEARTEXT, /* redirect `redirect`'s VI (other_wwpn) sent data
+			     * to the target as the host (wwpn) that does
+			     * not look encrypted: `open` frames judged so */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
 			     * host (wwpn) and the VI (other_wwpn), or those
@@ -79,7 +82,9 @@ struct fcr_note {
 	uint16_t port;       /* untrusted, login conflict, pinned: the port */
 	uint16_t other_port; /* login conflict, pinned: the port it keeps */
 	uint64_t other_wwpn; /* static kept: the WWPN statically bound to fcid */
-	uint32_t open;       /* sn stalled: commands begun since the VT's last end */
+	uint32_t open;       /* sn stalled: commands begun since the VT's last end;
+			      * cleartext: frames judged clear since the last look */
+	uint8_t stopped;     /* cleartext: its pair stopped now (guard `drop`) */
 	uint64_t enode;      /* relogin: the ENode's key (fcr_enode_key) */
 	uint64_t fcf_mac;    /* relogin: its FCF's MAC (fcr_vn_pack) */
 	uint64_t fcf_name;   /* relogin: that FCF's name */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <string.h>
 
+#include "fcr_cleartext.h"
 #include "fcr_els_ids.h"
 #include "fcr_pipeline.h"
 #include "fcr_pipeline_stages.h"
@@ -60,6 +61,30 @@ static const uint8_t leg_members[FCR_LEG_COUNT][2] = {
 	[FCR_LEG_TARGET_TO_HOST] = { FCR_M_HOST, FCR_M_VI },
 	[FCR_LEG_VT_TO_HOST] = { FCR_M_VT, FCR_M_TARGET },
 };
+
+int
+fcr_pipeline_guard(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
+		   uint32_t owner, struct fcr_pipeline_stats *st)
+{
+	const struct fcr_redirect_table *rd = p->tables->redirects;
+	uint32_t off = (uint32_t)f->fc_off + FCR_FC_HLEN;
+
+	if (f->r_ctl != FCR_RCTL_FCP_DATA || !fcr_type_command_response(f->type) ||
+	    f->payload_len < FCR_CLEARTEXT_MIN || ++p->guard_count < p->guard_every)
+		return 0;
+	p->guard_count = 0;
+	/* a payload past the first segment is not judged (not counted) */
+	if (off + f->payload_len > rte_pktmbuf_data_len(m))
+		return 0;
+	st->guard_judged++;
+	if (fcr_cleartext_judge(rte_pktmbuf_mtod_offset(m, const uint8_t *, off),
+				f->payload_len) != FCR_CT_CLEAR)
+		return 0;
+	st->guard_clear++;
+	if (owner < rd->capacity)
+		rd->cleartext[p->worker][owner]++;
+	return 1;
+}
 
 void
 fcr_pipeline_els_ids(const struct fcr_pipeline *p, struct rte_mbuf *m,

@@ -107,6 +107,12 @@ struct fcr_pipeline {
 	uint64_t recent[256];          /* first frames recently reported */
 	uint32_t recent_misses[256];   /* frames missed since each report */
 	struct fcr_flow_exchanges recent_x[256]; /* exchanges among them */
+	/* the cleartext guard (fcr_cleartext.h): every guard_every-th data
+	 * frame of FCR_CLEARTEXT_MIN bytes or more on a VI -> target leg is
+	 * judged (0: none); guard_drop: one judged clear is dropped */
+	uint32_t guard_every;
+	uint32_t guard_count;
+	uint8_t guard_drop;
 	struct fcr_flow_cache cache;   /* this worker's flow cache */
 	struct fcr_vn_cache vcache;    /* this worker's VN_Port cache */
 };
@@ -122,6 +128,8 @@ struct fcr_pipeline_stats {
 	uint64_t logins;               /* login frames reported */
 	uint64_t logins_bad_crc;       /* login frames not learned from */
 	uint64_t els_ids;              /* ELS on a redirect leg: identities rewritten */
+	uint64_t guard_judged;         /* VI -> target data frames the guard judged */
+	uint64_t guard_clear;          /* of them, not looking encrypted */
 	uint64_t els_unread[256];      /* ELS on a redirect leg not read, by command
 					* code (LS_ACC 0x02: of no known shape;
 					* 0: payload not in the first segment) */
@@ -146,6 +154,13 @@ unsigned int fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
 				struct rte_mbuf **pkts, uint16_t n,
 				uint16_t *out, struct fcr_pipeline_stats *st,
 				struct fcr_event *ev, uint64_t now);
+
+/* A frame on a VI -> target leg (owner: its redirect), when the guard is
+ * on: a data frame, every guard_every-th, is judged. Returns 1 when it is
+ * judged clear (counted, for its redirect too: the tables lcore reads
+ * the redirect table's cleartext counts). */
+int fcr_pipeline_guard(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
+		       uint32_t owner, struct fcr_pipeline_stats *st);
 
 /* An ELS on a redirect leg (cold): the identities in its payload follow
  * the header's, the CRC follows them (lib/frame/fcr_els_ids.h). */

@@ -730,6 +730,14 @@ fcr_pipeline_route(struct fcr_pipeline *p, uint16_t in_port, struct rte_mbuf **p
 		} else {
 			hop = &rt->nexthop[nh[i]];
 		}
+		/* the service node's data on its way to the target, in the
+		 * clear: its pair's I/O was never meant to reach it so */
+		if (unlikely(p->guard_every != 0 && w->leg[i] == FCR_LEG_VI_TO_TARGET) &&
+		    fcr_pipeline_guard(p, m, &w->f[i], ft->owner[w->idx[i]], st) &&
+		    p->guard_drop) {
+			hop = NULL;
+			r = FCR_R_CLEARTEXT;
+		}
 		/* a snooping bridge never sends a frame back to the FCF port it
 		 * came from: the FCF would send it straight back, a loop */
 		if (unlikely(hop != NULL && hop->port == in_port &&

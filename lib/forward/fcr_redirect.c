@@ -10,6 +10,8 @@
 
 #include "fcr_change.h"
 #include "fcr_redirect.h"
+
+#include "fcr_guard.h"
 #include "fcr_redirect_priv.h"
 
 struct redirect_key {
@@ -37,6 +39,7 @@ fcr_redirect_state_name(enum fcr_redirect_state s)
 	case FCR_RS_ACTIVE: return "active";
 	case FCR_RS_CONFLICT: return "conflict";
 	case FCR_RS_NO_ROOM: return "no_room";
+	case FCR_RS_CLEARTEXT: return "cleartext";
 	}
 	return "?";
 }
@@ -90,7 +93,9 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	for (i = 0; i < rt->nb_workers; i++) {
 		rt->not_ready[i] = rte_zmalloc_socket(NULL, sizeof(uint64_t) * capacity,
 						      RTE_CACHE_LINE_SIZE, socket);
-		if (rt->not_ready[i] == NULL)
+		rt->cleartext[i] = rte_zmalloc_socket(NULL, sizeof(uint64_t) * capacity,
+						      RTE_CACHE_LINE_SIZE, socket);
+		if (rt->not_ready[i] == NULL || rt->cleartext[i] == NULL)
 			goto nomem;
 	}
 	rt->flows = flows;
@@ -111,8 +116,10 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 	if (rt == NULL)
 		return;
 	rte_hash_free(rt->by_key);
-	for (i = 0; i < FCR_MAX_WORKERS; i++)
+	for (i = 0; i < FCR_MAX_WORKERS; i++) {
 		rte_free(rt->not_ready[i]);
+		rte_free(rt->cleartext[i]);
+	}
 	rte_free(rt->r);
 	rte_free(rt->wwpn);
 	rte_free(rt->wwnn);
@@ -241,7 +248,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	/* a new redirect in a cutover: its pair fails closed until the host
 	 * has logged in again, never plain; once its VI, told first, logs in
 	 * through them (vi_path), the rules but the host's way */
-	if (!missing && !conflict && (!r->cutover || r->vi_path)) {
+	if (!missing && !conflict && !r->guarded && (!r->cutover || r->vi_path)) {
 		n = FCR_REDIRECT_KEYS;
 		state = FCR_RS_ACTIVE;
 		if (r->cutover)
@@ -279,7 +286,9 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 		 * with the host, must not log in to the target as itself
 		 * (the target's LUN knows the host, not the VI) before the
 		 * rules that make it the host are in; its PLOGI is retried */
-		if (r->cutover && n == 2 && f[FCR_M_VI] != FCR_FCID_NONE) {
+		/* stopped by the cleartext guard: nor does its VI reach the
+		 * target as itself */
+		if ((r->cutover || r->guarded) && n == 2 && f[FCR_M_VI] != FCR_FCID_NONE) {
 			uint64_t v = fcr_flow_key(r->vlan, f[FCR_M_VI], f[FCR_M_TARGET]);
 
 			if (!fcr_redirect_owned_by_other(rt, id, v)) {
@@ -288,7 +297,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 							 FCR_LEG_BLOCKED);
 			}
 		}
-		state = conflict ? FCR_RS_CONFLICT : FCR_RS_WAITING;
+		state = conflict ? FCR_RS_CONFLICT : r->guarded ? FCR_RS_CLEARTEXT : FCR_RS_WAITING;
 	}
 	if (fcr_redirect_set_entries(rt, id, key, action, n, state != FCR_RS_ACTIVE) < 0)
 		state = FCR_RS_NO_ROOM;
@@ -474,6 +483,7 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		r->vlan = vlan;
 		/* the workers' counts of this id start over from here */
 		r->not_ready_base = not_ready_sum(rt, (uint32_t)id);
+		r->clear_base = fcr_redirect_cleartext(rt, (uint32_t)id);
 		/* memset cleared sflags: a new redirect is not known to peers */
 		r->in_use = 1;
 		rt->count++;

@@ -41,6 +41,7 @@ enum fcr_redirect_state {
 	FCR_RS_CONFLICT,    /* a rule key is owned by another redirect */
 	FCR_RS_NO_ROOM,     /* flow table full: not expected, the reserve
 			     * keeps room for every redirect's entries */
+	FCR_RS_CLEARTEXT,   /* stopped by the cleartext guard (fcr_guard.h) */
 };
 
 const char *fcr_redirect_state_name(enum fcr_redirect_state s);
@@ -97,6 +98,11 @@ struct fcr_redirect {
 	uint8_t restored;
 	/* its service node answering the host's commands (fcr_liveness.h) */
 	struct fcr_liveness live;
+	/* the cleartext guard (fcr_guard.h): the workers' counts when it was
+	 * added, those last looked at, and whether the guard stopped it */
+	uint64_t clear_base;
+	uint64_t clear_seen;
+	uint8_t guarded;
 };
 
 enum {
@@ -130,6 +136,9 @@ struct fcr_redirect_table {
 	/* frames each worker dropped on a redirect's blocking entries, by
 	 * redirect id: each written by its worker alone */
 	uint64_t *not_ready[FCR_MAX_WORKERS];
+	/* data frames each worker's cleartext guard judged clear on a
+	 * redirect's VI -> target leg, by redirect id: each its worker's */
+	uint64_t *cleartext[FCR_MAX_WORKERS];
 	uint32_t nb_workers;
 	int retrying;
 	uint32_t nb_cutover;         /* redirects in a cutover */

@@ -34,6 +34,7 @@
 	X(FABRIC_LOOP, "fabric_loop", "frame from a fabric port whose route leads back out of that port: the FCF would send it straight back") \
 	X(NO_PASSTHROUGH, "no_passthrough", "FIP or other EtherType on a port with no pass-through peer") \
 	X(FCF_FC_MAP, "fcf_fc_map", "FIP advertisement from a fabric port naming another FC-MAP than --vlan-fc-map gives its VLAN: the FCF is not learned and no ENode hears it") \
+	X(CLEARTEXT, "cleartext", "data frame on a VI-to-target leg that does not look encrypted (--cleartext-guard=drop): the service node passed the host's data in the clear") \
 	X(SPLIT_HEADER, "split_header", "headers not in the first mbuf segment") \
 	X(REDIRECT_NOT_READY, "redirect_not_ready", "host-target frame of a redirect that is not active") \
 	X(REDIRECT_HIDDEN, "redirect_hidden", "target-to-VI or host-to-VT frame while their redirect is active: the ends never meet the service node") \

@@ -63,7 +63,7 @@ enum fcr_op { FCR_OP_ADD, FCR_OP_DEL, FCR_OP_LIST };
 #define FCR_FIELD_NUM 0x04    /* a number (telemetry) */
 #define FCR_FIELD_TEXT 0x08   /* in text only */
 #define FCR_FIELD_DATA 0x10   /* in telemetry only (a text form says it in words) */
-#define FCR_FIELDS_MAX 16
+#define FCR_FIELDS_MAX 20
 #define FCR_FIELDS_NAMES UINT32_MAX
 #define FCR_FIELD_LEN 48
 

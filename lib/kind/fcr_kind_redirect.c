@@ -10,6 +10,7 @@
 
 #include "fcr_cutover.h"
 #include "fcr_fcoe.h"
+#include "fcr_guard.h"
 #include "fcr_kind.h"
 #include "fcr_kind_redirect.h"
 #include "fcr_tables.h"
@@ -198,6 +199,11 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 		f[n] = (struct fcr_field){ .name = "sn", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
 		snprintf(f[n++].value, FCR_FIELD_LEN, "(service node not answering)");
 	}
+	if (x->state == FCR_RS_CLEARTEXT) {
+		f[n] = (struct fcr_field){ .name = "guard", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
+		snprintf(f[n++].value, FCR_FIELD_LEN,
+			 "(stopped: cleartext to the target)");
+	}
 	if (x->restored & FCR_RESTORED) {
 		f[n] = (struct fcr_field){ .name = "restored", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
 		snprintf(f[n++].value, FCR_FIELD_LEN, "(restored, not configured yet)");
@@ -210,6 +216,11 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 				     .num = fcr_redirect_dropped(rt, idx) };
 	f[n++] = (struct fcr_field){ .name = "sn_stalled", .flags = FCR_FIELD_NUM | FCR_FIELD_DATA,
 				     .num = x->live.stalled };
+	/* data frames the cleartext guard judged clear: said once there are */
+	f[n] = (struct fcr_field){ .name = "cleartext", .flags = FCR_FIELD_NUM,
+				   .num = fcr_redirect_cleartext(rt, idx) };
+	f[n].flags |= f[n].num == 0 ? FCR_FIELD_DATA : 0;
+	n++;
 	return n;
 }
 
