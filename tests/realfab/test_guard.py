@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+The cleartext guard with real Linux endpoints (the rig of test_fcredirect.py:
+an LIO target, a service node whose VT exports dm-crypt over its VI's disk,
+an initiator), fcredirect run with --cleartext-guard=drop and every data
+frame judged (--cleartext-sample=1).
+
+  b    scenario b of test_fcredirect.py: the host's 4 MiB through the
+       encrypting service node read back identical, never in cleartext at
+       the target; real AES-XTS ciphertext judged and never taken for
+       cleartext (guard_judged covers the 4 MiB, guard_clear 0, the
+       redirect active, nothing dropped but redirect_hidden);
+  clear the service node stops encrypting (its VT's mapping made linear
+       over the VI's disk under the host's feet: the host's data now goes
+       to the target as it came) and the host writes a new pattern: the
+       guard drops the first frame (`cleartext`), stops the redirect
+       (state `cleartext`, cleartext_stops 1, logged), the pair fails
+       closed, and not one of the pattern's numbers reaches the target's
+       backing file.
+
+Root, KVM-less QEMU (TCG). Ends with "N passed, M failed".
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import fcredirect_joiner as fj  # noqa: E402
+import lab  # noqa: E402
+import test_fcredirect as tf  # noqa: E402
+
+SIZE = 4 << 20
+
+
+def scenario_clear(c, R):
+    j, sn, tgt, host = R.j, R.sn, R.tgt, R.host
+    sectors = sn.run("cat /sys/block/%s/size" % R.vdisk).strip()
+    sn.run("dmsetup suspend %s && dmsetup load %s --table '0 %s linear /dev/%s 0' && "
+           "dmsetup resume %s" % (tf.CRYPT, tf.CRYPT, sectors, R.vdisk, tf.CRYPT), 60)
+    table = sn.run("dmsetup table %s" % tf.CRYPT).strip()
+    c.check("clear: the VT's mapping passes the host's data as it came (linear)",
+            " linear " in table, table)
+    start = 700000000
+    nums = tf.sample_numbers(start, SIZE)
+    # the host's write never completes once the pair fails closed: in the
+    # background, the test waits on fcredirect's state
+    host.run("seq %d %d | head -c %d > /tmp/clear && "
+             "(dd if=/tmp/clear of=/dev/sda bs=256k oflag=direct conv=fsync "
+             ">/tmp/clear.dd 2>&1 &)" % (start, start + SIZE // 10, SIZE))
+    rd = j.wait_redirect(host.wwpn_text, "cleartext")
+    c.check("clear: the guard stops the redirect (state cleartext)",
+            "(stopped: cleartext to the target)" in rd["line"], rd["line"])
+    st = j.fwd_stats()
+    c.check("clear: the frame judged clear dropped (cleartext), the stop counted "
+            "(cleartext_stops 1)", st["drops"].get("cleartext", 0) >= 1 and
+            st["tables"].get("cleartext_stops") == 1, tf.fcr_stats_line(st))
+    c.check("clear: logged", bool(j.log_lines("the redirect is stopped")),
+            "no line")
+    # whatever the host retries now is dropped (the pair fails closed)
+    before = st["drops"].get("redirect_not_ready", 0)
+    j.wait_output("show fwd stats",
+                  lambda o: fj.parse_fwd_stats(o)["drops"].get("redirect_not_ready", 0) > before,
+                  what="the host's frames dropped while stopped (redirect_not_ready)")
+    n = tf.found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("clear: no number of the host's cleartext pattern reached the target's "
+            "backing file", n == 0, "%d of %d numbers found" % (n, len(nums)))
+
+
+def main():
+    def run(c, binary, timings):
+        R = tf.Redirected(binary)
+        R.j.extra += ["--cleartext-guard", "drop", "--cleartext-sample", "1"]
+        with R.L as L:
+            failed0 = c.failed
+            try:
+                tf.scenario_b(c, R, timings)
+                st = R.j.fwd_stats()
+                judged = int(st["kinds"].get("guard_judged", 0))
+                c.check("b: the guard judged every frame of the 4 MiB (guard_judged >= %d) "
+                        "and took none of dm-crypt's for cleartext (guard_clear 0)"
+                        % (SIZE // 2048), judged >= SIZE // 2048 and
+                        st["kinds"].get("guard_clear", 1) == 0, tf.fcr_stats_line(st))
+                if R.ok_b:
+                    scenario_clear(c, R)
+            except Exception:
+                import traceback
+                traceback.print_exc()
+                c.check("runs to its end", False)
+                tf.diagnose(L, R.j)
+            L.failed = c.failed > failed0
+    return fj.test_main(run)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
