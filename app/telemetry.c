@@ -331,6 +331,75 @@ tel_kind(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* The service node latency of each redirect that timed an exchange
+ * (lib/forward/fcr_latency.h): per side its bins' counts and its sum; the
+ * first TEL_LATENCY_MAX (about 600 bytes each in a 16 KB answer), or the
+ * one whose id is the parameter. */
+#define TEL_LATENCY_MAX 20
+
+static int
+tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct fcr_redirect_table *rt = fcr_fwd.tables->redirects;
+	const struct fcr_binding *e = rt->bindings->entry;
+	struct rte_tel_data *bounds;
+	unsigned int shown = 0, b, s;
+	uint32_t id, first = 0, last = rt->capacity;
+
+	(void)cmd;
+	if (params != NULL && *params != '\0') {
+		char *end;
+		unsigned long v = strtoul(params, &end, 10);
+
+		if (*end != '\0' || v >= rt->capacity)
+			return -EINVAL;
+		first = (uint32_t)v;
+		last = first + 1;
+	}
+	rte_tel_data_start_dict(d);
+	bounds = rte_tel_data_alloc();
+	if (bounds == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_array(bounds, RTE_TEL_U64_VAL);
+	for (b = 0; b + 1 < FCR_LAT_BINS; b++)
+		rte_tel_data_add_array_u64(bounds, fcr_lat_bound_us(b));
+	rte_tel_data_add_dict_container(d, "bounds_us", bounds, 0);
+	for (id = first; id < last && shown < TEL_LATENCY_MAX; id++) {
+		const struct fcr_redirect *r = &rt->r[id];
+		const struct fcr_latency *l = &rt->lat[id];
+		char key[48], w[FCR_WWPN_STRLEN];
+		struct rte_tel_data *x;
+
+		if (!r->in_use || fcr_latency_total(l, FCR_LAT_HOST) +
+				  fcr_latency_total(l, FCR_LAT_VI) == 0)
+			continue;
+		x = rte_tel_data_alloc();
+		if (x == NULL)
+			return -ENOMEM;
+		rte_tel_data_start_dict(x);
+		rte_tel_data_add_dict_u64(x, "id", id);
+		rte_tel_data_add_dict_u64(x, "vlan", r->vlan);
+		rte_tel_data_add_dict_string(x, "host", fcr_wwpn_format(e[r->binding[FCR_M_HOST]].wwpn, w));
+		rte_tel_data_add_dict_string(x, "target",
+					     fcr_wwpn_format(e[r->binding[FCR_M_TARGET]].wwpn, w));
+		for (s = 0; s < FCR_LAT_SIDES; s++) {
+			const char *side = s == FCR_LAT_HOST ? "host" : "vi";
+
+			for (b = 0; b < FCR_LAT_BINS; b++) {
+				snprintf(key, sizeof(key), "%s_%u", side, b);
+				rte_tel_data_add_dict_u64(x, key, __atomic_load_n(&l->count[s][b],
+										__ATOMIC_RELAXED));
+			}
+			snprintf(key, sizeof(key), "%s_sum_us", side);
+			rte_tel_data_add_dict_u64(x, key, __atomic_load_n(&l->sum_us[s],
+									 __ATOMIC_RELAXED));
+		}
+		snprintf(key, sizeof(key), "redirect%u", shown++);
+		rte_tel_data_add_dict_container(d, key, x, 0);
+	}
+	return 0;
+}
+
 static int
 tel_sync(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -417,6 +486,8 @@ fcr_telemetry_register(void)
 		"Mbuf pools: size, in use, free");
 	rc |= rte_telemetry_register_cmd("/fcr/store", tel_store,
 		"The configuration store: connected, current, member, applied and store revision, lag, refusals, last error");
+	rc |= rte_telemetry_register_cmd("/fcr/latency", tel_latency,
+		"Service node latency, per redirect (20) and side: exchanges by bin of bounds_us, sum of us. Parameters: int redirect id");
 	rc |= rte_telemetry_register_cmd("/fcr/sync", tel_sync,
 		"Replication: ready or not, changes, updates, datagrams, drops");
 	return rc;

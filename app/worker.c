@@ -284,6 +284,9 @@ fcr_worker_main(void *arg)
 		.worker = w->id,
 		.guard_every = fcr_fwd.guard_every,
 		.guard_drop = fcr_fwd.guard_drop,
+		/* a command unanswered for 2 s: the exchange is not timed */
+		.lat_tsc_per_us = RTE_MAX(rte_get_tsc_hz() / 1000000, (uint64_t)1),
+		.lat_stale = 2 * rte_get_tsc_hz(),
 	};
 	fcr_pipeline_forget(&w->pipeline, NULL, 0);
 	rte_rcu_qsbr_thread_register(fcr_fwd.qsbr, w->id);

@@ -21,6 +21,9 @@ on the fabric port 3):
     (--sn-stall-ms 300): `redirect list` says it is not answering,
     `show redirect` too, sn_stalls counts it; its answer ends that
     (sn_answering);
+  * the latency the service node adds: that exchange timed on the host's
+    side, one of the VI's with the target on the node's (`show redirect`,
+    /fcr/latency);
   * `show fip sessions`: a VN_Port logged in over FIP through an edge port
     shows its port, VLAN, ENode MAC, VN_Port MAC, WWPN, FCID, its ENode's
     FCF and an age; one logged in over FCoE shows no ENode; a logout ends
@@ -29,8 +32,10 @@ on the fabric port 3):
 Root only (TAP interfaces). Ends with "N passed, M failed".
 """
 
+import json
 import os
 import re
+import socket
 import sys
 import threading
 import time
@@ -171,6 +176,43 @@ def sn_liveness(t, lab, h, tg, vt):
     t.check("service node: answering" in out, "show redirect: answering", out)
 
 
+def sn_latency(t, lab, h, tg, vi, vt):
+    """The exchange above timed on the host's side; one of the VI's with
+    the target on the node's: `show redirect` and /fcr/latency count them."""
+    print("the latency the service node adds")
+    ox = 0x3300
+    vi.send(tg.fcid, payload=b"\0" * 32, ox_id=ox, r_ctl=FCP_CMND)
+    got = lab.ports[fl.TARGETS].wait(lambda f: f["ox_id"] == ox and f["r_ctl"] == FCP_CMND)
+    t.check(got is not None, "the VI's command reaches the target (as the host)")
+    tg.send(h.fcid, payload=b"\0" * 32, ox_id=ox, r_ctl=FCP_RSP)
+    got = lab.ports[fl.SN].wait(lambda f: f["ox_id"] == ox and f["r_ctl"] == FCP_RSP)
+    t.check(got is not None, "the target's response reaches the VI")
+    ok, _, out = lab.node.poll("show redirect 0", lambda o: "vi side    1 exchanges" in o,
+                               30, 0.05)
+    t.check(ok and "host side  1 exchanges" in out and "added      mean" in out,
+            "show redirect: one exchange timed on each side, and what the node adds", out)
+    lat = telemetry(lab.node.prefix, "/fcr/latency")
+    r = (lat or {}).get("redirect0") or {}
+    t.check(r.get("host") == fl.wwpn_text(H) and
+            sum(r.get("host_%d" % b, 0) for b in range(15)) == 1 and
+            sum(r.get("vi_%d" % b, 0) for b in range(15)) == 1 and
+            len(lat.get("bounds_us", [])) == 14,
+            "/fcr/latency: the redirect's bins, one exchange a side", repr(lat))
+
+
+def telemetry(prefix, cmd):
+    """One telemetry command's answer from fcredirect's socket."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.settimeout(10)
+    try:
+        s.connect("/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix)
+        size = int(json.loads(s.recv(4096).decode()).get("max_output_len", 16384))
+        s.send(cmd.encode())
+        return json.loads(s.recv(size).decode()).get(cmd)
+    finally:
+        s.close()
+
+
 SESSION = 0x2100000000000077
 
 
@@ -223,6 +265,7 @@ def main():
         st = when_idle(t, lab)
         if st:
             sn_liveness(t, lab, st[0], st[1], st[3])
+            sn_latency(t, lab, *st)
         sessions(t, lab)
     finally:
         lab.close()

@@ -64,7 +64,9 @@ def parse(body):
         if line.startswith("#") or not line:
             continue
         m = LINE.match(line)
-        if not m or m.group(1) not in typed:
+        # a histogram's samples: its name with _bucket, _count, _sum
+        if not m or (m.group(1) not in typed and
+                     re.sub(r"_(bucket|count|sum)$", "", m.group(1)) not in typed):
             bad.append(line)
             continue
         vals[(m.group(1), m.group(3) or "")] = float(m.group(5))
@@ -167,6 +169,45 @@ def main():
             check(p.returncode == 0 and not (p.stdout + p.stderr).strip(),
                   "promtool check metrics: exit 0, nothing to say",
                   "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+        print("the service node latency as a Prometheus histogram")
+        # telemetry as fcredirect gives /fcr/latency (tests/fabric_relogin.py
+        # reads the real one): the exporter's own collect() on it
+        lat = {"bounds_us": [16 << b for b in range(14)],
+               "redirect0": dict({"id": 3, "vlan": 100, "host": HOST, "target": TARGET,
+                                  "host_sum_us": 1000, "vi_sum_us": 400},
+                                 **{"host_%d" % b: (5 if b == 3 else 0) for b in range(15)},
+                                 **{"vi_%d" % b: (5 if b == 1 else 0) for b in range(15)})}
+        prog = "\n".join([
+            "import importlib.machinery, json, sys",
+            "from prometheus_client import CollectorRegistry, generate_latest",
+            "m = importlib.machinery.SourceFileLoader('exporter', sys.argv[1]).load_module()",
+            "t = json.loads(sys.argv[2])",
+            "class C:",
+            "    def collect(self):",
+            "        return m.collect(t)",
+            "r = CollectorRegistry()",
+            "r.register(C())",
+            "sys.stdout.write(generate_latest(r).decode())"])
+        p = subprocess.run(["/usr/bin/python3", "-c", prog, EXPORTER,
+                            json.dumps({"/fcr/latency": lat})],
+                           capture_output=True, text=True, timeout=60)
+        hv, hbad = parse(p.stdout)
+        lbl = 'host="%s",id="3",le="%%s",side="%%s",target="%s",vlan="100"' % (HOST, TARGET)
+        check(p.returncode == 0 and not hbad and
+              hv.get(("fcredirect_redirect_exchange_seconds_bucket", lbl % ("0.000128", "host")))
+              == 5 and
+              hv.get(("fcredirect_redirect_exchange_seconds_bucket", lbl % ("6.4e-05", "host")))
+              == 0 and
+              hv.get(("fcredirect_redirect_exchange_seconds_bucket", lbl % ("3.2e-05", "vi")))
+              == 5 and
+              hv.get(("fcredirect_redirect_exchange_seconds_bucket", lbl % ("+Inf", "vi"))) == 5,
+              "fcredirect_redirect_exchange_seconds: cumulative buckets by side, le in seconds",
+              p.stderr + p.stdout[-1500:])
+        if PROMTOOL is not None:
+            q = subprocess.run([PROMTOOL, "check", "metrics"], input=p.stdout,
+                               capture_output=True, text=True, timeout=60)
+            check(q.returncode == 0, "promtool check metrics: the histogram passes",
+                  q.stdout + q.stderr)
         rx1 = vals.get(("fcredirect_rx_frames_total", ""), -1)
         ib1 = vals.get(("fcredirect_nic_ipackets_total", 'port="0"'), -1)
         end = time.monotonic() + 60

@@ -1693,6 +1693,51 @@ frames_to_one_d_id_in_two_vlans_leave_by_their_vlans_routes(void **state)
 	assert_int_equal(fcr_route_del(tables->routes, 0, 0x210000, 8), 0);
 }
 
+/* The latency the service node adds: the host's command to the VT's
+ * response of its OX_ID on the host's side, the VI's command to the
+ * target's response on the node's own. */
+static void
+the_service_node_s_latency_is_timed_on_both_sides(void **state)
+{
+	struct fcr_redirect_table *rd = tables->redirects;
+	struct fcr_event ev[FCR_PIPELINE_EVENTS_MAX];
+	struct fcr_pipeline_stats st;
+	const struct fcr_latency *l;
+	struct rte_mbuf *m;
+	uint16_t out;
+	int id = fcr_redirect_find(rd, VLAN, H, T);
+	const struct {
+		uint32_t s, d;
+		uint8_t r_ctl;
+		uint64_t at_us;
+	} seq[] = {
+		{ FH, FT, FCR_RCTL_FCP_CMND, 1000 },   /* host_to_target */
+		{ FVI, FT, FCR_RCTL_FCP_CMND, 1010 },  /* vi_to_target */
+		{ FT, FH, FCR_RCTL_FCP_RSP, 1050 },    /* target_to_host: to the VI */
+		{ FVT, FH, FCR_RCTL_FCP_RSP, 1200 },   /* vt_to_host */
+	};
+	unsigned int i;
+
+	(void)state;
+	assert_true(id >= 0);
+	l = &rd->lat[id];
+	pl.lat_tsc_per_us = 1000;
+	pl.lat_stale = 2000000ull * 1000;
+	for (i = 0; i < 4; i++) {
+		m = frame(seq[i].s, seq[i].d, 32, 1, seq[i].r_ctl, FCR_TYPE_FCP);
+		memset(&st, 0, sizeof(st));
+		fcr_pipeline_burst(&pl, seq[i].s == FT ? 1 : seq[i].s == FH ? 0 : 2, &m, 1, &out,
+				   &st, ev, seq[i].at_us * 1000);
+		assert_int_not_equal(out, FCR_OUT_DROP);
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(fcr_latency_total(l, FCR_LAT_HOST), 1);
+	assert_int_equal(l->count[FCR_LAT_HOST][fcr_lat_bin(200)], 1);
+	assert_int_equal(fcr_latency_total(l, FCR_LAT_VI), 1);
+	assert_int_equal(l->count[FCR_LAT_VI][fcr_lat_bin(40)], 1);
+	pl.lat_stale = 0;
+}
+
 /* A VI -> target FCP data frame of 2048 bytes: random (ciphertext) or
  * frame_in's counting pattern (cleartext). */
 static struct rte_mbuf *
@@ -1885,6 +1930,7 @@ main(void)
 		cmocka_unit_test(fip_login_with_the_tag_stripped_by_the_nic_is_on_the_frames_vlan),
 		cmocka_unit_test(frames_to_one_d_id_in_two_vlans_leave_by_their_vlans_routes),
 		cmocka_unit_test(drops_are_counted_under_their_reason),
+		cmocka_unit_test(the_service_node_s_latency_is_timed_on_both_sides),
 		/* last: its drops count on the redirect the tests before it read */
 		cmocka_unit_test(the_cleartext_guard_finds_a_service_node_that_does_not_encrypt),
 	};

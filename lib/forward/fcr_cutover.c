@@ -808,6 +808,7 @@ fcr_redirect_describe(FILE *out, const struct fcr_redirect_table *rt, uint32_t i
 			"ended by the vt for --sn-stall-ms (sn_stalls)\n");
 	else if (r->live.seen)
 		fprintf(out, "  service node: answering\n");
+	fcr_latency_describe(out, &rt->lat[id]);
 	if (!r->cutover) {
 		fprintf(out, "  cutover: none\n");
 		return 0;

@@ -62,6 +62,47 @@ static const uint8_t leg_members[FCR_LEG_COUNT][2] = {
 	[FCR_LEG_VT_TO_HOST] = { FCR_M_VT, FCR_M_TARGET },
 };
 
+void
+fcr_pipeline_latency(const struct fcr_pipeline *p, const struct fcr_frame *f,
+		     unsigned int leg, uint32_t owner, uint64_t now)
+{
+	const struct fcr_redirect_table *rd = p->tables->redirects;
+	int begin = f->r_ctl == FCR_RCTL_FCP_CMND;
+	unsigned int side;
+
+	if (owner >= rd->capacity || !fcr_type_command_response(f->type) ||
+	    (!begin && f->r_ctl != FCR_RCTL_FCP_RSP))
+		return;
+	/* the host's side: its command to the VT, the VT's response; the
+	 * node's: the VI's command to the target, the target's response */
+	switch (leg) {
+	case FCR_LEG_HOST_TO_TARGET:
+		if (!begin)
+			return;
+		side = FCR_LAT_HOST;
+		break;
+	case FCR_LEG_VT_TO_HOST:
+		if (begin)
+			return;
+		side = FCR_LAT_HOST;
+		break;
+	case FCR_LEG_VI_TO_TARGET:
+		if (!begin)
+			return;
+		side = FCR_LAT_VI;
+		break;
+	case FCR_LEG_TARGET_TO_HOST:
+		if (begin)
+			return;
+		side = FCR_LAT_VI;
+		break;
+	default:
+		return;
+	}
+	fcr_latency_note(&rd->lat[owner], side, begin, f->ox_id, now, p->lat_tsc_per_us,
+			 p->lat_stale);
+}
+
 int
 fcr_pipeline_guard(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 		   uint32_t owner, struct fcr_pipeline_stats *st)

@@ -113,6 +113,10 @@ struct fcr_pipeline {
 	uint32_t guard_every;
 	uint32_t guard_count;
 	uint8_t guard_drop;
+	/* the service node's latency (fcr_latency.h): TSC ticks per us, and
+	 * the age of a command given up; lat_stale 0: not timed */
+	uint64_t lat_tsc_per_us;
+	uint64_t lat_stale;
 	struct fcr_flow_cache cache;   /* this worker's flow cache */
 	struct fcr_vn_cache vcache;    /* this worker's VN_Port cache */
 };
@@ -161,6 +165,11 @@ unsigned int fcr_pipeline_burst(struct fcr_pipeline *p, uint16_t in_port,
  * the redirect table's cleartext counts). */
 int fcr_pipeline_guard(struct fcr_pipeline *p, struct rte_mbuf *m, const struct fcr_frame *f,
 		       uint32_t owner, struct fcr_pipeline_stats *st);
+
+/* An FCP or FC-NVMe command or response on a redirect leg (owner: its
+ * redirect) timed for its service node's latency (fcr_latency.h). */
+void fcr_pipeline_latency(const struct fcr_pipeline *p, const struct fcr_frame *f,
+			  unsigned int leg, uint32_t owner, uint64_t now);
 
 /* An ELS on a redirect leg (cold): the identities in its payload follow
  * the header's, the CRC follows them (lib/frame/fcr_els_ids.h). */

@@ -557,6 +557,9 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 			w->leg[i] = fcr_pipeline_exchange(
 				a, w->leg[i], &ft->exchanges[p->worker][w->idx[i]], &w->f[i],
 				w->from_fabric);
+		if (unlikely(p->lat_stale != 0 && fcr_flow_exchange_frame(w->f[i].r_ctl) &&
+			     w->leg[i] - 1u < 4u))
+			fcr_pipeline_latency(p, &w->f[i], w->leg[i], ft->owner[w->idx[i]], now);
 		/* the route's tbl24 entry (domain and area routes: the
 		 * lookup is this one read) */
 		w->rkey[i] = fcr_route_key(rt, w->f[i].vlan, d);

@@ -82,8 +82,10 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	rt->drain_list = rte_malloc_socket(NULL, sizeof(uint32_t) * capacity, 0, socket);
 	rt->xsets = rte_zmalloc_socket(NULL, sizeof(*rt->xsets) * FCR_DRAIN_SETS,
 				       RTE_CACHE_LINE_SIZE, socket);
+	rt->lat = rte_zmalloc_socket(NULL, sizeof(*rt->lat) * capacity, RTE_CACHE_LINE_SIZE,
+				     socket);
 	if (rt->r == NULL || rt->wwpn == NULL || rt->wwnn == NULL || rt->free_idx == NULL || rt->drain_list == NULL ||
-	    rt->xsets == NULL)
+	    rt->xsets == NULL || rt->lat == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
 		rt->free_idx[i] = capacity - 1 - i;
@@ -123,6 +125,7 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 	rte_free(rt->r);
 	rte_free(rt->wwpn);
 	rte_free(rt->wwnn);
+	rte_free(rt->lat);
 	rte_free(rt->free_idx);
 	rte_free(rt->drain_list);
 	rte_free(rt->xsets);
@@ -484,6 +487,9 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		/* the workers' counts of this id start over from here */
 		r->not_ready_base = not_ready_sum(rt, (uint32_t)id);
 		r->clear_base = fcr_redirect_cleartext(rt, (uint32_t)id);
+		/* a removed redirect's id: its workers' last notes may land
+		 * after this, a few exchanges at most */
+		memset(&rt->lat[id], 0, sizeof(rt->lat[id]));
 		/* memset cleared sflags: a new redirect is not known to peers */
 		r->in_use = 1;
 		rt->count++;

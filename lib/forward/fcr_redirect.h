@@ -24,6 +24,7 @@
 
 #include "fcr_binding.h"
 #include "fcr_flow.h"
+#include "fcr_latency.h"
 #include "fcr_liveness.h"
 #include "fcr_note.h"
 
@@ -139,6 +140,9 @@ struct fcr_redirect_table {
 	/* data frames each worker's cleartext guard judged clear on a
 	 * redirect's VI -> target leg, by redirect id: each its worker's */
 	uint64_t *cleartext[FCR_MAX_WORKERS];
+	/* [capacity] the latency its service node adds (fcr_latency.h):
+	 * written by the workers, cleared when a redirect is added */
+	struct fcr_latency *lat;
 	uint32_t nb_workers;
 	int retrying;
 	uint32_t nb_cutover;         /* redirects in a cutover */

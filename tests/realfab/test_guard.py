@@ -10,7 +10,8 @@ frame judged (--cleartext-sample=1).
        encrypting service node read back identical, never in cleartext at
        the target; real AES-XTS ciphertext judged and never taken for
        cleartext (guard_judged covers the 4 MiB, guard_clear 0, the
-       redirect active, nothing dropped but redirect_hidden);
+       redirect active, nothing dropped but redirect_hidden); the latency the
+       node adds timed on both its sides (`show redirect`);
   clear the service node stops encrypting (its VT's mapping made linear
        over the VI's disk under the host's feet: the host's data now goes
        to the target as it came) and the host writes a new pattern: the
@@ -23,6 +24,7 @@ Root, KVM-less QEMU (TCG). Ends with "N passed, M failed".
 """
 
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -82,6 +84,12 @@ def main():
                         "and took none of dm-crypt's for cleartext (guard_clear 0)"
                         % (SIZE // 2048), judged >= SIZE // 2048 and
                         st["kinds"].get("guard_clear", 1) == 0, tf.fcr_stats_line(st))
+                out = R.j.query("show redirect 0")
+                m = re.search(r"host side\s+(\d+) exchanges.*\n\s+vi side\s+(\d+) exchanges", out)
+                c.check("b: the service node's latency timed on both sides of it (show redirect: "
+                        "the host's exchanges with the VT, the VI's with the target)",
+                        m is not None and int(m.group(1)) > 0 and int(m.group(2)) > 0 and
+                        "added      mean" in out, out)
                 if R.ok_b:
                     scenario_clear(c, R)
             except Exception:
