@@ -1077,6 +1077,9 @@ main(int argc, char **argv)
 				.nb_ports = NB_PORTS,
 				.worker = i,
 				.fabric_mask = edge ? 1u << 1 : 0,
+				/* as the worker runs: the service node's latency timed */
+				.lat_tsc_per_us = RTE_MAX(rte_get_tsc_hz() / 1000000, (uint64_t)1),
+				.lat_stale = 2 * rte_get_tsc_hz(),
 			};
 		for (sz = 0; sz < NSIZES; sz++) {
 			for (i = 0; i < NWORKERS; i++)
