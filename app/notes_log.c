@@ -163,6 +163,21 @@ log_cleartext(const struct fcr_note *n)
 		"until 'redirect resume' (cleartext_stops)" : "");
 }
 
+/* A path of a redirected pair's nodes that no redirect steers
+ * (lib/forward/fcr_paths.h): the first of its group. */
+static void
+log_multipath(const struct fcr_note *n)
+{
+	char a[FCR_WWPN_STRLEN], b[FCR_WWPN_STRLEN], fa[FCR_FCID_STRLEN], fb[FCR_FCID_STRLEN];
+
+	fcr_wwpn_format(n->wwpn, a);
+	fcr_wwpn_format(n->other_wwpn, b);
+	FCR_LOG(WARNING, tables, "vlan %u: %s (%s) -> %s (%s) is a path between the nodes of a "
+		"redirected pair that no redirect steers: the host's multipath I/O on it "
+		"bypasses the service node (multipath_unredirected; redirect list)", n->vlan, a,
+		fcr_fcid_format(n->fcid, fa), b, fcr_fcid_format(n->old_fcid, fb));
+}
+
 /* Two FCFs of one VLAN that name different FC-MAPs: not one fabric, and
  * a Linux ENode that hears both chooses neither. */
 static void
@@ -212,6 +227,9 @@ fcr_notes_log(const struct fcr_note *n)
 		break;
 	case FCR_NOTE_CLEARTEXT:
 		log_cleartext(n);
+		break;
+	case FCR_NOTE_MULTIPATH:
+		log_multipath(n);
 		break;
 	default:
 		log_binding(n, now);

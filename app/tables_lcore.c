@@ -13,6 +13,7 @@
 #include "cutover.h"
 #include "fcr_config.h"
 #include "fcr_guard.h"
+#include "fcr_paths.h"
 #include "fcr_tables.h"
 #include "fwd.h"
 #include "log.h"
@@ -267,6 +268,9 @@ upkeep(uint64_t ms)
 		keepalive_ms = ms;
 		if (fcr_fwd.guard_every != 0)
 			fcr_tables_guard(fcr_fwd.tables, fcr_fwd.guard_drop);
+		/* a pass over the flows every 10 s at most (fcr_paths.h) */
+		fcr_paths_tick(fcr_fwd.tables,
+			       RTE_MAX(fcr_fwd.tables->flows->capacity / 100, 1024u));
 		/* workers stamp keep-alives with their TSC */
 		fcr_tables_keepalive(fcr_fwd.tables, rte_rdtsc(), rte_get_tsc_hz() / 1000);
 		fcr_cutover_tick(fcr_fwd.tables);

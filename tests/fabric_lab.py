@@ -165,15 +165,17 @@ class Lab:
         self.next_ox += 1
         return self.next_ox
 
-    def login(self, port, wwpn, fcid, then=None):
+    def login(self, port, wwpn, fcid, then=None, wwnn=None):
         """An ENode on `port` logs in (ELS FLOGI over FCoE); the test's FCF
         grants fcid. Returns the Station, logged in, or None. `then`, when
         given, runs the moment the station has its accept (before anything
-        else is looked at): what a real host does next."""
+        else is looked at): what a real host does next. wwnn: its node name
+        (default: its own, from its port name)."""
         st = Station(self, port, wwpn, bytes([0x02, 0, 0, 0, port, fcid & 0xFF]))
         ox = self.ox()
         self.ports[port].send(ff.fcoe(FCF_MAC, st.enode, ff.ELS_REQ, ff.FFFFFE, 0, ff.TYPE_ELS,
-                                      ox, ff.sparm(ff.FLOGI, wwpn, wwpn | 1 << 60)))
+                                      ox, ff.sparm(ff.FLOGI, wwpn,
+                                                   wwnn if wwnn else wwpn | 1 << 60)))
         req = self.ports[FABRIC].wait(lambda f: f["ox_id"] == ox and f["d_id"] == ff.FFFFFE
                                       and f["r_ctl"] == ff.ELS_REQ)
         if req is None:

@@ -21,6 +21,7 @@
 
 #include "fcr_change.h"
 #include "fcr_build.h"
+#include "fcr_paths.h"
 #include "fcr_tables.h"
 #include "test_util.h"
 
@@ -2787,6 +2788,78 @@ eal_down(void **state)
 	return 0;
 }
 
+/* Multipath: the active redirects of one (VLAN, host node, target node)
+ * are a group; a plain flow between a port of one node and a port of the
+ * other is a path of the pair no redirect steers: counted at once, noted
+ * (the group's first), and shown on each redirect of the group; a pass
+ * over the flows sets the count from what is there. Flows of other nodes,
+ * and ports with no node name known, are not. */
+static void
+a_path_of_a_redirected_pair_s_nodes_left_plain_is_found(void **state)
+{
+	const uint64_t hn = 0x2000000000000011ull, tn = 0x2000000000000022ull;
+	struct fcr_tables *t = tu_tables(1, 0);
+	struct fcr_event ev;
+	uint64_t ex = 0;
+	int id, id2;
+
+	(void)state;
+	/* host ports H1 H2, target ports T1 T2 (node names hn, tn), a VI/VT */
+	assert_int_equal(fcr_tables_binding_add(t, 1, 0x21, 0x010001, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 1, 0x22, 0x010002, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 1, 0x51, 0x410001, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 1, 0x52, 0x410002, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 1, 0x2f1, 0x810001, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 1, 0x2f2, 0x810002, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 1, 0x2f3, 0x810003, FCR_BIND_STATIC), 0);
+	assert_int_equal(fcr_tables_binding_add(t, 1, 0x2f4, 0x810004, FCR_BIND_STATIC), 0);
+	fcr_tables_binding_node(t, 1, 0x21, hn, 0);
+	fcr_tables_binding_node(t, 1, 0x22, hn, 0);
+	fcr_tables_binding_node(t, 1, 0x51, tn, 0);
+	fcr_tables_binding_node(t, 1, 0x52, tn, 0);
+	id = fcr_redirect_add(t->redirects, 1, 0x21, 0x51, 0x2f1, 0x2f2);
+	assert_true(id >= 0);
+	assert_int_equal(t->redirects->r[id].state, FCR_RS_ACTIVE);
+	/* a plain flow of the second host port to the first target port */
+	memset(&ev, 0, sizeof(ev));
+	fcr_event_flow(&ev, fcr_flow_key(1, 0x010002, 0x410001));
+	ev.type = FCR_EV_FLOW_FIRST;
+	ev.count = 1;
+	fcr_tables_event(t, &ev);
+	assert_int_equal(t->st.multipath_unredirected, 1);
+	assert_int_equal(fcr_paths_unredirected(t->redirects, (uint32_t)id, &ex), 1);
+	assert_true(ex == fcr_flow_key(1, 0x010002, 0x410001));
+	/* its answer too (either way); a flow of the VI's: not the nodes' */
+	fcr_event_flow(&ev, fcr_flow_key(1, 0x410001, 0x010002));
+	fcr_tables_event(t, &ev);
+	fcr_event_flow(&ev, fcr_flow_key(1, 0x810003, 0x410001));
+	fcr_tables_event(t, &ev);
+	assert_int_equal(fcr_paths_unredirected(t->redirects, (uint32_t)id, &ex), 2);
+	assert_int_equal(t->st.multipath_unredirected, 2);
+	/* a pass over the flows counts what is there: the two */
+	fcr_paths_tick(t, 4096);
+	fcr_paths_tick(t, 4096);
+	assert_int_equal(fcr_paths_unredirected(t->redirects, (uint32_t)id, &ex), 2);
+	/* the path redirected too: its flows are the new redirect's rules,
+	 * the group has two members and no plain path left */
+	id2 = fcr_redirect_add(t->redirects, 1, 0x22, 0x51, 0x2f3, 0x2f4);
+	assert_true(id2 >= 0);
+	assert_int_equal(t->redirects->r[id2].state, FCR_RS_ACTIVE);
+	assert_int_equal(t->redirects->paths->g[t->redirects->r[id].path_group - 1].members, 2);
+	assert_int_equal(t->redirects->r[id].path_group, t->redirects->r[id2].path_group);
+	fcr_paths_tick(t, 4096);
+	assert_int_equal(fcr_paths_unredirected(t->redirects, (uint32_t)id, &ex), 0);
+	assert_int_equal(fcr_paths_unredirected(t->redirects, (uint32_t)id2, &ex), 0);
+	/* both removed: no group, a new path of the nodes is nobody's */
+	assert_int_equal(fcr_redirect_del(t->redirects, 1, 0x21, 0x51), 0);
+	assert_int_equal(fcr_redirect_del(t->redirects, 1, 0x22, 0x51), 0);
+	assert_int_equal(rte_hash_count(t->redirects->paths->h), 0);
+	fcr_event_flow(&ev, fcr_flow_key(1, 0x010001, 0x410002));
+	fcr_tables_event(t, &ev);
+	assert_int_equal(t->st.multipath_unredirected, 2);
+	fcr_tables_free(t);
+}
+
 int
 main(void)
 {
@@ -2836,6 +2909,7 @@ main(void)
 		cmocka_unit_test(vn_cache_follows_every_change_to_the_vn_table),
 		cmocka_unit_test(the_fcf_registry_keeps_each_fcf_s_slot_and_logins_name_theirs),
 		cmocka_unit_test(fcfs_of_a_vlan_naming_different_fc_maps_are_counted_and_noted),
+		cmocka_unit_test(a_path_of_a_redirected_pair_s_nodes_left_plain_is_found),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);

@@ -54,6 +54,9 @@ enum fcr_note_kind {
 	FCR_NOTE_CLEARTEXT, /* redirect `redirect`'s VI (other_wwpn) sent data
 			     * to the target as the host (wwpn) that does
 			     * not look encrypted: `open` frames judged so */
+	FCR_NOTE_MULTIPATH, /* a plain flow (fcid -> old_fcid, wwpn -> other_wwpn)
+			     * joins the nodes of a redirected pair: the
+			     * first such of its group */
 	FCR_NOTE_DRAINED,   /* that pair's open exchanges have ended
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
 			     * host (wwpn) and the VI (other_wwpn), or those

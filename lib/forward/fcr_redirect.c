@@ -12,6 +12,7 @@
 #include "fcr_redirect.h"
 
 #include "fcr_guard.h"
+#include "fcr_paths.h"
 #include "fcr_redirect_priv.h"
 
 struct redirect_key {
@@ -84,8 +85,9 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 				       RTE_CACHE_LINE_SIZE, socket);
 	rt->lat = rte_zmalloc_socket(NULL, sizeof(*rt->lat) * capacity, RTE_CACHE_LINE_SIZE,
 				     socket);
+	rt->paths = fcr_paths_create(name, capacity, socket);
 	if (rt->r == NULL || rt->wwpn == NULL || rt->wwnn == NULL || rt->free_idx == NULL || rt->drain_list == NULL ||
-	    rt->xsets == NULL || rt->lat == NULL)
+	    rt->xsets == NULL || rt->lat == NULL || rt->paths == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
 		rt->free_idx[i] = capacity - 1 - i;
@@ -126,6 +128,7 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 	rte_free(rt->wwpn);
 	rte_free(rt->wwnn);
 	rte_free(rt->lat);
+	fcr_paths_free(rt->paths);
 	rte_free(rt->free_idx);
 	rte_free(rt->drain_list);
 	rte_free(rt->xsets);
@@ -319,6 +322,7 @@ install(struct fcr_redirect_table *rt, uint32_t id)
 	}
 	rt->path_gen += r->state != state;
 	r->state = state;
+	fcr_paths_update(rt, id);
 }
 
 /* Remove every entry of a redirect being deleted: its pair goes back to
@@ -333,6 +337,7 @@ fcr_redirect_uninstall(struct fcr_redirect_table *rt, uint32_t id)
 		rt->nb_active--;
 	r->state = FCR_RS_WAITING;
 	rt->path_gen++;
+	fcr_paths_update(rt, id);
 }
 
 /* Keys a redirect gave up may be what one in conflict waits for: it gets
@@ -526,6 +531,7 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	r->restored = 0;
 	rt->path_gen++;
 	r->in_use = 0; /* not retried below; its cutover's new path has no VI */
+	fcr_paths_update(rt, (uint32_t)id);
 	fcr_cutover_begin(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
 	if (rt->log != NULL) {
@@ -635,9 +641,11 @@ fcr_redirect_node_changed(struct fcr_redirect_table *rt, uint32_t name)
 
 	for (i = 0; i < nm->nb_refs; i++)
 		for (m = 0; m < FCR_M_COUNT; m++)
-			if (rt->r[nm->refs[i]].binding[m] == name)
+			if (rt->r[nm->refs[i]].binding[m] == name) {
 				__atomic_store_n(&rt->wwnn[nm->refs[i]][m], nm->wwnn,
 						 __ATOMIC_RELEASE);
+				fcr_paths_update(rt, nm->refs[i]);
+			}
 }
 
 void

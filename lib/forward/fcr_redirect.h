@@ -104,6 +104,8 @@ struct fcr_redirect {
 	uint64_t clear_base;
 	uint64_t clear_seen;
 	uint8_t guarded;
+	/* its multipath group (fcr_paths.h): the group's position + 1; 0: none */
+	uint32_t path_group;
 };
 
 enum {
@@ -143,6 +145,7 @@ struct fcr_redirect_table {
 	/* [capacity] the latency its service node adds (fcr_latency.h):
 	 * written by the workers, cleared when a redirect is added */
 	struct fcr_latency *lat;
+	struct fcr_paths *paths;     /* multipath groups (fcr_paths.h) */
 	uint32_t nb_workers;
 	int retrying;
 	uint32_t nb_cutover;         /* redirects in a cutover */

@@ -14,6 +14,7 @@
 #include "fcr_change.h"
 #include "fcr_fcoe.h"
 #include "fcr_enode.h"
+#include "fcr_paths.h"
 #include "fcr_tables.h"
 
 /*
@@ -1050,6 +1051,7 @@ flow_unknown(struct fcr_tables *t, const struct fcr_event *ev)
 	t->flows->missed[idx] = ev->count; /* the frames it stands for */
 	t->flows->xmissed[idx].cmnds = ev->cmnds;
 	t->flows->xmissed[idx].ends = ev->ends;
+	fcr_paths_flow_added(t, key);
 }
 
 void

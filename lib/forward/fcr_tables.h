@@ -61,6 +61,7 @@ struct fcr_tables_params {
 	X(cutover_vi_waits_timed_out, "cutovers whose VI, told first, had not logged in again through the new path after 10 s: the host told anyway") \
 	X(sn_stalls, "service nodes found not answering: a redirect's host had exchanges open and its VT ended none for --sn-stall-ms") \
 	X(sn_answering, "service nodes answering again after a stall (--sn-recover ends)") \
+	X(multipath_unredirected, "plain flows added between a port of a redirected host's node and a port of its target's node: a path of the pair that no redirect steers (redirect list says how many each group has; the first of a group logged)") \
 	X(cleartext_alarms, "looks (every 100 ms) that found a redirect's VI sending the target data that does not look encrypted (--cleartext-guard); logged") \
 	X(cleartext_stops, "redirects stopped by the cleartext guard (--cleartext-guard=drop): failing closed until `redirect resume`") \
 	X(fcf_fc_map_conflicts, "advertisements of an FCF naming another FC-MAP than an FCF of its VLAN did (no --vlan-fc-map there): Linux ENodes then choose neither; logged once an FCF") \

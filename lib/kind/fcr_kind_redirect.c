@@ -11,6 +11,7 @@
 #include "fcr_cutover.h"
 #include "fcr_fcoe.h"
 #include "fcr_guard.h"
+#include "fcr_paths.h"
 #include "fcr_kind.h"
 #include "fcr_kind_redirect.h"
 #include "fcr_tables.h"
@@ -198,6 +199,20 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 	if (x->live.stalled) {
 		f[n] = (struct fcr_field){ .name = "sn", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
 		snprintf(f[n++].value, FCR_FIELD_LEN, "(service node not answering)");
+	}
+	{
+		uint64_t ex = 0;
+		uint32_t paths = fcr_paths_unredirected(rt, idx, &ex);
+
+		if (paths != 0) {
+			char s[FCR_FCID_STRLEN], d[FCR_FCID_STRLEN];
+
+			f[n] = (struct fcr_field){ .name = "multipath",
+						   .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
+			snprintf(f[n++].value, FCR_FIELD_LEN, "(paths not redirected: %u: %s>%s)",
+				 paths, fcr_fcid_format(fcr_flow_key_sid(ex), s),
+				 fcr_fcid_format(fcr_flow_key_did(ex), d));
+		}
 	}
 	if (x->state == FCR_RS_CLEARTEXT) {
 		f[n] = (struct fcr_field){ .name = "guard", .flags = FCR_FIELD_BARE | FCR_FIELD_TEXT };
