@@ -55,20 +55,29 @@ def to_target(lab, ox, h):
     return got[0] if got and got[0]["s_id"] == h.fcid else None
 
 
+def guard_lab(t, mode):
+    """A lab with the guard in `mode`, judging every data frame."""
+    print("--cleartext-guard %s" % mode)
+    return fl.Lab(t, name="fcrg" + mode[0], extra=["--cleartext-guard", mode,
+                                                   "--cleartext-sample", "1"])
+
+
+def ciphertext_passes(t, lab, h, tg, vi, ox):
+    cipher = os.urandom(1024)
+    vi.send(tg.fcid, payload=cipher, ox_id=ox)
+    got = to_target(lab, ox, h)
+    t.check(got is not None and got["payload"][:1024] == cipher,
+            "the service node's ciphertext reaches the target as the host's")
+
+
 def alarm(t):
-    print("--cleartext-guard alarm")
-    lab = fl.Lab(t, name="fcrga", extra=["--cleartext-guard", "alarm",
-                                         "--cleartext-sample", "1"])
+    lab = guard_lab(t, "alarm")
     try:
         st = redirected(t, lab)
         if st is None:
             return
         h, tg, vi, _ = st
-        cipher = os.urandom(1024)
-        vi.send(tg.fcid, payload=cipher, ox_id=0x4100)
-        got = to_target(lab, 0x4100, h)
-        t.check(got is not None and got["payload"][:1024] == cipher,
-                "the service node's ciphertext reaches the target as the host's")
+        ciphertext_passes(t, lab, h, tg, vi, 0x4100)
         t.check(lab.wait_stat("guard_judged", 1) == 1 and lab.stat("guard_clear") == 0,
                 "judged, not clear (guard_judged 1, guard_clear 0)")
         vi.send(tg.fcid, payload=TEXT, ox_id=0x4101)
@@ -86,9 +95,7 @@ def alarm(t):
 
 
 def drop(t):
-    print("--cleartext-guard drop")
-    lab = fl.Lab(t, name="fcrgd", extra=["--cleartext-guard", "drop",
-                                         "--cleartext-sample", "1"])
+    lab = guard_lab(t, "drop")
     try:
         st = redirected(t, lab)
         if st is None:
@@ -98,11 +105,7 @@ def drop(t):
                              (fl.wwpn_text(H), fl.wwpn_text(T)))
         t.check(out.startswith("error") and "not stopped" in out,
                 "resume of a redirect the guard did not stop: an error", out)
-        cipher = os.urandom(1024)
-        vi.send(tg.fcid, payload=cipher, ox_id=0x4200)
-        got = to_target(lab, 0x4200, h)
-        t.check(got is not None and got["payload"][:1024] == cipher,
-                "ciphertext reaches the target as the host's")
+        ciphertext_passes(t, lab, h, tg, vi, 0x4200)
         vi.send(tg.fcid, payload=TEXT, ox_id=0x4201)
         t.check(lab.wait_stat("cleartext", 1) == 1,
                 "the first cleartext frame is dropped (cleartext 1)")

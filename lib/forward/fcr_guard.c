@@ -7,21 +7,10 @@
 #include "fcr_redirect_priv.h"
 #include "fcr_tables.h"
 
-static uint64_t
-cleartext_sum(const struct fcr_redirect_table *rt, uint32_t id)
-{
-	uint64_t n = 0;
-	uint32_t w;
-
-	for (w = 0; w < rt->nb_workers; w++)
-		n += __atomic_load_n(&rt->cleartext[w][id], __ATOMIC_RELAXED);
-	return n;
-}
-
 uint64_t
 fcr_redirect_cleartext(const struct fcr_redirect_table *rt, uint32_t id)
 {
-	return cleartext_sum(rt, id) - rt->r[id].clear_base;
+	return fcr_redirect_workers_sum(rt, rt->cleartext, id) - rt->r[id].clear_base;
 }
 
 unsigned int

@@ -157,15 +157,22 @@ rule_keys(const struct fcr_redirect *r, const uint32_t *f, uint64_t key[FCR_REDI
 	action[5] = fcr_action(h, vt, FCR_LEG_HIDDEN);
 }
 
-static uint64_t
-not_ready_sum(const struct fcr_redirect_table *rt, uint32_t id)
+uint64_t
+fcr_redirect_workers_sum(const struct fcr_redirect_table *rt, uint64_t *const *per_worker,
+			 uint32_t id)
 {
 	uint64_t n = 0;
 	uint32_t w;
 
 	for (w = 0; w < rt->nb_workers; w++)
-		n += __atomic_load_n(&rt->not_ready[w][id], __ATOMIC_RELAXED);
+		n += __atomic_load_n(&per_worker[w][id], __ATOMIC_RELAXED);
 	return n;
+}
+
+static uint64_t
+not_ready_sum(const struct fcr_redirect_table *rt, uint32_t id)
+{
+	return fcr_redirect_workers_sum(rt, rt->not_ready, id);
 }
 
 uint64_t

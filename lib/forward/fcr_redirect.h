@@ -169,6 +169,11 @@ struct fcr_redirect_table {
 	uint8_t restoring;           /* fcr_redirect_restore: no cutover */
 };
 
+/* A per-redirect count the workers keep one each of (not_ready,
+ * cleartext), summed. */
+uint64_t fcr_redirect_workers_sum(const struct fcr_redirect_table *rt, uint64_t *const *per_worker,
+				  uint32_t id);
+
 /* NULL with rte_errno ENOBUFS when the flow table cannot keep
  * fcr_redirect_reserve(capacity) entries. */
 struct fcr_redirect_table *fcr_redirect_table_create(const char *name,

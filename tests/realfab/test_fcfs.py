@@ -64,31 +64,23 @@ def check_fabric_clean(c, R, label):
 
 def main():
     def run(c, binary, timings):
-        R = tf.Redirected(binary)
-        with R.L as L:
-            failed0 = c.failed
-            try:
-                tf.scenario_b(c, R, timings, second_fcf=FCF_B)
-                host, tgt, sn = R.host.wwpn_text, R.tgt.wwpn_text, R.sn
-                check_choices(c, R, "fcf", {
-                    host: FCF_B, tgt: lab.FCF_MAC, sn.nics[0].wwpn_text: lab.FCF_MAC,
-                    sn.nics[1].wwpn_text: lab.FCF_MAC})
-                out = R.j.query("show fcf")
-                c.check("fcf: fcredirect's show fcf lists both FCFs with the VN_Ports each "
-                        "accepted (A: target, VI, VT; B: the host)",
-                        ("  fcf %s name" % lab.FCF_MAC) in out and
-                        ("  fcf %s name" % FCF_B) in out and
-                        " vn_ports 3" in out and " vn_ports 1" in out, out)
-                if R.ok_b:
-                    tf.scenario_d(c, R, timings)
-                    check_choices(c, R, "d", {host: FCF_B})
-                    check_fabric_clean(c, R, "d")
-            except Exception:
-                import traceback
-                traceback.print_exc()
-                c.check("runs to its end", False)
-                tf.diagnose(L, R.j)
-            L.failed = c.failed > failed0
+        def body(R):
+            tf.scenario_b(c, R, timings, second_fcf=FCF_B)
+            host, tgt, sn = R.host.wwpn_text, R.tgt.wwpn_text, R.sn
+            check_choices(c, R, "fcf", {
+                host: FCF_B, tgt: lab.FCF_MAC, sn.nics[0].wwpn_text: lab.FCF_MAC,
+                sn.nics[1].wwpn_text: lab.FCF_MAC})
+            out = R.j.query("show fcf")
+            c.check("fcf: fcredirect's show fcf lists both FCFs with the VN_Ports each "
+                    "accepted (A: target, VI, VT; B: the host)",
+                    ("  fcf %s name" % lab.FCF_MAC) in out and
+                    ("  fcf %s name" % FCF_B) in out and
+                    " vn_ports 3" in out and " vn_ports 1" in out, out)
+            if R.ok_b:
+                tf.scenario_d(c, R, timings)
+                check_choices(c, R, "d", {host: FCF_B})
+                check_fabric_clean(c, R, "d")
+        tf.in_redirected_lab(c, binary, body)
     return fj.test_main(run)
 
 

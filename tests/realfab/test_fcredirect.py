@@ -286,6 +286,23 @@ class Redirected:
         self.ok_b = False
 
 
+def in_redirected_lab(c, binary, body, extra=()):
+    """body(R) in scenario b's lab (Redirected, fcredirect given extra
+    options): an exception fails a check, with its traceback and the lab's
+    diagnosis; the lab's logs are kept when a check failed."""
+    R = Redirected(binary)
+    R.j.extra += list(extra)
+    with R.L as L:
+        failed0 = c.failed
+        try:
+            body(R)
+        except Exception:
+            traceback.print_exc()
+            c.check("runs to its end", False)
+            diagnose(L, R.j)
+        L.failed = c.failed > failed0
+
+
 def target_and_sn_up(tgt, sn, host, fcf):
     """The target (a LUN for the host: it sees the host, never the VI) and
     the SN's VI and VT log in and register; the FCF's entry of the target."""

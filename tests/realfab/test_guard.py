@@ -30,7 +30,6 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fcredirect_joiner as fj  # noqa: E402
-import lab  # noqa: E402
 import test_fcredirect as tf  # noqa: E402
 
 SIZE = 4 << 20
@@ -72,32 +71,24 @@ def scenario_clear(c, R):
 
 def main():
     def run(c, binary, timings):
-        R = tf.Redirected(binary)
-        R.j.extra += ["--cleartext-guard", "drop", "--cleartext-sample", "1"]
-        with R.L as L:
-            failed0 = c.failed
-            try:
-                tf.scenario_b(c, R, timings)
-                st = R.j.fwd_stats()
-                judged = int(st["kinds"].get("guard_judged", 0))
-                c.check("b: the guard judged every frame of the 4 MiB (guard_judged >= %d) "
-                        "and took none of dm-crypt's for cleartext (guard_clear 0)"
-                        % (SIZE // 2048), judged >= SIZE // 2048 and
-                        st["kinds"].get("guard_clear", 1) == 0, tf.fcr_stats_line(st))
-                out = R.j.query("show redirect 0")
-                m = re.search(r"host side\s+(\d+) exchanges.*\n\s+vi side\s+(\d+) exchanges", out)
-                c.check("b: the service node's latency timed on both sides of it (show redirect: "
-                        "the host's exchanges with the VT, the VI's with the target)",
-                        m is not None and int(m.group(1)) > 0 and int(m.group(2)) > 0 and
-                        "added      mean" in out, out)
-                if R.ok_b:
-                    scenario_clear(c, R)
-            except Exception:
-                import traceback
-                traceback.print_exc()
-                c.check("runs to its end", False)
-                tf.diagnose(L, R.j)
-            L.failed = c.failed > failed0
+        def body(R):
+            tf.scenario_b(c, R, timings)
+            st = R.j.fwd_stats()
+            judged = int(st["kinds"].get("guard_judged", 0))
+            c.check("b: the guard judged every frame of the 4 MiB (guard_judged >= %d) "
+                    "and took none of dm-crypt's for cleartext (guard_clear 0)"
+                    % (SIZE // 2048), judged >= SIZE // 2048 and
+                    st["kinds"].get("guard_clear", 1) == 0, tf.fcr_stats_line(st))
+            out = R.j.query("show redirect 0")
+            m = re.search(r"host side\s+(\d+) exchanges.*\n\s+vi side\s+(\d+) exchanges", out)
+            c.check("b: the service node's latency timed on both sides of it (show redirect: "
+                    "the host's exchanges with the VT, the VI's with the target)",
+                    m is not None and int(m.group(1)) > 0 and int(m.group(2)) > 0 and
+                    "added      mean" in out, out)
+            if R.ok_b:
+                scenario_clear(c, R)
+        tf.in_redirected_lab(c, binary, body,
+                             extra=["--cleartext-guard", "drop", "--cleartext-sample", "1"])
     return fj.test_main(run)
 
 
