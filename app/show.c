@@ -968,6 +968,12 @@ fcr_show_config(FILE *out)
 		fprintf(out, "%s vlan %u %s", i == 0 ? "; given:" : ",", o->vlan_fc_map[i].vlan,
 			fcr_fcid_format(o->vlan_fc_map[i].fc_map, mapc));
 	fprintf(out, "\n");
+	if (fcr_fwd.guard_every != 0)
+		fprintf(out, "cleartext guard: %s, one data frame in %u judged on vi_to_target\n",
+			fcr_fwd.guard_drop ? "drop (a redirect found passing cleartext stops)" :
+			"alarm", fcr_fwd.guard_every);
+	else
+		fprintf(out, "cleartext guard: off\n");
 	fprintf(out, "sync:           %s", fcr_sync_io_enabled() ? "on" : "off");
 	if (fcr_sync_io_enabled())
 		fprintf(out, ", %u peers configured, window %u ms, mtu %u%s", o->sync.nb_peers,

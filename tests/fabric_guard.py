@@ -105,6 +105,9 @@ def drop(t):
                              (fl.wwpn_text(H), fl.wwpn_text(T)))
         t.check(out.startswith("error") and "not stopped" in out,
                 "resume of a redirect the guard did not stop: an error", out)
+        out = lab.node.query("show config")
+        t.check("cleartext guard: drop (a redirect found passing cleartext stops), one data "
+                "frame in 1 judged" in out, "show config says the guard's mode and sample", out)
         ciphertext_passes(t, lab, h, tg, vi, 0x4200)
         vi.send(tg.fcid, payload=TEXT, ox_id=0x4201)
         t.check(lab.wait_stat("cleartext", 1) == 1,
