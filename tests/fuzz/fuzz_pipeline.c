@@ -774,6 +774,11 @@ pipeline_init(void)
 		.nb_ports = PL_PORTS, .worker = 0,
 		.fabric_mask = PL_FABRIC_MASK,
 		.series_mask = PL_SERIES_MASK,
+		/* every data frame judged, every exchange timed: neither changes
+		 * where a frame goes (the guard without drop), both read it */
+		.guard_every = 1,
+		.lat_tsc_per_us = 1,
+		.lat_stale = 1000,
 	};
 	pl_t->fabric_mask = PL_FABRIC_MASK;
 	fcr_pipeline_forget(&pl_worker, NULL, 0);

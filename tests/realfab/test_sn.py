@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """
-The cleartext guard with real Linux endpoints (the rig of test_fcredirect.py:
-an LIO target, a service node whose VT exports dm-crypt over its VI's disk,
-an initiator), fcredirect run with --cleartext-guard=drop and every data
-frame judged (--cleartext-sample=1).
+What fcredirect checks of a service node, with real Linux endpoints (the rig
+of test_fcredirect.py: an LIO target, a service node whose VT exports
+dm-crypt over its VI's disk, an initiator): the latency it adds, whether its
+application answers above FIP, and the cleartext guard (fcredirect run with
+--cleartext-guard=drop, every data frame judged: --cleartext-sample=1, and
+--sn-stall-ms=3000).
 
   b    scenario b of test_fcredirect.py: the host's 4 MiB through the
        encrypting service node read back identical, never in cleartext at
@@ -12,6 +14,11 @@ frame judged (--cleartext-sample=1).
        cleartext (guard_judged covers the 4 MiB, guard_clear 0, the
        redirect active, nothing dropped but redirect_hidden); the latency the
        node adds timed on both its sides (`show redirect`);
+  hung the service node's application hangs while its FIP keeps alive (the
+       VT's dm-crypt mapping suspended: the host's read reaches the VT and
+       is never answered): `redirect list` says the service node is not
+       answering (sn_stalls 1, logged); the mapping resumed, the VT answers,
+       the host's read completes (sn_answering 1);
   clear the service node stops encrypting (its VT's mapping made linear
        over the VI's disk under the host's feet: the host's data now goes
        to the target as it came) and the host writes a new pattern: the
@@ -30,9 +37,32 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fcredirect_joiner as fj  # noqa: E402
+import lab  # noqa: E402
 import test_fcredirect as tf  # noqa: E402
 
 SIZE = 4 << 20
+
+
+def scenario_hung(c, R):
+    j, sn, host = R.j, R.sn, R.host
+    sn.run("dmsetup suspend %s" % tf.CRYPT, 60)
+    # a read the VT takes and cannot answer while its disk is suspended
+    host.run("(dd if=/dev/sda of=/dev/null bs=4k count=1 skip=777 iflag=direct "
+             ">/tmp/hung.dd 2>&1; echo done >> /tmp/hung.dd) &")
+    out = j.wait_output("redirect list", lambda o: "(service node not answering)" in o,
+                        what="the service node found not answering")
+    st = j.fwd_stats()
+    c.check("hung: redirect list says the service node is not answering (sn_stalls 1)",
+            st["tables"].get("sn_stalls") == 1, out)
+    c.check("hung: logged", bool(j.log_lines("is not answering")), "no line")
+    sn.run("dmsetup resume %s" % tf.CRYPT, 60)
+    j.wait_output("redirect list", lambda o: "(service node not answering)" not in o,
+                  what="the service node answering again")
+    c.check("hung: the VT answers once its mapping is back (sn_answering 1)",
+            j.fwd_stats()["tables"].get("sn_answering") == 1)
+    host.wait_guest("grep -q done /tmp/hung.dd", lab.DEADLINE, "the host's read")
+    out = host.run("cat /tmp/hung.dd")
+    c.check("hung: the host's read completes", "1+0 records in" in out, out)
 
 
 def scenario_clear(c, R):
@@ -86,9 +116,11 @@ def main():
                     m is not None and int(m.group(1)) > 0 and int(m.group(2)) > 0 and
                     "added      mean" in out, out)
             if R.ok_b:
+                scenario_hung(c, R)
                 scenario_clear(c, R)
         tf.in_redirected_lab(c, binary, body,
-                             extra=["--cleartext-guard", "drop", "--cleartext-sample", "1"])
+                             extra=["--cleartext-guard", "drop", "--cleartext-sample", "1",
+                                    "--sn-stall-ms", "3000"])
     return fj.test_main(run)
 
 
