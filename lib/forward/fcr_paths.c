@@ -35,7 +35,8 @@ fcr_paths_create(const char *name, uint32_t capacity, int socket)
 	p->entries = hp.entries;
 	p->h = rte_hash_create(&hp);
 	p->g = rte_zmalloc_socket(NULL, sizeof(*p->g) * hp.entries, 0, socket);
-	if (p->h == NULL || p->g == NULL) {
+	p->node_refs = rte_zmalloc_socket(NULL, 1u << FCR_PATHS_NODE_BITS, 0, socket);
+	if (p->h == NULL || p->g == NULL || p->node_refs == NULL) {
 		fcr_paths_free(p);
 		return NULL;
 	}
@@ -49,7 +50,28 @@ fcr_paths_free(struct fcr_paths *p)
 		return;
 	rte_hash_free(p->h);
 	rte_free(p->g);
+	rte_free(p->node_refs);
 	rte_free(p);
+}
+
+static inline uint32_t
+node_slot(uint64_t wwnn)
+{
+	return (uint32_t)((wwnn * 0x9E3779B97F4A7C15ull) >> (64 - FCR_PATHS_NODE_BITS));
+}
+
+/* A group's nodes counted in or out; a count that reached 255 stays (the
+ * filter then lets that slot's flows through to the lookups: only slower) */
+static void
+nodes_count(struct fcr_paths *p, const struct group_key *k, int in)
+{
+	uint8_t *c[2] = { &p->node_refs[node_slot(k->host_node)],
+			  &p->node_refs[node_slot(k->target_node)] };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (*c[i] != UINT8_MAX)
+			*c[i] = (uint8_t)(*c[i] + (in ? 1 : -1));
 }
 
 void
@@ -80,6 +102,7 @@ fcr_paths_update(struct fcr_redirect_table *rt, uint32_t id)
 			if (rte_hash_get_key_with_position(p->h, (int32_t)r->path_group - 1,
 							   &kp) == 0) {
 				memcpy(&old, kp, sizeof(old));
+				nodes_count(p, &old, 0);
 				rte_hash_del_key(p->h, &old);
 			}
 			memset(g, 0, sizeof(*g));
@@ -93,6 +116,7 @@ fcr_paths_update(struct fcr_redirect_table *rt, uint32_t id)
 		if (pos < 0)
 			return; /* no room: as many groups as redirects, not expected */
 		memset(&p->g[pos], 0, sizeof(p->g[pos]));
+		nodes_count(p, &k, 1);
 	}
 	p->g[pos].members++;
 	r->path_group = (uint32_t)pos + 1;
@@ -103,14 +127,18 @@ static int32_t
 flow_group(const struct fcr_tables *t, uint64_t key)
 {
 	const struct fcr_binding_table *bt = t->redirects->bindings;
+	const uint8_t *refs = t->redirects->paths->node_refs;
 	uint16_t vlan = fcr_flow_key_vlan(key);
-	uint32_t a = fcr_binding_by_fcid(bt, vlan, fcr_flow_key_sid(key)),
-		 b = fcr_binding_by_fcid(bt, vlan, fcr_flow_key_did(key));
+	uint32_t a = fcr_binding_by_fcid(bt, vlan, fcr_flow_key_sid(key)), b;
 	struct group_key k = { .vlan = vlan };
 	int32_t pos;
 
-	if (a == FCR_BINDING_NONE || b == FCR_BINDING_NONE ||
-	    bt->entry[a].wwnn == 0 || bt->entry[b].wwnn == 0)
+	if (a == FCR_BINDING_NONE || bt->entry[a].wwnn == 0 ||
+	    refs[node_slot(bt->entry[a].wwnn)] == 0)
+		return -1;
+	b = fcr_binding_by_fcid(bt, vlan, fcr_flow_key_did(key));
+	if (b == FCR_BINDING_NONE || bt->entry[b].wwnn == 0 ||
+	    refs[node_slot(bt->entry[b].wwnn)] == 0)
 		return -1;
 	k.host_node = bt->entry[a].wwnn;
 	k.target_node = bt->entry[b].wwnn;

@@ -37,8 +37,14 @@ struct fcr_paths {
 	struct rte_hash *h;        /* (vlan, host node, target node) -> group */
 	struct fcr_path_group *g;  /* by the hash's key position */
 	uint32_t entries;          /* g[]'s */
+	/* the groups' nodes, host's and target's, counted by a hash of the
+	 * node name (FCR_PATHS_NODE_BITS): a flow whose S_ID's node has 0
+	 * here joins no group, found with one binding lookup */
+	uint8_t *node_refs;
 	uint32_t iter;             /* the pass's place in the flow table */
 };
+
+#define FCR_PATHS_NODE_BITS 16
 
 struct fcr_paths *fcr_paths_create(const char *name, uint32_t capacity, int socket);
 void fcr_paths_free(struct fcr_paths *p);
