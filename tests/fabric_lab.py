@@ -77,6 +77,7 @@ class Port:
             if f is None:
                 continue          # neither FCoE nor FIP: the kernel's own frames
             f["t"] = time.monotonic()
+            f["raw"] = data
             with self.cv:
                 into.append(f)
                 self.cv.notify_all()
