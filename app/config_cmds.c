@@ -23,6 +23,7 @@
 #include "fcr_config.h"
 #include "fcr_kind.h"
 #include "fcr_kind_redirect.h"
+#include "fcr_paths.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "fwd.h"
@@ -308,6 +309,66 @@ wait_pair_idle(const struct fcr_cmd *c, FILE *out)
 	return -1;
 }
 
+/* `redirect del ... paths`: the named redirect and the others of its host's
+ * and target's nodes (lib/forward/fcr_paths.h), as one step (with a store:
+ * one transaction). */
+#define PATHS_MAX 64
+
+struct group_job {
+	const struct fcr_cmd *c;
+	struct fcr_config_line lines[PATHS_MAX];
+	unsigned int n;
+};
+
+static void
+group_job(void *arg)
+{
+	struct group_job *g = arg;
+	const struct fcr_redirect_table *rt = fcr_fwd.tables->redirects;
+	int id = fcr_redirect_find(rt, (uint16_t)g->c->arg[0].u32, g->c->arg[1].wwpn,
+				   g->c->arg[2].wwpn);
+	uint32_t ids[PATHS_MAX];
+	unsigned int i;
+
+	g->n = 0;
+	if (id < 0)
+		return;
+	g->n = fcr_paths_members(rt, (uint32_t)id, ids, PATHS_MAX);
+	for (i = 0; i < g->n; i++) {
+		const struct fcr_redirect *r = &rt->r[ids[i]];
+
+		g->lines[i].cmd = *g->c;
+		g->lines[i].cmd.arg[1].wwpn = rt->bindings->entry[r->binding[FCR_M_HOST]].wwpn;
+		g->lines[i].cmd.arg[2].wwpn = rt->bindings->entry[r->binding[FCR_M_TARGET]].wwpn;
+		g->lines[i].lineno = i + 1;
+	}
+}
+
+static int
+del_paths(const struct fcr_cmd *c, FILE *out)
+{
+	struct group_job *g = calloc(1, sizeof(*g));
+	int rc;
+
+	if (g == NULL) {
+		fprintf(out, "error: out of memory\n");
+		return -1;
+	}
+	g->c = c;
+	fcr_tables_lcore_run(group_job, g);
+	if (g->n == 0) {
+		/* no such redirect: the one command says so */
+		free(g);
+		return fcr_tables_lcore_cmd(kind_apply, c, out);
+	}
+	rc = fcr_cmd_file_apply(&(struct fcr_cmd_file){ .lines = g->lines, .n = g->n }, 0, g->n,
+				"redirect del ... paths", out);
+	if (rc == 0)
+		fprintf(out, "%u redirect(s) of the host's and the target's nodes removed\n", g->n);
+	free(g);
+	return rc;
+}
+
 static int
 kind_cmd(const struct fcr_cmd *c, FILE *out)
 {
@@ -320,6 +381,8 @@ kind_cmd(const struct fcr_cmd *c, FILE *out)
 	if (c->def->kind == fcr_kinds[FCR_KIND_REDIRECT] && (c->def->form & FCR_REDIRECT_WHEN_IDLE) &&
 	    wait_pair_idle(c, out) < 0)
 		return -1;
+	if (c->def->kind == fcr_kinds[FCR_KIND_REDIRECT] && (c->def->form & FCR_REDIRECT_PATHS))
+		return del_paths(c, out);
 	if (fcr_store_enabled() && (c->def->flags & FCR_CMD_CHANGES))
 		return fcr_store_write(c, 1, out);
 	return fcr_tables_lcore_cmd(kind_apply, c, out);

@@ -15,7 +15,8 @@ FLOGIs); one path (host port 1 -> target port 1) is redirected:
   * a flow between other nodes' ports (the service node's VI with the
     target) is not such a path;
   * that path redirected too (its own VI and VT): the next pass over the
-    flows finds none, and `redirect list` says nothing more.
+    flows finds none, and `redirect list` says nothing more;
+  * `redirect del ... paths` removes both redirects of the nodes at once.
 
 Root only (TAP interfaces). Ends with "N passed, M failed".
 """
@@ -81,6 +82,17 @@ def main():
             "redirect list", lambda o: o.count(" active ") == 2 and "not redirected" not in o,
             30, 0.05)
         t.check(ok, "both active; the next pass over the flows finds no plain path", out)
+
+        print("redirect del ... paths")
+        out = lab.node.query("redirect del vlan 0 host %s target %s paths" %
+                             (fl.wwpn_text(H1), fl.wwpn_text(T1)))
+        t.check("2 redirect(s) of the host's and the target's nodes removed" in out,
+                "removes the pair's every redirect at once", out)
+        out = lab.node.query("redirect list")
+        t.check("0 redirects" in out, "none left", out)
+        out = lab.node.query("redirect del vlan 0 host %s target %s paths" %
+                             (fl.wwpn_text(H1), fl.wwpn_text(T1)))
+        t.check(out.startswith("error"), "again: an error (no such redirect)", out)
     finally:
         lab.close()
     t.finish()

@@ -2850,6 +2850,13 @@ a_path_of_a_redirected_pair_s_nodes_left_plain_is_found(void **state)
 	fcr_paths_tick(t, 4096);
 	assert_int_equal(fcr_paths_unredirected(t->redirects, (uint32_t)id, &ex), 0);
 	assert_int_equal(fcr_paths_unredirected(t->redirects, (uint32_t)id2, &ex), 0);
+	/* the group's members, the one named first; another VLAN's are not */
+	{
+		uint32_t ids[4];
+
+		assert_int_equal(fcr_paths_members(t->redirects, (uint32_t)id2, ids, 4), 2);
+		assert_true(ids[0] == (uint32_t)id2 && ids[1] == (uint32_t)id);
+	}
 	/* both removed: no group, a new path of the nodes is nobody's */
 	assert_int_equal(fcr_redirect_del(t->redirects, 1, 0x21, 0x51), 0);
 	assert_int_equal(fcr_redirect_del(t->redirects, 1, 0x22, 0x51), 0);

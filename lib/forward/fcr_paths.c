@@ -217,6 +217,31 @@ fcr_paths_tick(struct fcr_tables *t, uint32_t budget)
 	}
 }
 
+unsigned int
+fcr_paths_members(const struct fcr_redirect_table *rt, uint32_t id, uint32_t *ids,
+		  unsigned int max)
+{
+	const struct fcr_binding *e = rt->bindings->entry;
+	const struct fcr_redirect *r = &rt->r[id];
+	uint64_t hn = e[r->binding[FCR_M_HOST]].wwnn, tn = e[r->binding[FCR_M_TARGET]].wwnn;
+	unsigned int n = 0;
+	uint32_t i;
+
+	if (max == 0 || !r->in_use)
+		return 0;
+	ids[n++] = id;
+	if (hn == 0 || tn == 0)
+		return n;
+	for (i = 0; i < rt->capacity && n < max; i++) {
+		const struct fcr_redirect *o = &rt->r[i];
+
+		if (i != id && o->in_use && o->vlan == r->vlan &&
+		    e[o->binding[FCR_M_HOST]].wwnn == hn && e[o->binding[FCR_M_TARGET]].wwnn == tn)
+			ids[n++] = i;
+	}
+	return n;
+}
+
 uint32_t
 fcr_paths_unredirected(const struct fcr_redirect_table *rt, uint32_t id, uint64_t *example)
 {

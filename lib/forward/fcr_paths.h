@@ -62,6 +62,13 @@ int fcr_paths_flow_added(struct fcr_tables *t, uint64_t key);
  * group's count. */
 void fcr_paths_tick(struct fcr_tables *t, uint32_t budget);
 
+/* The redirects of the same VLAN, host node and target node as redirect
+ * id (itself first; by its members' node names now, active or not): up to
+ * max ids in ids[]; returns how many. Only itself when a node name is not
+ * known. */
+unsigned int fcr_paths_members(const struct fcr_redirect_table *rt, uint32_t id, uint32_t *ids,
+			       unsigned int max);
+
 /* The unredirected flows of a redirect's group (0: none, or in none), and
  * one of them in *example. */
 uint32_t fcr_paths_unredirected(const struct fcr_redirect_table *rt, uint32_t id,

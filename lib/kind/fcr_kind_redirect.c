@@ -23,6 +23,7 @@ static const struct fcr_cmd_def cmds[] = {
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_ADD, 0, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", "steer host<->target through the service node's VI/VT", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_ADD, FCR_REDIRECT_WHEN_IDLE, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn> when idle", "the same, once the pair has no exchange open (waits up to 30 s, else adds nothing)", FCR_CMD_CHANGES),
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_DEL, 0, "redirect del vlan <vlan> host <wwpn> target <wwpn>", "remove a redirect (its flows fall back to plain forwarding)", FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_DEL, FCR_REDIRECT_PATHS, "redirect del vlan <vlan> host <wwpn> target <wwpn> paths", "remove it and every redirect of the same host and target nodes (its other paths), at once", FCR_CMD_CHANGES),
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_LIST, 0, "redirect list", "list redirects: active, or which port they wait for", 0),
 };
 

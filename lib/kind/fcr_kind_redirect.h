@@ -10,6 +10,8 @@
 /* The form of `redirect add ... when idle` (its row's form): the command
  * line waits for the pair to have no open exchange, then adds. */
 #define FCR_REDIRECT_WHEN_IDLE 0x01
+/* `redirect del ... paths`: every redirect of its multipath group */
+#define FCR_REDIRECT_PATHS 0x02
 /* ... at most this long (seconds); then nothing is added. */
 #define FCR_REDIRECT_IDLE_WAIT_S 30
 
