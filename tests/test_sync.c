@@ -769,6 +769,11 @@ a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
 						     fcr_vn_pack(vmac, 0), enode, now, 1), 0);
 	/* learned at a peer of a: no port to carry */
 	assert_int_equal(fcr_tables_binding_add(a, 10, H(3), 0x010003, FCR_BIND_LEARNED), 0);
+	/* accepted by an FCF that never advertised to b (its links down) */
+	assert_int_equal(fcr_tables_fcf_register(a, 10, fcr_vn_pack(vmac, 0) ^ 0x77, 0x2003), 1);
+	assert_int_equal(fcr_tables_binding_restore(a, 10, H(4), 0x010004,
+						    vn | 2ull << FCR_VN_FCF_SHIFT, enode ^ 0x99, now,
+						    1), 0);
 	run(200, 3);
 
 	n = fcr_binding_get(b->bindings, 10, H(1), 0);
@@ -787,6 +792,23 @@ a_twin_peer_keeps_the_port_and_macs_a_login_came_from(void **state)
 
 		assert_int_not_equal(m, FCR_BINDING_NONE);
 		assert_int_equal((b->bindings->entry[m].vn >> 48) & 0xFF, FCR_VN_ANY_PORT);
+	}
+	/* b gives that FCF a slot of its own, by MAC: H(4)'s frames meet
+	 * it there; its name is the FCF's to say, so none is spoken in it
+	 * until it advertises here */
+	{
+		uint64_t fcf2 = fcr_vn_pack(vmac, 0) ^ 0x77, name;
+		uint32_t m = fcr_binding_get(b->bindings, 10, H(4), 0);
+
+		assert_int_not_equal(m, FCR_BINDING_NONE);
+		assert_true(fcr_tables_vn_fcf(b, b->bindings->entry[m].vn) == fcf2);
+		assert_int_equal(fcr_tables_fcf_name(b, 10, fcf2, &name), -ENOENT);
+		assert_int_equal(fcr_tables_fcf_register(b, 10, fcf2, 0x2003), 2);
+		assert_int_equal(fcr_tables_fcf_name(b, 10, fcf2, &name), 0);
+		assert_true(name == 0x2003);
+		/* a peer's word again does not unname it */
+		assert_int_equal(fcr_tables_fcf_register(b, 10, fcf2, 0), 2);
+		assert_int_equal(fcr_tables_fcf_name(b, 10, fcf2, &name), 0);
 	}
 	/* not cabled alike: as before */
 	n = fcr_binding_get(c->bindings, 10, H(1), 0);

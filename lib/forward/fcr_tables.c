@@ -729,9 +729,11 @@ fcr_tables_fcf_register(struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint6
 	int i = fcr_tables_fcf_slot(t, vlan, mac);
 
 	if (i >= 0) {
-		if (t->fcfs[i].name != name)
+		/* 0: a peer's word for an FCF, whose name only it says */
+		if (name != 0 && t->fcfs[i].name != name) {
 			t->state_gen++;
-		t->fcfs[i].name = name;
+			t->fcfs[i].name = name;
+		}
 		return i;
 	}
 	if (t->nb_fcfs >= FCR_FCFS_MAX) {
@@ -786,7 +788,9 @@ fcr_tables_fcf_name(const struct fcr_tables *t, uint16_t vlan, uint64_t mac, uin
 {
 	int i = fcr_tables_fcf_slot(t, vlan, mac);
 
-	if (i < 0)
+	/* a slot a peer's binding gave, the FCF not heard here yet: nobody
+	 * speaks in its name (a Clear Virtual Link names it) */
+	if (i < 0 || t->fcfs[i].name == 0)
 		return -ENOENT;
 	*name = t->fcfs[i].name;
 	return 0;

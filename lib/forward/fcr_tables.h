@@ -261,8 +261,9 @@ unsigned int fcr_tables_keepalive(struct fcr_tables *t, uint64_t now,
  * advertising, or -ENOENT. */
 int fcr_tables_fcf_slot(const struct fcr_tables *t, uint16_t vlan, uint64_t mac);
 
-/* Register an FCF (its advertisement, or the state file): its slot, its
- * name updated; -ENOSPC (counted in fcfs_untracked) when all are taken. */
+/* Register an FCF (its advertisement, the state file, or name 0: a sync
+ * peer's binding naming it): its slot, its name updated (never to 0);
+ * -ENOSPC (counted in fcfs_untracked) when all are taken. */
 int fcr_tables_fcf_register(struct fcr_tables *t, uint16_t vlan, uint64_t mac, uint64_t name);
 
 /* An FCF in slot `slot` advertised FC-MAP fc_map (0: none named): one
@@ -294,7 +295,7 @@ fcr_tables_vn_fcf_mac(const struct fcr_tables *t, uint64_t vn, uint8_t mac[6])
 }
 
 /* The name of the FCF of MAC mac (fcr_vn_pack) on vlan, seen advertising:
- * 0 and *name, or -ENOENT. */
+ * 0 and *name, or -ENOENT (not registered, or by a peer's word alone). */
 int fcr_tables_fcf_name(const struct fcr_tables *t, uint16_t vlan, uint64_t mac,
 			uint64_t *name);
 

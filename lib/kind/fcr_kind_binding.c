@@ -158,10 +158,12 @@ set_at(struct fcr_tables *t, const struct fcr_rec *r, uint64_t now)
 		uint64_t enode = memcmp(v->enode, none, 6) == 0 ? 0 :
 				 fcr_enode_key(r->key.vlan, v->enode);
 		uint64_t vn = fcr_vn_pack(v->mac, v->port);
-		/* the peer's FCF by its MAC, in this node's registry when its
-		 * advertisements reached here too (an HA pair: they do) */
+		/* the peer's FCF by its MAC, in this node's registry: its slot
+		 * when its advertisements reached here too, else one given now
+		 * (a standby whose links are down), its name known once it
+		 * advertises here */
 		int s = memcmp(v->fcf, none, 6) == 0 ? -1 :
-			fcr_tables_fcf_slot(t, r->key.vlan, fcr_vn_pack(v->fcf, 0));
+			fcr_tables_fcf_register(t, r->key.vlan, fcr_vn_pack(v->fcf, 0), 0);
 
 		if (s >= 0)
 			vn |= (uint64_t)(s + 1) << FCR_VN_FCF_SHIFT;
