@@ -82,17 +82,10 @@ def main():
     t = sl.Test("fabric-els", sys.argv[1], budget_s=240)
     lab = fl.Lab(t, name="fcrel")
     try:
-        h = lab.login(fl.HOSTS, H, 0x010001)
-        tg = lab.login(fl.TARGETS, T, 0x410001)
-        vi = lab.login(fl.SN, VI, 0x810001)
-        vt = lab.login(fl.SN, VT, 0x810002)
-        if None in (h, tg, vi, vt):
-            t.check(False, "the four ports log in")
+        st = lab.redirected(H, T, VI, VT)
+        if st is None:
             return
-        lab.node.query("redirect add vlan 0 host %s target %s vi %s vt %s" %
-                       tuple(fl.wwpn_text(w) for w in (H, T, VI, VT)))
-        ok, _, line = lab.node.poll("redirect list", lambda o: " active " in o, 30, 0.05)
-        t.check(ok, "the redirect is active", line)
+        h, tg, vi, vt = st
 
         # the VI's FARP-REPLY and TPRLO to the target, as the host at the target
         vi.send(tg.fcid, farp(vi.fcid, tg.fcid, VI, node(VI), T, node(T)), ox_id=0x6100,

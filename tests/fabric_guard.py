@@ -33,22 +33,6 @@ H, T, VI, VT = 0x2100000000000001, 0x5000000000000001, 0x2f00000000000001, 0x2f0
 TEXT = (b"fcredirect steers a host's storage through a service node. " * 20)[:1024]
 
 
-def redirected(t, lab):
-    """The four ports logged in and the redirect active: (h, tg, vi, vt)."""
-    h = lab.login(fl.HOSTS, H, 0x010001)
-    tg = lab.login(fl.TARGETS, T, 0x410001)
-    vi = lab.login(fl.SN, VI, 0x810001)
-    vt = lab.login(fl.SN, VT, 0x810002)
-    if None in (h, tg, vi, vt):
-        t.check(False, "the four ports log in")
-        return None
-    lab.node.query("redirect add vlan 0 host %s target %s vi %s vt %s" %
-                   tuple(fl.wwpn_text(w) for w in (H, T, VI, VT)))
-    ok, _, line = lab.node.poll("redirect list", lambda o: " active " in o, 30, 0.05)
-    t.check(ok, "the redirect is active", line)
-    return h, tg, vi, vt
-
-
 def to_target(lab, ox, h):
     """The VI's frame ox as the target gets it: as the host's."""
     got = lab.ports[fl.TARGETS].wait(lambda f: f["ox_id"] == ox, timeout=10)
@@ -62,7 +46,7 @@ def in_guard_lab(t, mode, body):
     lab = fl.Lab(t, name="fcrg" + mode[0], extra=["--cleartext-guard", mode,
                                                   "--cleartext-sample", "1"])
     try:
-        st = redirected(t, lab)
+        st = lab.redirected(H, T, VI, VT)
         if st is not None:
             body(lab, *st)
     finally:

@@ -225,6 +225,28 @@ class Lab:
             self.ports[port].fip.remove(got[0])
         return True
 
+    def add_redirect(self, host, target, vi, vt, what="the redirect is active"):
+        """`redirect add` on VLAN 0 for these WWPNs, checked active."""
+        self.node.query("redirect add vlan 0 host %s target %s vi %s vt %s" %
+                        tuple(wwpn_text(w) for w in (host, target, vi, vt)))
+        ok, _, line = self.node.poll("redirect list",
+                                     lambda o: " %s vt %s active " % (wwpn_text(vi), wwpn_text(vt))
+                                     in o, 30, 0.05)
+        self.t.check(ok, what, line)
+        return ok
+
+    def redirected(self, host, target, vi, vt):
+        """The four log in (host on HOSTS as 01.00.01, target on TARGETS as
+        41.00.01, the VI and VT on SN as 81.00.01, 81.00.02) and a redirect
+        joins them: their Stations, or None."""
+        st = (self.login(HOSTS, host, 0x010001), self.login(TARGETS, target, 0x410001),
+              self.login(SN, vi, 0x810001), self.login(SN, vt, 0x810002))
+        if None in st:
+            self.t.check(False, "the four ports log in")
+            return None
+        self.add_redirect(host, target, vi, vt)
+        return st
+
     def logout(self, st):
         """The station logs out of the fabric: LOGO to FFFFFE, the FCF accepts."""
         ox = self.ox()

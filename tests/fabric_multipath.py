@@ -48,10 +48,7 @@ def main():
         if None in (h1, h2, t1, t2, vi):
             t.check(False, "every port logs in")
             return
-        lab.node.query("redirect add vlan 0 host %s target %s vi %s vt %s" %
-                       tuple(fl.wwpn_text(w) for w in (H1, T1, VI, VT)))
-        ok, _, line = lab.node.poll("redirect list", lambda o: " active " in o, 30, 0.05)
-        t.check(ok, "host port 1 -> target port 1 redirected", line)
+        lab.add_redirect(H1, T1, VI, VT, "host port 1 -> target port 1 redirected")
 
         print("a path of the same nodes left plain")
         h2.send(t1.fcid, payload=b"\0" * 64, ox_id=0x5100)
