@@ -68,37 +68,16 @@ fcr_pipeline_latency(const struct fcr_pipeline *p, const struct fcr_frame *f,
 {
 	const struct fcr_redirect_table *rd = p->tables->redirects;
 	int begin = f->r_ctl == FCR_RCTL_FCP_CMND;
-	unsigned int side;
+	/* commands go toward the target, responses back; the host's side is
+	 * its command to the VT and the VT's response, the node's the VI's
+	 * command to the target and the target's response */
+	int to_target = leg == FCR_LEG_HOST_TO_TARGET || leg == FCR_LEG_VI_TO_TARGET;
+	unsigned int side = leg == FCR_LEG_HOST_TO_TARGET || leg == FCR_LEG_VT_TO_HOST ?
+			    FCR_LAT_HOST : FCR_LAT_VI;
 
 	if (owner >= rd->capacity || !fcr_type_command_response(f->type) ||
-	    (!begin && f->r_ctl != FCR_RCTL_FCP_RSP))
+	    (!begin && f->r_ctl != FCR_RCTL_FCP_RSP) || begin != to_target)
 		return;
-	/* the host's side: its command to the VT, the VT's response; the
-	 * node's: the VI's command to the target, the target's response */
-	switch (leg) {
-	case FCR_LEG_HOST_TO_TARGET:
-		if (!begin)
-			return;
-		side = FCR_LAT_HOST;
-		break;
-	case FCR_LEG_VT_TO_HOST:
-		if (begin)
-			return;
-		side = FCR_LAT_HOST;
-		break;
-	case FCR_LEG_VI_TO_TARGET:
-		if (!begin)
-			return;
-		side = FCR_LAT_VI;
-		break;
-	case FCR_LEG_TARGET_TO_HOST:
-		if (begin)
-			return;
-		side = FCR_LAT_VI;
-		break;
-	default:
-		return;
-	}
 	fcr_latency_note(&rd->lat[owner], side, begin, f->ox_id, now, p->lat_tsc_per_us,
 			 p->lat_stale);
 }

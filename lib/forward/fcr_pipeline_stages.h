@@ -528,6 +528,7 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		struct rte_mbuf *m = pkts[w->pos[i]];
 		uint64_t a;
 		uint32_t s, d;
+		int xf;
 
 		w->missed[i] = w->idx[i] == FCR_FLOW_NONE;
 		if (w->missed[i]) {
@@ -549,16 +550,17 @@ fcr_pipeline_act(struct fcr_pipeline *p, struct rte_mbuf **pkts, unsigned int k,
 		s = fcr_action_sid(a);
 		d = fcr_action_did(a);
 		w->leg[i] = (uint8_t)fcr_action_leg(a);
+		xf = fcr_flow_exchange_frame(w->f[i].r_ctl);
 		if (unlikely(a & FCR_ACTION_DRAIN))
 			w->leg[i] = fcr_pipeline_drain(p->tables->redirects, a, w->leg[i],
 						       &ft->exchanges[p->worker][w->idx[i]],
 						       &w->f[i], w->from_fabric);
-		else if (unlikely(fcr_flow_exchange_frame(w->f[i].r_ctl)))
+		else if (unlikely(xf))
 			w->leg[i] = fcr_pipeline_exchange(
 				a, w->leg[i], &ft->exchanges[p->worker][w->idx[i]], &w->f[i],
 				w->from_fabric);
-		if (unlikely(p->lat_stale != 0 && fcr_flow_exchange_frame(w->f[i].r_ctl) &&
-			     w->leg[i] - 1u < 4u))
+		/* a command or response sent on one of the four legs */
+		if (unlikely(xf && w->leg[i] - 1u < 4u && p->lat_stale != 0))
 			fcr_pipeline_latency(p, &w->f[i], w->leg[i], ft->owner[w->idx[i]], now);
 		/* the route's tbl24 entry (domain and area routes: the
 		 * lookup is this one read) */

@@ -552,6 +552,17 @@ fcr_tables_binding_node(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn, uint
 	fcr_redirect_node_changed(t->redirects, n);
 }
 
+/* A fabric login the fabric accepted (its event ev, whichever of request
+ * and reply came last): wwpn bound to fcid, and its node name, replicated. */
+static void
+learn_login(struct fcr_tables *t, const struct fcr_event *ev, uint64_t wwpn, uint32_t fcid,
+	    uint64_t vn, uint64_t wwnn)
+{
+	if (learn(t, ev->vlan, wwpn, fcid, vn,
+		  ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0, ev->tsc) == 0)
+		fcr_tables_binding_node(t, ev->vlan, wwpn, wwnn, 1);
+}
+
 int
 fcr_tables_binding_restore(struct fcr_tables *t, uint16_t vlan, uint64_t wwpn,
 			   uint32_t fcid, uint64_t vn, uint64_t enode, uint64_t now,
@@ -902,11 +913,8 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 				       ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0);
 			else
 			{
-				if (learn(t, ev->vlan, ev->wwpn, got.fcid,
-					  got.vn | (uint64_t)ev->port << 48,
-					  ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0,
-					  ev->tsc) == 0)
-					fcr_tables_binding_node(t, ev->vlan, ev->wwpn, ev->node, 1);
+				learn_login(t, ev, ev->wwpn, got.fcid,
+					    got.vn | (uint64_t)ev->port << 48, ev->node);
 				enode_logged_in(t, ev, ev->port);
 			}
 			break;
@@ -967,9 +975,7 @@ login_event(struct fcr_tables *t, const struct fcr_event *ev)
 		if (!ev->via_fip && !ev->has_wwpn)
 			break;
 		vn = granted_vn(t, ev) | (uint64_t)got.port << 48 | accepted_by(t, ev);
-		if (learn(t, ev->vlan, got.wwpn, ev->d_id, vn,
-			  ev->via_fip ? fcr_enode_key(ev->vlan, ev->enode) : 0, 0, ev->tsc) == 0)
-			fcr_tables_binding_node(t, ev->vlan, got.wwpn, got.wwnn, 1);
+		learn_login(t, ev, got.wwpn, ev->d_id, vn, got.wwnn);
 		enode_logged_in(t, ev, got.port);
 		break;
 	case FCR_LOGIN_KA: {
