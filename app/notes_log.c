@@ -5,6 +5,7 @@
 #include <rte_ethdev.h>
 #include <rte_spinlock.h>
 
+#include "fcr_sn.h"
 #include "fcr_tables.h"
 #include "fcr_text.h"
 #include "fwd.h"
@@ -197,6 +198,34 @@ log_fc_map_conflict(const struct fcr_note *n)
 		n->old_fcid);
 }
 
+/* A service node of a cluster changing state, and its pairs moving
+ * (lib/forward/fcr_sn.h). */
+static void
+log_sn(const struct fcr_note *n)
+{
+	char c[FCR_CLUSTER_STRLEN], a[FCR_WWPN_STRLEN], b[FCR_WWPN_STRLEN], v[FCR_WWPN_STRLEN];
+
+	fcr_cluster_format(n->cluster, c);
+	fcr_wwpn_format(n->wwpn, a);
+	fcr_wwpn_format(n->other_wwpn, b);
+	if (n->kind == FCR_NOTE_SN_STATE && n->new_state == FCR_SN_UP)
+		FCR_LOG(NOTICE, tables, "cluster %s vlan %u: service node vi %s vt %s %s -> up "
+			"(%u pairs)", c, n->vlan, a, b, fcr_sn_state_name(n->old_state), n->open);
+	else if (n->kind == FCR_NOTE_SN_STATE)
+		FCR_LOG(WARNING, tables, "cluster %s vlan %u: service node vi %s vt %s %s -> %s "
+			"(%u pairs): its restartable pairs move after --sn-failover-ms", c,
+			n->vlan, a, b, fcr_sn_state_name(n->old_state),
+			fcr_sn_state_name(n->new_state), n->open);
+	else if (n->new_vi == 0)
+		FCR_LOG(WARNING, tables, "cluster %s vlan %u: service node vi %s is down and "
+			"no other node of the cluster is up: %u restartable pairs stay on it, "
+			"failing closed (sn_failovers_stuck)", c, n->vlan, b, n->open);
+	else
+		FCR_LOG(NOTICE, tables, "redirect %u vlan %u host %s: moved from the service "
+			"node of vi %s to that of vi %s (cluster %s; a cutover)", n->redirect,
+			n->vlan, a, b, fcr_wwpn_format(n->new_vi, v), c);
+}
+
 void
 fcr_notes_log(const struct fcr_note *n)
 {
@@ -230,6 +259,10 @@ fcr_notes_log(const struct fcr_note *n)
 		break;
 	case FCR_NOTE_MULTIPATH:
 		log_multipath(n);
+		break;
+	case FCR_NOTE_SN_STATE:
+	case FCR_NOTE_SN_MOVED:
+		log_sn(n);
 		break;
 	default:
 		log_binding(n, now);

@@ -52,6 +52,9 @@ fcr_options_usage(const char *prog)
 	       "                          VT ends nothing for MS (logged, counted: sn_stalls);\n"
 	       "                          0 off (default 10000)\n"
 	       "  --sn-recover=N          and answers again after N ends (default 1)\n"
+	       "  --sn-failover-ms=MS     a service node down (VI or VT logged out, not\n"
+	       "                          answering) for MS moves its restartable pairs to\n"
+	       "                          another node of its cluster (default 3000)\n"
 	       "  --cleartext-guard=MODE  judge data the VI sends the target: alarm (log, count)\n"
 	       "                          or drop (also stop the redirect until `redirect resume`)\n"
 	       "  --cleartext-sample=N    judge one data frame in N on each worker (default 64)\n"
@@ -309,7 +312,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	       O_MAXROUTES, O_RXD, O_TXD, O_BURST, O_PASS, O_FCMAP, O_TABLESLCORE, O_SYNCBIND, O_SYNCPEER, O_SYNCKEY,
 	       O_SYNCWIN, O_SYNCMTU, O_SYNCSAME, O_PMDCONFIG, O_RXQ, O_TXQ, O_STATSP, O_FABRIC,
 	       O_SERIES, O_WDELAY, O_STORE, O_STORE_CA, O_STORE_CERT, O_STORE_KEY, O_STORE_USER, O_STORE_STALL, O_STORE_NODE,
-	       O_STATEFILE, O_SNSTALL, O_SNRECOVER, O_VLANFCMAP, O_GUARD, O_GUARDSAMPLE };
+	       O_STATEFILE, O_SNSTALL, O_SNRECOVER, O_VLANFCMAP, O_GUARD, O_GUARDSAMPLE, O_SNFAILOVER };
 	static const struct option longopts[] = {
 		{ "cmdline-file", required_argument, NULL, O_CMDFILE },
 		{ "cmdline-file-optional", required_argument, NULL, O_CMDFILE_OPT },
@@ -322,6 +325,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 		{ "cleartext-guard", required_argument, NULL, O_GUARD },
 		{ "cleartext-sample", required_argument, NULL, O_GUARDSAMPLE },
 		{ "sn-recover", required_argument, NULL, O_SNRECOVER },
+		{ "sn-failover-ms", required_argument, NULL, O_SNFAILOVER },
 		{ "max-redirects", required_argument, NULL, O_MAXREDIR },
 		{ "max-bindings", required_argument, NULL, O_MAXBIND },
 		{ "max-routes", required_argument, NULL, O_MAXROUTES },
@@ -370,6 +374,7 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 	o->flow_idle_s = 300;
 	o->sn_stall_ms = 10000;
 	o->sn_recover = 1;
+	o->sn_failover_ms = 3000;
 	o->guard_sample = 64;
 	o->max_redirects = 1u << 16;
 	o->max_bindings = 1u << 18;
@@ -466,6 +471,11 @@ fcr_options_parse(int argc, char **argv, struct fcr_options *o,
 			if (num("--cleartext-sample", optarg, 1, 1u << 20, &v) < 0)
 				return -1;
 			o->guard_sample = (uint32_t)v;
+			break;
+		case O_SNFAILOVER:
+			if (num("--sn-failover-ms", optarg, 0, 3600000, &v) < 0)
+				return -1;
+			o->sn_failover_ms = (uint32_t)v;
 			break;
 		case O_SNRECOVER:
 			if (num("--sn-recover", optarg, 1, 1000000, &v) < 0)

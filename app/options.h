@@ -36,6 +36,7 @@ struct fcr_options {
 	uint32_t flow_idle_s;     /* plain entries with no frame this long go; 0: never */
 	uint32_t sn_stall_ms;     /* a service node ending nothing this long is stalled; 0: off */
 	uint32_t sn_recover;      /* ends that make a stalled one answering again */
+	uint32_t sn_failover_ms;  /* a service node down this long: its restartable pairs move */
 	uint8_t guard;            /* --cleartext-guard: FCR_GUARD_* */
 	uint32_t guard_sample;    /* one data frame in this many judged */
 	uint32_t max_redirects;

@@ -138,13 +138,40 @@ hold_update(void)
 			"applied here");
 }
 
+/* The records in the kinds' order (fcr_key.h: a service node before the
+ * redirects placed on it; the store's keys come sorted by name), each
+ * kind's in the order they came (a key's changes stay in theirs). */
+static void
+by_kind(struct fcr_rec *recs, unsigned int n)
+{
+	unsigned int i, k, j = 0;
+	struct fcr_rec *tmp;
+	uint8_t seen = 0;
+
+	for (i = 0; i < n && recs[i].key.kind >= seen; i++)
+		seen = recs[i].key.kind;
+	if (i == n)
+		return; /* in order already: nothing is copied */
+	tmp = malloc(n * sizeof(*tmp));
+	if (tmp == NULL)
+		return; /* as read: a redirect before its node is refused, said */
+	for (k = 0; k < FCR_KIND_COUNT; k++)
+		for (i = 0; i < n; i++)
+			if (recs[i].key.kind == k)
+				tmp[j++] = recs[i];
+	memcpy(recs, tmp, (size_t)j * sizeof(*tmp));
+	free(tmp);
+}
+
 /* With replace, what the store no longer holds goes first. The records go
  * APPLY_CHUNK at a time: between two, the tables lcore applies the workers'
  * events and replicates (a whole read of 500,000 objects is seconds). */
 static void
-apply_recs(const struct fcr_rec *recs, unsigned int n, int replace, int64_t rev)
+apply_recs(struct fcr_rec *recs, unsigned int n, int replace, int64_t rev)
 {
 	unsigned int i;
+
+	by_kind(recs, n);
 
 	if (replace) {
 		struct set_job keep = { .recs = recs, .n = n, .replace = 1 };

@@ -14,6 +14,7 @@
 #include "fcr_config.h"
 #include "fcr_guard.h"
 #include "fcr_paths.h"
+#include "fcr_sn.h"
 #include "fcr_tables.h"
 #include "fwd.h"
 #include "log.h"
@@ -274,6 +275,7 @@ upkeep(uint64_t ms)
 		/* workers stamp keep-alives with their TSC */
 		fcr_tables_keepalive(fcr_fwd.tables, rte_rdtsc(), rte_get_tsc_hz() / 1000);
 		fcr_cutover_tick(fcr_fwd.tables);
+		fcr_tables_sn(fcr_fwd.tables, ms, fcr_fwd.opt->sn_failover_ms);
 	}
 	/* a drained pair's ports are told at once */
 	if (fcr_fwd.tables->redirects->nb_draining != 0)

@@ -286,6 +286,28 @@ tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
  * objects with the fields their list line shows. */
 #define TEL_OBJECTS_MAX 200
 
+/* A kind's name as telemetry spells it: '_' for '-' (a command's and a
+ * key's characters are letters, digits, '_' and '/'). */
+static void
+tel_kind_word(const struct fcr_kind *k, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", k->name);
+	for (i = 0; buf[i] != '\0'; i++)
+		if (buf[i] == '-')
+			buf[i] = '_';
+}
+
+/* Its command: /fcr/<word>s. */
+static void
+tel_kind_path(const struct fcr_kind *k, char *buf, size_t len)
+{
+	char w[48];
+
+	tel_kind_word(k, w, sizeof(w));
+	snprintf(buf, len, "/fcr/%ss", w);
+}
 
 static int
 tel_kind(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -302,7 +324,7 @@ tel_kind(const char *cmd, const char *params, struct rte_tel_data *d)
 	for (j = 0; j < FCR_KIND_COUNT; j++) {
 		char name[64];
 
-		snprintf(name, sizeof(name), "/fcr/%ss", fcr_kinds[j]->name);
+		tel_kind_path(fcr_kinds[j], name, sizeof(name));
 		if (strcmp(cmd, name) == 0)
 			k = fcr_kinds[j];
 	}
@@ -325,7 +347,8 @@ tel_kind(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_start_dict(x);
 		n = k->fields(t, i, f, &config);
 		tel_fields(x, f, n);
-		snprintf(key, sizeof(key), "%s%u", k->name, shown++);
+		tel_kind_word(k, key, sizeof(key) - 10);
+		snprintf(key + strlen(key), 10, "%u", shown++);
 		rte_tel_data_add_dict_container(d, key, x, 0);
 	}
 	return 0;
@@ -475,7 +498,7 @@ fcr_telemetry_register(void)
 
 		if (fcr_kinds[k]->cmds == NULL)
 			continue; /* flows: /fcr/flows, the busiest */
-		snprintf(cmd, sizeof(cmd), "/fcr/%ss", fcr_kinds[k]->name);
+		tel_kind_path(fcr_kinds[k], cmd, sizeof(cmd));
 		snprintf(help, sizeof(help), "The %ss, as `%s list` shows them (at most %d)",
 			 fcr_kinds[k]->name, fcr_kinds[k]->name, TEL_OBJECTS_MAX);
 		rc |= rte_telemetry_register_cmd(cmd, tel_kind, help);

@@ -29,6 +29,7 @@ FCR, EXPORTER, DASHBOARD = sys.argv[1], sys.argv[2], sys.argv[3]
 PROMTOOL = shutil.which("promtool")  # Debian: prometheus
 HOST = "21:00:00:24:ff:00:00:03"
 TARGET = "50:06:01:60:00:00:00:00"
+SN_VI, SN_VT = "2f:01:00:0d:ec:00:00:04", "2f:02:00:0d:ec:00:00:01"
 PREFIX = "opsexp%d" % os.getpid()
 passed = failed = 0
 LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"'
@@ -100,6 +101,10 @@ def main():
     with open(cmds, "w") as f:
         f.write("redirect add vlan 100 host %s target %s vi 2f:01:00:0d:ec:00:00:03 "
                 "vt 2f:02:00:0d:ec:00:00:00\n" % (HOST, TARGET))
+        # a cluster of one member (not logged in) and a redirect on it
+        f.write("service-node add cluster sme vlan 100 vi %s vt %s\n" % (SN_VI, SN_VT))
+        f.write("redirect add vlan 100 host 21:00:00:24:ff:00:00:04 target %s cluster sme\n"
+                % TARGET)
     fcr = subprocess.Popen([FCR, "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
                             "--file-prefix", PREFIX, "--log-level=lib.eal:error",
                             "--vdev", "net_null0", "--vdev", "net_null1", "--",
@@ -161,6 +166,15 @@ def main():
                         'host="%s",id="0",target="%s",vlan="100"' % (HOST, TARGET))) == 0,
               "the redirect: state waiting 1, active 0; not_ready 0",
               "\n".join(line for line in body.splitlines() if "redirect_" in line))
+        sn = 'cluster="sme",%svi="%s",vlan="100",vt="%s"'
+        check(vals.get(("fcredirect_service_node_state", sn % ('state="unbound",', SN_VI, SN_VT)))
+              == 1 and
+              vals.get(("fcredirect_service_node_state", sn % ('state="up",', SN_VI, SN_VT)))
+              == 0 and
+              vals.get(("fcredirect_service_node_pairs", sn % ("", SN_VI, SN_VT))) == 1 and
+              vals.get(("fcredirect_service_node_moved_in_total", sn % ("", SN_VI, SN_VT))) == 0,
+              "the cluster member: state unbound 1, up 0; pairs 1; moved_in 0",
+              "\n".join(line for line in body.splitlines() if "service_node" in line))
         if PROMTOOL is None:
             check(False, "promtool is installed (Debian package prometheus)")
         else:

@@ -365,6 +365,81 @@ saved_config_loads_back_as_it_was(void **state)
 	fcr_tables_free(b);
 }
 
+/* Service-node clusters through the handlers: a redirect naming a cluster
+ * with no member is refused, saying why; the file that adds the member
+ * first goes in whole; `service-node list` and `redirect list` show them,
+ * `save config` writes the cluster (not the member) and loads back alike;
+ * the store's records go in kinds' order whatever order they come in;
+ * bad names and shared ports are refused; a replication record of a
+ * cluster redirect keeps its cluster and placement across the wire. */
+static void
+cluster_redirects_through_the_handlers(void **state)
+{
+	static const char *const file[] = {
+		"service-node add cluster sme-1 vlan 10 vi " VI " vt " VT,
+		"redirect add vlan 10 host " H " target " T " cluster sme-1 restartable",
+	};
+	struct fcr_tables *t = mk(16), *b = mk(16);
+	struct fcr_config_line lines[2];
+	struct fcr_rec recs[2], back;
+	uint8_t wire[FCR_REC_MAX_BODY];
+	char out[2048], text[4096];
+	const char *o;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	o = run(t, "redirect add vlan 10 host " H " target " T " cluster sme-1", -1);
+	assert_non_null(strstr(o, "cluster sme-1 has no service node on vlan 10"));
+	o = run(t, "service-node add cluster sme-12345 vlan 10 vi " VI " vt " VT, -1);
+	assert_non_null(strstr(o, "a cluster's name is 1 to 8"));
+	o = run(t, "redirect add vlan 10 host " H " target " T " cluster sme/1", -1);
+	assert_non_null(strstr(o, "a cluster's name is 1 to 8"));
+	parse_file(file, 2, lines);
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(fcr_config_apply(t, lines, 2, "c.cmds", f), 0);
+	fclose(f);
+	o = run(t, "service-node list", 0);
+	assert_non_null(strstr(o, "service-node cluster sme-1 vlan 10 vi " VI " vt " VT
+			       " unbound pairs 1 frames_per_s 0 moved_in 0 moved_out 0 id 0\n"));
+	assert_non_null(strstr(o, "1 service_nodes, 0 up, 0 pairs_moved, 0 pairs_stuck"));
+	o = run(t, "redirect list", 0);
+	assert_non_null(strstr(o, " vi " VI " vt " VT " cluster sme-1 restartable waiting"));
+	/* another cluster may not take its VI, nor its VT */
+	o = run(t, "service-node add cluster dmm vlan 10 vi " VT " vt 2f:03:00:00:00:00:00:01", -1);
+	assert_non_null(strstr(o, "a port of it is a port of another service node on vlan 10 "
+			       "(cluster sme-1)"));
+	o = run(t, "service-node add cluster dmm vlan 10 vi 2f:03:00:00:00:00:00:01 vt " VT, -1);
+	assert_non_null(strstr(o, "(cluster sme-1)"));
+	strcpy(text, saved(t));
+	assert_string_equal(text, "service-node add cluster sme-1 vlan 10 vi " VI " vt " VT "\n"
+			    "redirect add vlan 10 host " H " target " T
+			    " cluster sme-1 restartable\n");
+	/* the store's records, the redirect's first: put in the kinds' order
+	 * by the store's reader; here in that order they go in */
+	recs[0] = rec_of(file[0]);
+	recs[1] = rec_of(file[1]);
+	f = fmemopen(out, sizeof(out), "w");
+	assert_int_equal(fcr_config_set_recs(b, recs, 2, 1, f, NULL), 0);
+	fclose(f);
+	assert_string_equal(saved(b), text);
+	/* a replication record: the cluster and the member it is on, both ways */
+	fcr_kinds[FCR_KIND_REDIRECT]->rec(t, 0, NULL, &back);
+	assert_true(back.val.u64[2] != 0);
+	len = fcr_kinds[FCR_KIND_REDIRECT]->put(wire, &back);
+	memset(&recs[0], 0, sizeof(recs[0]));
+	recs[0].type = back.type;
+	assert_int_equal(fcr_kinds[FCR_KIND_REDIRECT]->get(wire, 0, len, &recs[0]), 0);
+	assert_memory_equal(&recs[0].val, &back.val, sizeof(back.val));
+	/* a record of a peer that reads no cluster: the same VI and VT */
+	memset(&recs[1], 0, sizeof(recs[1]));
+	recs[1].type = back.type;
+	assert_int_equal(fcr_kinds[FCR_KIND_REDIRECT]->get(wire, 0, len - 9, &recs[1]), 0);
+	assert_true(recs[1].val.u64[0] == back.val.u64[0] && recs[1].val.u64[2] == 0);
+	fcr_tables_free(t);
+	fcr_tables_free(b);
+}
+
 /* 255 VLANs can have routes of their own: the command for a 256th says so
  * and changes nothing; routes for every VLAN and in those VLANs still go
  * in. */
@@ -418,6 +493,7 @@ main(void)
 		cmocka_unit_test(the_stores_records_replace_the_configuration),
 		cmocka_unit_test(saved_config_loads_back_as_it_was),
 		cmocka_unit_test(a_256th_vlan_with_routes_is_refused),
+		cmocka_unit_test(cluster_redirects_through_the_handlers),
 	};
 
 	return cmocka_run_group_tests(tests, eal_up, eal_down);

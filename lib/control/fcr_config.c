@@ -137,7 +137,9 @@ change(struct fcr_tables *t, const struct fcr_cmd *c, FILE *out)
 		/* the values as typed (canonical), not the syntax */
 		if (fcr_cmd_format(c, line, sizeof(line)) < 0)
 			snprintf(line, sizeof(line), "%s", c->def->syntax);
-		if (rc == -ENOENT)
+		if (k->refused != NULL && k->refused(t, &r, rc, msg))
+			fprintf(out, "error: %s: %s\n", line, msg);
+		else if (rc == -ENOENT)
 			fprintf(out, "error: %s: no such %s\n", line, k->name);
 		else
 			fprintf(out, "error: %s: %s\n", line, err_text(rc));
@@ -303,8 +305,11 @@ fcr_config_set_recs(struct fcr_tables *t, const struct fcr_rec *recs, unsigned i
 		} else {
 			msg[0] = '\0';
 			rc = k->check(t, &recs[i], msg);
-			if (rc == 0)
+			if (rc == 0) {
 				rc = k->set(t, &recs[i]);
+				if (rc < 0 && !(k->refused != NULL && k->refused(t, &recs[i], rc, msg)))
+					msg[0] = '\0';
+			}
 			if (rc < 0) {
 				nb_refused++;
 				fprintf(out, "error: %s: %s\n", k->name,

@@ -14,6 +14,8 @@
 enum fcr_kind_id {
 	FCR_KIND_ROUTE,
 	FCR_KIND_BINDING,
+	FCR_KIND_SN,        /* a service node (fcr_sn.h): after the bindings it
+			     * names, before the redirects placed on it */
 	FCR_KIND_REDIRECT,
 	FCR_KIND_FLOW,
 	FCR_KIND_COUNT

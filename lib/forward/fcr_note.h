@@ -61,6 +61,13 @@ enum fcr_note_kind {
 			     * (timed_out: or FCR_DRAIN_TICKS passed): the
 			     * host (wwpn) and the VI (other_wwpn), or those
 			     * `tell` names, to be made to log in again now */
+	FCR_NOTE_SN_STATE,  /* service node (slot `redirect`, cluster, VI wwpn,
+			     * VT other_wwpn) went old_state -> new_state
+			     * (enum fcr_sn_state); `open`: its pairs */
+	FCR_NOTE_SN_MOVED,  /* redirect `redirect` (host wwpn) moved from the
+			     * node of VI other_wwpn to that of VI new_vi, of
+			     * its cluster; or, new_vi 0, `open` restartable
+			     * pairs on a down node found no up node */
 };
 
 /* A drained cutover's Clear Virtual Links: to the host and the VIs at
@@ -92,6 +99,7 @@ struct fcr_note {
 	uint64_t fcf_mac;    /* relogin: its FCF's MAC (fcr_vn_pack) */
 	uint64_t fcf_name;   /* relogin: that FCF's name */
 	uint8_t by_operator; /* relogin: `enode relogin` asked */
+	uint64_t cluster;    /* sn state, sn moved: the cluster */
 	uint64_t new_vi;     /* cutover, drained: the VI that replaces
 			      * other_wwpn (the VI of the old rules), which
 			      * is told too; 0 when the VI stays */

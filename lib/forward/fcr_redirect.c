@@ -13,6 +13,7 @@
 
 #include "fcr_guard.h"
 #include "fcr_paths.h"
+#include "fcr_sn.h"
 #include "fcr_redirect_priv.h"
 
 struct redirect_key {
@@ -86,8 +87,10 @@ fcr_redirect_table_create(const char *name, uint32_t capacity,
 	rt->lat = rte_zmalloc_socket(NULL, sizeof(*rt->lat) * capacity, RTE_CACHE_LINE_SIZE,
 				     socket);
 	rt->paths = fcr_paths_create(name, capacity, socket);
+	rt->sns = rte_zmalloc_socket(NULL, sizeof(*rt->sns), 0, socket);
 	if (rt->r == NULL || rt->wwpn == NULL || rt->wwnn == NULL || rt->free_idx == NULL || rt->drain_list == NULL ||
-	    rt->xsets == NULL || rt->lat == NULL || rt->paths == NULL)
+	    rt->xsets == NULL || rt->lat == NULL || rt->paths == NULL ||
+	    rt->sns == NULL)
 		goto nomem;
 	for (i = 0; i < capacity; i++)
 		rt->free_idx[i] = capacity - 1 - i;
@@ -129,6 +132,7 @@ fcr_redirect_table_free(struct fcr_redirect_table *rt)
 	rte_free(rt->wwnn);
 	rte_free(rt->lat);
 	fcr_paths_free(rt->paths);
+	rte_free(rt->sns);
 	rte_free(rt->free_idx);
 	rte_free(rt->drain_list);
 	rte_free(rt->xsets);
@@ -484,6 +488,8 @@ fcr_redirect_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 		/* another VI/VT than the restored one: an ordinary change */
 		r->restored = 0;
 		from = FCR_M_VI;
+		/* another service node: whether it answers is seen afresh */
+		fcr_liveness_reset(&r->live);
 	} else {
 		if (rt->nb_free == 0)
 			return -ENOSPC;
@@ -539,6 +545,7 @@ fcr_redirect_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t host,
 	rt->path_gen++;
 	r->in_use = 0; /* not retried below; its cutover's new path has no VI */
 	fcr_paths_update(rt, (uint32_t)id);
+	fcr_sn_set(rt, (uint32_t)id, -1);
 	fcr_cutover_begin(rt, (uint32_t)id);
 	rte_hash_del_key(rt->by_key, &k);
 	if (rt->log != NULL) {

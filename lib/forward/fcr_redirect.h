@@ -106,6 +106,12 @@ struct fcr_redirect {
 	uint8_t guarded;
 	/* its multipath group (fcr_paths.h): the group's position + 1; 0: none */
 	uint32_t path_group;
+	/* the service-node cluster it names (fcr_sn.h; 0: it names its VI
+	 * and VT), whether its pair may move to another node of it, and the
+	 * node it is on: its slot + 1 (0: none) */
+	uint64_t cluster;
+	uint8_t restartable;
+	uint32_t sn;
 };
 
 enum {
@@ -146,6 +152,7 @@ struct fcr_redirect_table {
 	 * written by the workers, cleared when a redirect is added */
 	struct fcr_latency *lat;
 	struct fcr_paths *paths;     /* multipath groups (fcr_paths.h) */
+	struct fcr_sn_table *sns;    /* service-node clusters (fcr_sn.h) */
 	uint32_t nb_workers;
 	int retrying;
 	uint32_t nb_cutover;         /* redirects in a cutover */

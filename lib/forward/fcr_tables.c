@@ -15,6 +15,7 @@
 #include "fcr_fcoe.h"
 #include "fcr_enode.h"
 #include "fcr_paths.h"
+#include "fcr_sn.h"
 #include "fcr_tables.h"
 
 /*
@@ -148,6 +149,8 @@ dirty_cap(const struct fcr_tables *t, enum fcr_kind_id kind)
 		return t->bindings->capacity;
 	case FCR_KIND_REDIRECT:
 		return t->redirects->capacity;
+	case FCR_KIND_SN:
+		return FCR_SN_MAX;
 	case FCR_KIND_FLOW:
 		return t->flows->capacity;
 	default:

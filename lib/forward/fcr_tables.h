@@ -61,6 +61,8 @@ struct fcr_tables_params {
 	X(cutover_vi_waits_timed_out, "cutovers whose VI, told first, had not logged in again through the new path after 10 s: the host told anyway") \
 	X(sn_stalls, "service nodes found not answering: a redirect's host had exchanges open and its VT ended none for --sn-stall-ms") \
 	X(sn_answering, "service nodes answering again after a stall (--sn-recover ends)") \
+	X(sn_moves, "pairs of restartable redirects moved to another service node of their cluster, their node down for --sn-failover-ms (each a cutover)") \
+	X(sn_failovers_stuck, "service nodes down for --sn-failover-ms whose restartable pairs found no up node of their cluster to move to: logged once a failure") \
 	X(multipath_unredirected, "plain flows added between a port of a redirected host's node and a port of its target's node: a path of the pair that no redirect steers (redirect list says how many each group has; the first of a group logged)") \
 	X(cleartext_alarms, "looks (every 100 ms) that found a redirect's VI sending the target data that does not look encrypted (--cleartext-guard); logged") \
 	X(cleartext_stops, "redirects stopped by the cleartext guard (--cleartext-guard=drop): failing closed until `redirect resume`") \

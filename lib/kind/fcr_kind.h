@@ -123,6 +123,12 @@ struct fcr_kind {
 		     char why[FCR_CMD_MSG_LEN]);
 	/* make the object what r says, or delete it: 0 or -errno */
 	int (*set)(struct fcr_tables *t, const struct fcr_rec *r);
+	/* why set refused r with rc when that depends on what the tables hold
+	 * then (a redirect naming a cluster with no member yet: check() cannot
+	 * say it, a file's lines being checked before any is applied); 1 and
+	 * why, or 0: the errno says it. NULL: never. */
+	int (*refused)(const struct fcr_tables *t, const struct fcr_rec *r, int rc,
+		       char why[FCR_CMD_MSG_LEN]);
 	/* 1 and *other: the record, as it is now, of another object that
 	 * setting r changes on the way (a binding given an FCID that another
 	 * WWPN holds takes it from that one); 0 when none. NULL: never. An

@@ -2,9 +2,13 @@
 /*
  * Redirects, as a kind of object (fcr_kind.h). On the wire:
  *   7 REDIRECT      VLAN u16, host u64, target u64, VI u64, VT u64,
- *                   version varint
+ *                   version varint, [cluster u64, flags u8 (bit 0
+ *                   restartable)]: the bracket for a redirect of a
+ *                   cluster (VI and VT: the node it is on); a peer that
+ *                   reads no further sees a redirect to that VI and VT
  *   8 REDIRECT_DEL  VLAN u16, host u64, target u64, version varint
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -12,6 +16,7 @@
 #include "fcr_fcoe.h"
 #include "fcr_guard.h"
 #include "fcr_paths.h"
+#include "fcr_sn.h"
 #include "fcr_kind.h"
 #include "fcr_kind_redirect.h"
 #include "fcr_tables.h"
@@ -22,6 +27,8 @@ extern const struct fcr_kind fcr_kind_redirect;
 static const struct fcr_cmd_def cmds[] = {
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_ADD, 0, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn>", "steer host<->target through the service node's VI/VT", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_ADD, FCR_REDIRECT_WHEN_IDLE, "redirect add vlan <vlan> host <wwpn> target <wwpn> vi <wwpn> vt <wwpn> when idle", "the same, once the pair has no exchange open (waits up to 30 s, else adds nothing)", FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_ADD, FCR_REDIRECT_CLUSTER, "redirect add vlan <vlan> host <wwpn> target <wwpn> cluster <word>", "steer host<->target through a service node of the cluster, placed by target; it stays on that node", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
+	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_ADD, FCR_REDIRECT_CLUSTER | FCR_REDIRECT_RESTARTABLE, "redirect add vlan <vlan> host <wwpn> target <wwpn> cluster <word> restartable", "the same; when its node fails, the pair moves to another of the cluster (a cutover)", FCR_CMD_CONFIG | FCR_CMD_CHANGES),
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_DEL, 0, "redirect del vlan <vlan> host <wwpn> target <wwpn>", "remove a redirect (its flows fall back to plain forwarding)", FCR_CMD_CHANGES),
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_DEL, FCR_REDIRECT_PATHS, "redirect del vlan <vlan> host <wwpn> target <wwpn> paths", "remove it and every redirect of the same host and target nodes (its other paths), at once", FCR_CMD_CHANGES),
 	FCR_KIND_ROW(fcr_kind_redirect, FCR_OP_LIST, 0, "redirect list", "list redirects: active, or which port they wait for", 0),
@@ -41,7 +48,13 @@ put(uint8_t *b, const struct fcr_rec *r)
 		fcr_put_be64(b + 26, v->vt);
 		n = 34;
 	}
-	return n + fcr_varint_put(b + n, r->version);
+	n += fcr_varint_put(b + n, r->version);
+	if (r->type == FCR_REC_REDIRECT && v->cluster != 0) {
+		fcr_put_be64(b + n, v->cluster);
+		b[n + 8] = v->restartable ? 1 : 0;
+		n += 9;
+	}
+	return n;
 }
 
 static int
@@ -62,6 +75,11 @@ get(const uint8_t *p, size_t o, size_t end, struct fcr_rec *r)
 		o += 16;
 	}
 	FCR_BODY_VARINT(p, o, end, r->version);
+	if (r->type == FCR_REC_REDIRECT && o < end) {
+		FCR_BODY_NEED(o, 9, end);
+		v->cluster = fcr_get_be64(p + o);
+		v->restartable = p[o + 8] & 1;
+	}
 	return 0;
 }
 
@@ -91,6 +109,8 @@ rec(struct fcr_tables *t, uint32_t idx, const struct fcr_rec_ctx *c, struct fcr_
 	*r = fcr_redirect_rec(x->vlan, n[x->binding[FCR_M_HOST]].wwpn,
 			      n[x->binding[FCR_M_TARGET]].wwpn, n[x->binding[FCR_M_VI]].wwpn,
 			      n[x->binding[FCR_M_VT]].wwpn, x->version);
+	fcr_redirect_val(r)->cluster = x->cluster;
+	fcr_redirect_val(r)->restartable = x->restartable;
 }
 
 static int
@@ -106,9 +126,18 @@ check(const struct fcr_tables *t, const struct fcr_rec *r, char why[FCR_CMD_MSG_
 	uint64_t w[4] = { r->key.k1, r->key.k2, v->vi, v->vt };
 	int i, j;
 
-	(void)t;
 	if (r->type != FCR_REC_REDIRECT)
 		return 0;
+	if (v->cluster == UINT64_MAX) {
+		snprintf(why, FCR_CMD_MSG_LEN, "a cluster's name is 1 to 8 of A-Z a-z 0-9 . _ -");
+		return -1;
+	}
+	if (v->cluster != 0 && r->key.k1 == r->key.k2) {
+		snprintf(why, FCR_CMD_MSG_LEN, "host and target must be two different ports");
+		return -1;
+	}
+	if (v->cluster != 0 && v->vi == 0)
+		return 0; /* its node: placed when set (refused() says why not) */
 	for (i = 0; i < 4; i++)
 		for (j = i + 1; j < 4; j++)
 			if (w[i] == w[j]) {
@@ -128,8 +157,44 @@ set(struct fcr_tables *t, const struct fcr_rec *r)
 
 	if (r->type == FCR_REC_REDIRECT_DEL)
 		return fcr_redirect_del(t->redirects, k->vlan, k->k1, k->k2);
+	if (v->cluster != 0) {
+		/* placed, or kept on the node v names (a peer's placement) */
+		rc = fcr_redirect_add_cluster(t->redirects, k->vlan, k->k1, k->k2, v->cluster,
+					      v->restartable, v->vi);
+		return rc < 0 ? rc : 0;
+	}
 	rc = fcr_redirect_add(t->redirects, k->vlan, k->k1, k->k2, v->vi, v->vt);
+	if (rc >= 0 && t->redirects->r[rc].cluster != 0) {
+		/* it names its VI and VT now: no cluster's any more */
+		t->redirects->r[rc].cluster = 0;
+		t->redirects->r[rc].restartable = 0;
+		fcr_sn_set(t->redirects, (uint32_t)rc, -1);
+		if (t->redirects->log != NULL)
+			fcr_change_mark(t->redirects->log, FCR_KIND_REDIRECT,
+					&t->redirects->r[rc].sflags, (uint32_t)rc);
+	}
 	return rc < 0 ? rc : 0;
+}
+
+/* A redirect of a cluster finding no member to go on. */
+static int
+refused(const struct fcr_tables *t, const struct fcr_rec *r, int rc, char why[FCR_CMD_MSG_LEN])
+{
+	const struct fcr_redirect_val *v = (const struct fcr_redirect_val *)r->val.b;
+	char cl[FCR_CLUSTER_STRLEN];
+
+	(void)t;
+	if (r->type != FCR_REC_REDIRECT || v->cluster == 0 || (rc != -ENOENT && rc != -EBUSY))
+		return 0;
+	fcr_cluster_format(v->cluster, cl);
+	if (rc == -ENOENT)
+		snprintf(why, FCR_CMD_MSG_LEN, "cluster %s has no service node on vlan %u "
+			 "(service-node add first)", cl, r->key.vlan);
+	else
+		snprintf(why, FCR_CMD_MSG_LEN, "every service node of cluster %s on vlan %u "
+			 "carries a pair to this target on its vi already: a vi serves one host "
+			 "of a target (service-node add another vi)", cl, r->key.vlan);
+	return 1;
 }
 
 /* add: <vlan> <host> <target> <vi> <vt>; del: <vlan> <host> <target> */
@@ -138,6 +203,17 @@ cmd_rec(const struct fcr_cmd *c, struct fcr_rec *r)
 {
 	const union fcr_cmd_arg *a = c->arg;
 
+	if (c->def->form & FCR_REDIRECT_CLUSTER) {
+		uint64_t cluster;
+
+		*r = fcr_redirect_rec((uint16_t)a[0].u32, a[1].wwpn, a[2].wwpn, 0, 0, 0);
+		/* a name that is none: refused by check() as a cluster with no node */
+		if (fcr_cluster_parse(fcr_cmd_word(c, 3), &cluster) < 0)
+			cluster = UINT64_MAX;
+		fcr_redirect_val(r)->cluster = cluster;
+		fcr_redirect_val(r)->restartable = (c->def->form & FCR_REDIRECT_RESTARTABLE) != 0;
+		return;
+	}
 	*r = fcr_redirect_rec((uint16_t)a[0].u32, a[1].wwpn, a[2].wwpn, a[3].wwpn, a[4].wwpn, 0);
 	if (c->def->op == FCR_OP_DEL) {
 		r->type = FCR_REC_REDIRECT_DEL;
@@ -159,8 +235,18 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 	f[n++] = (struct fcr_field){ .name = "vlan", .flags = FCR_FIELD_CONFIG | FCR_FIELD_NUM,
 				     .num = x->vlan };
 	for (m = 0; m < FCR_M_COUNT; m++) {
-		f[n] = (struct fcr_field){ .name = fcr_member_name(m), .flags = FCR_FIELD_CONFIG };
+		/* a cluster's redirect is saved naming its cluster, not its node */
+		f[n] = (struct fcr_field){ .name = fcr_member_name(m),
+					   .flags = m < FCR_M_VI || x->cluster == 0 ?
+							    FCR_FIELD_CONFIG : 0 };
 		fcr_wwpn_format(t->bindings->entry[x->binding[m]].wwpn, f[n++].value);
+	}
+	if (x->cluster != 0) {
+		f[n] = (struct fcr_field){ .name = "cluster", .flags = FCR_FIELD_CONFIG };
+		fcr_cluster_format(x->cluster, f[n++].value);
+		if (x->restartable)
+			f[n++] = (struct fcr_field){ .name = "restartable", .value = "restartable",
+						     .flags = FCR_FIELD_BARE | FCR_FIELD_CONFIG };
 	}
 	f[n] = (struct fcr_field){ .name = "state", .flags = FCR_FIELD_BARE };
 	snprintf(f[n++].value, FCR_FIELD_LEN, "%s", fcr_redirect_state_name(x->state));
@@ -274,6 +360,7 @@ const struct fcr_kind fcr_kind_redirect = {
 	.cmd_rec = cmd_rec,
 	.check = check,
 	.set = set,
+	.refused = refused,
 	.fields = fields,
 	.counts = counts,
 };

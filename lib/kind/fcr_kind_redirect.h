@@ -12,16 +12,23 @@
 #define FCR_REDIRECT_WHEN_IDLE 0x01
 /* `redirect del ... paths`: every redirect of its multipath group */
 #define FCR_REDIRECT_PATHS 0x02
+/* `redirect add ... cluster <word>`: placed on a service node of the
+ * cluster (fcr_sn.h); `... restartable`: and moved when that one fails */
+#define FCR_REDIRECT_CLUSTER 0x04
+#define FCR_REDIRECT_RESTARTABLE 0x08
 /* ... at most this long (seconds); then nothing is added. */
 #define FCR_REDIRECT_IDLE_WAIT_S 30
 
 #define FCR_REC_REDIRECT 7
 #define FCR_REC_REDIRECT_DEL 8
 
-/* key: vlan, k1 host WWPN, k2 target WWPN */
+/* key: vlan, k1 host WWPN, k2 target WWPN. A redirect of a cluster: its
+ * VI and VT those of the node it is on (0 in a command: to be placed). */
 struct fcr_redirect_val {
 	uint64_t vi;
 	uint64_t vt;
+	uint64_t cluster;      /* 0: none */
+	uint8_t restartable;
 };
 
 static inline struct fcr_redirect_val *

@@ -4,12 +4,13 @@
 #include "fcr_tables.h"
 
 extern const struct fcr_kind fcr_kind_route, fcr_kind_binding, fcr_kind_redirect,
-	fcr_kind_flow;
+	fcr_kind_flow, fcr_kind_sn;
 
 /* One row per kind, by its id (fcr_key.h). */
 const struct fcr_kind *const fcr_kinds[FCR_KIND_COUNT] = {
 	[FCR_KIND_ROUTE] = &fcr_kind_route,
 	[FCR_KIND_BINDING] = &fcr_kind_binding,
+	[FCR_KIND_SN] = &fcr_kind_sn,
 	[FCR_KIND_REDIRECT] = &fcr_kind_redirect,
 	[FCR_KIND_FLOW] = &fcr_kind_flow,
 };

@@ -49,7 +49,7 @@
  * Record: 1-byte type, 1-byte body length, body. Each kind of object has
  * two types, its state and its deletion, and says what their bodies hold
  * (lib/kind/fcr_kind_<kind>.c): 1-2 flow, 3-4 binding, 5-6 route,
- * 7-8 redirect. Unknown types are skipped; records naming what no frame can
+ * 7-8 redirect, 9-10 service node. Unknown types are skipped; records naming what no frame can
  * carry (a flow key with bits 60-63 set, a VLAN above 4095 but a route's
  * 0xFFFF for every VLAN, a prefix length outside 1..24) are refused.
  *

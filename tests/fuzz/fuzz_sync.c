@@ -20,6 +20,7 @@
 #include "fcr_kind_flow.h"
 #include "fcr_kind_redirect.h"
 #include "fcr_kind_route.h"
+#include "fcr_kind_sn.h"
 #include "fcr_sync.h"
 #include "fcr_tables.h"
 #include "fuzz.h"
@@ -106,7 +107,7 @@ static void
 sz_record(struct tu_rng *r, uint64_t *clock, struct fcr_rec *rec)
 {
 	static const uint8_t bit_choice[] = { 8, 16, 24 };
-	uint8_t type = (uint8_t)(1 + tu_below(r, 8)), mac[6], bits, flags;
+	uint8_t type = (uint8_t)(1 + tu_below(r, 10)), mac[6], bits, flags;
 	struct fcr_flow_val *fv;
 	uint64_t w[4], key;
 	uint32_t fcid;
@@ -162,8 +163,17 @@ sz_record(struct tu_rng *r, uint64_t *clock, struct fcr_rec *rec)
 				     rec->version);
 		fcr_route_val(rec)->flags = flags;
 		break;
+	case FCR_REC_SN:
+	case FCR_REC_SN_DEL:
+		*rec = fcr_sn_rec(vlan, w[0], w[1], w[2], rec->version);
+		break;
 	default:
 		*rec = fcr_redirect_rec(vlan, w[0], w[1], w[2], w[3], rec->version);
+		/* a redirect of a cluster, now and then (its cluster: a word) */
+		if (tu_below(r, 4) == 0) {
+			fcr_redirect_val(rec)->cluster = w[0] ^ w[3];
+			fcr_redirect_val(rec)->restartable = (uint8_t)tu_below(r, 2);
+		}
 		break;
 	}
 	rec->type = type; /* a deletion's state fields go unread */
@@ -523,7 +533,7 @@ sz_make(struct tu_rng *r, struct sz_gen *g, uint8_t *d, struct sz_claim *c)
 		case 4: /* a record of a type this version does not know */
 			j = tu_below(r, 40);
 			if (len + 2 + j <= SZ_MTU - FCR_SYNC_TAG_LEN && len == recs_end) {
-				d[len] = (uint8_t)(9 + tu_below(r, 247));
+				d[len] = (uint8_t)(11 + tu_below(r, 245));
 				d[len + 1] = (uint8_t)j;
 				tu_fill_random(r, d + len + 2, j);
 				len += 2 + j;
