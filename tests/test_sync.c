@@ -24,6 +24,7 @@
 #include "fcr_kind_flow.h"
 #include "fcr_kind_redirect.h"
 #include "fcr_kind_route.h"
+#include "fcr_sn.h"
 #include "fcr_sync.h"
 #include "fcr_tables.h"
 #include "test_util.h"
@@ -310,6 +311,72 @@ config_added_on_one_node_appears_on_the_other_within_two_windows(void **state)
 	config(b, 77);
 	run(100, 2);
 	assert_same_config(b, a);
+}
+
+/* A service-node cluster replicates: its members, and each redirect of it
+ * with the member it is on (the peer keeps that member, not a placement
+ * of its own); a move on one node moves the pair on the other. */
+static void
+a_cluster_and_where_its_pairs_are_replicate(void **state)
+{
+	struct fcr_tables *a, *b;
+	uint64_t sme = 0;
+	uint32_t i;
+	int id, ib;
+
+	(void)state;
+	assert_int_equal(fcr_cluster_parse("sme", &sme), 0);
+	run(20, 2);
+	a = nodes[0].t;
+	b = nodes[1].t;
+	for (i = 0; i < 4; i++) {
+		struct fcr_tables *t[2] = { a, b };
+		int n;
+
+		/* every port bound on both (as learned logins would be) */
+		for (n = 0; n < 2; n++) {
+			assert_int_equal(fcr_tables_binding_add(t[n], 10, VI(i), 0x810000 | i,
+								FCR_BIND_STATIC), 0);
+			assert_int_equal(fcr_tables_binding_add(t[n], 10, VT(i), 0x820000 | i,
+								FCR_BIND_STATIC), 0);
+		}
+		assert_true(fcr_sn_add(a->redirects, 10, sme, VI(i), VT(i)) >= 0);
+		fcr_change_mark(a->log, FCR_KIND_SN, &a->redirects->sns->sn[i].sflags, i);
+	}
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(fcr_tables_binding_add(a, 10, H(i), 0x010000 | i, FCR_BIND_STATIC), 0);
+		assert_int_equal(fcr_tables_binding_add(a, 10, T(i), 0x410000 | i, FCR_BIND_STATIC), 0);
+		assert_int_equal(fcr_tables_binding_add(b, 10, H(i), 0x010000 | i, FCR_BIND_STATIC), 0);
+		assert_int_equal(fcr_tables_binding_add(b, 10, T(i), 0x410000 | i, FCR_BIND_STATIC), 0);
+	}
+	id = fcr_redirect_add_cluster(a->redirects, 10, H(0), T(0), sme, 1, 0);
+	assert_true(id >= 0);
+	fcr_change_mark(a->log, FCR_KIND_REDIRECT, &a->redirects->r[id].sflags, (uint32_t)id);
+	run(100, 2);
+	assert_int_equal(b->redirects->sns->count, 4);
+	ib = fcr_redirect_find(b->redirects, 10, H(0), T(0));
+	assert_true(ib >= 0);
+	assert_true(b->redirects->r[ib].cluster == sme && b->redirects->r[ib].restartable);
+	assert_int_equal(b->redirects->r[ib].state, FCR_RS_ACTIVE);
+	assert_int_equal(b->redirects->r[ib].binding[FCR_M_VI] == FCR_BINDING_NONE, 0);
+	assert_true(b->bindings->entry[b->redirects->r[ib].binding[FCR_M_VI]].wwpn ==
+		    a->bindings->entry[a->redirects->r[id].binding[FCR_M_VI]].wwpn);
+	assert_int_equal(b->redirects->sns->sn[b->redirects->r[ib].sn - 1].pairs, 1);
+	/* its member's VT gone on A, the failover time passed: it moves, and
+	 * B hears where to */
+	{
+		uint64_t vt = a->bindings->entry[a->redirects->r[id].binding[FCR_M_VT]].wwpn;
+
+		assert_int_equal(fcr_tables_binding_del(a, 10, vt), 0);
+		fcr_tables_sn(a, 1000, 0);
+		fcr_tables_sn(a, 1001, 0);
+		assert_int_equal(a->st.sn_moves, 1);
+		assert_true(a->bindings->entry[a->redirects->r[id].binding[FCR_M_VT]].wwpn != vt);
+	}
+	run(100, 2);
+	assert_true(b->bindings->entry[b->redirects->r[ib].binding[FCR_M_VI]].wwpn ==
+		    a->bindings->entry[a->redirects->r[id].binding[FCR_M_VI]].wwpn);
+	assert_int_equal(b->redirects->r[ib].state, FCR_RS_ACTIVE);
 }
 
 /* With a configuration store, replication carries what the dataplane
@@ -1347,6 +1414,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wire_records_round_trip),
+		cmocka_unit_test_setup_teardown(a_cluster_and_where_its_pairs_are_replicate, setup2,
+						teardown),
 		cmocka_unit_test_setup_teardown(config_added_on_one_node_appears_on_the_other_within_two_windows, setup2, teardown),
 		cmocka_unit_test_setup_teardown(with_a_store_only_learned_state_is_replicated, setup2_store, teardown),
 		cmocka_unit_test_setup_teardown(many_changes_to_one_flow_in_a_window_cost_one_record, setup2, teardown),

@@ -276,16 +276,17 @@ fcr_redirect_add_cluster(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t 
 	int id = fcr_redirect_find(rt, vlan, host, target);
 	int slot = -ENOENT;
 
-	if (id >= 0) {
-		/* kept where it is when that is a node of the cluster */
+	/* the member a peer (or the state file) says it is on */
+	if (pref_vi != 0)
+		slot = fcr_sn_find(rt, vlan, cluster, pref_vi);
+	if (slot < 0 && id >= 0) {
+		/* kept where it is when that is a member of the cluster */
 		const struct fcr_redirect *r = &rt->r[id];
 
 		slot = fcr_sn_find(rt, vlan, cluster, wwpn_of(rt, r, FCR_M_VI));
 		if (slot >= 0 && rt->sns->sn[slot].vt != wwpn_of(rt, r, FCR_M_VT))
 			slot = -ENOENT;
 	}
-	if (slot < 0 && pref_vi != 0)
-		slot = fcr_sn_find(rt, vlan, cluster, pref_vi);
 	if (slot < 0)
 		slot = fcr_sn_place(rt, vlan, cluster, target, -1,
 				    id >= 0 ? (uint32_t)id : UINT32_MAX);

@@ -110,9 +110,9 @@ int fcr_sn_place(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cl
 		 uint64_t target, int except, uint32_t self);
 
 /*
- * Add a redirect of a cluster: placed (fcr_sn_place), kept on the node it
- * is on when that is a node of the cluster, or on pref_vi's node (a peer's
- * or a restored placement) when that is one. Returns the redirect's id, or
+ * Add a redirect of a cluster: on pref_vi's member (a peer's placement)
+ * when that is one of the cluster, else kept on the member it is on when
+ * that is one, else placed (fcr_sn_place). Returns the redirect's id, or
  * what fcr_sn_place refuses with (-ENOENT, -EBUSY), or what
  * fcr_redirect_add returns.
  */
