@@ -152,6 +152,8 @@ fcr_sn_set(struct fcr_redirect_table *rt, uint32_t id, int slot)
 }
 
 static enum fcr_sn_state judge(const struct fcr_redirect_table *rt, struct fcr_sn *s);
+static int port_bound(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t w,
+		      uint32_t *logins);
 
 /* Tiebreak among nodes of equal load: a hash of the target and the VI, so
  * that targets spread and the choice does not depend on slots' order. */
@@ -209,7 +211,7 @@ better(const struct fcr_sn_table *st, int a, int b, uint64_t aff_vt, uint64_t ta
 
 int
 fcr_sn_place(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluster,
-	     uint64_t target, int except, uint32_t self)
+	     uint64_t target, int except, uint32_t self, uint64_t near_vt)
 {
 	const struct fcr_sn_table *st = rt->sns;
 	uint32_t t = fcr_binding_get(rt->bindings, vlan, target, 0);
@@ -231,6 +233,8 @@ fcr_sn_place(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluste
 		if (st->sn[s].state == FCR_SN_UP)
 			break;
 	}
+	if (aff_vt == 0)
+		aff_vt = near_vt;
 	for (i = 0; i < FCR_SN_MAX; i++) {
 		const struct fcr_sn *s = &st->sn[i];
 
@@ -289,7 +293,7 @@ fcr_redirect_add_cluster(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t 
 	}
 	if (slot < 0)
 		slot = fcr_sn_place(rt, vlan, cluster, target, -1,
-				    id >= 0 ? (uint32_t)id : UINT32_MAX);
+				    id >= 0 ? (uint32_t)id : UINT32_MAX, 0);
 	if (slot < 0)
 		return slot;
 	id = fcr_redirect_add(rt, vlan, host, target, rt->sns->sn[slot].vi,
@@ -312,7 +316,13 @@ static int
 move(struct fcr_redirect_table *rt, uint32_t id, int from)
 {
 	struct fcr_redirect *r = &rt->r[id];
-	int to = fcr_sn_place(rt, r->vlan, r->cluster, wwpn_of(rt, r, FCR_M_TARGET), from, id);
+	const struct fcr_sn *f = &rt->sns->sn[from];
+	uint32_t logins = 0;
+	/* its VI gone and its VT there: another VI of the same node first */
+	uint64_t near = f->state == FCR_SN_UNBOUND && port_bound(rt, f->vlan, f->vt, &logins) ?
+				f->vt : 0;
+	int to = fcr_sn_place(rt, r->vlan, r->cluster, wwpn_of(rt, r, FCR_M_TARGET), from, id,
+			      near);
 	struct fcr_note n = { .kind = FCR_NOTE_SN_MOVED, .vlan = r->vlan, .redirect = id,
 			      .wwpn = wwpn_of(rt, r, FCR_M_HOST), .cluster = r->cluster,
 			      .other_wwpn = rt->sns->sn[from].vi };
@@ -423,30 +433,6 @@ judge(const struct fcr_redirect_table *rt, struct fcr_sn *s)
 	return s->latched ? FCR_SN_STALLED : FCR_SN_UP;
 }
 
-/* A VT that does not answer one member's pair is the node's: every member
- * of its VT counts the node's stalled pairs. */
-static void
-node_stalls(struct fcr_sn_table *st)
-{
-	uint32_t own[FCR_SN_MAX], i, j;
-
-	for (i = 0; i < FCR_SN_MAX; i++)
-		own[i] = st->sn[i].stalled;
-	for (i = 0; i < FCR_SN_MAX; i++) {
-		struct fcr_sn *s = &st->sn[i];
-
-		if (!s->in_use || own[i] == 0)
-			continue;
-		for (j = 0; j < FCR_SN_MAX; j++) {
-			struct fcr_sn *o = &st->sn[j];
-
-			if (j != i && o->in_use && o->vlan == s->vlan && o->cluster == s->cluster &&
-			    o->vt == s->vt)
-				o->stalled += own[i];
-		}
-	}
-}
-
 /* Frames on a rule's entry, every worker's. */
 static uint64_t
 rule_frames(const struct fcr_redirect_table *rt, uint64_t key)
@@ -490,11 +476,7 @@ fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms
 		restartable[r->sn - 1] += r->restartable;
 		if (count_frames && r->nb_keys == FCR_REDIRECT_KEYS && !r->blocking)
 			frames[r->sn - 1] += rule_frames(rt, r->key[0]) + rule_frames(rt, r->key[3]);
-		any |= r->live.stalled;
 	}
-	if (any)
-		node_stalls(st);
-	any = 0;
 	st->moving = 0;
 	for (i = 0; i < FCR_SN_MAX; i++) {
 		struct fcr_sn *s = &st->sn[i];

@@ -51,7 +51,9 @@ struct fcr_sn {
 	uint64_t since_ms;      /* when its state last changed */
 	uint32_t pairs;         /* redirects placed on it */
 	uint32_t node_pairs;    /* on its node: every member with its VT */
-	uint32_t stalled;       /* pairs on its node (its VT) finding it not answering */
+	/* its pairs finding it not answering: the member's, not its node's, as
+	 * a VT stalls for one member's VI gone (its I/O queued for another) */
+	uint32_t stalled;
 	/* found not answering: it stays so, though its pairs moved away and
 	 * nothing looks any more, until its VI or VT logs in again (the
 	 * service node restarted: latch_logins, their logins then) or an
@@ -102,12 +104,13 @@ int fcr_sn_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluster, u
 /* Where a redirect of (vlan, cluster) to target goes now (self: its id,
  * UINT32_MAX for a new one; not member `except`, -1: any): a member whose
  * VI carries no other pair to the target, up first, then on the node (VT)
- * of the target's other pairs, then with the fewest pairs. When it must
+ * of the target's other pairs (none: on near_vt's, 0: any), then with the
+ * fewest pairs. When it must
  * move (except >= 0), an up member only. A slot, or -ENOENT (no member on
  * vlan, none up to move to), -EBUSY (every member's VI carries a pair to
  * the target already). */
 int fcr_sn_place(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluster,
-		 uint64_t target, int except, uint32_t self);
+		 uint64_t target, int except, uint32_t self, uint64_t near_vt);
 
 /*
  * Add a redirect of a cluster: on pref_vi's member (a peer's placement)

@@ -254,8 +254,9 @@ class FcredirectJoiner(lab.Joiner):
         out = self.query("redirect list")
         rs = []
         for l in out.splitlines():
+            # a redirect of a service-node cluster names it after its member
             m = re.search(r"host ([0-9a-f:]{23}) target ([0-9a-f:]{23}) vi ([0-9a-f:]{23}) "
-                          r"vt ([0-9a-f:]{23})\s+(\w+)", l)
+                          r"vt ([0-9a-f:]{23})(?: cluster \S+(?: restartable)?)?\s+(\w+)", l)
             if not m:
                 continue
             d = dict(line=l, host=m.group(1), target=m.group(2), vi=m.group(3), vt=m.group(4),

@@ -735,6 +735,18 @@ def sn_path_on_multipath(sn, vdisk):
     return sn.run("dmsetup table %s" % CRYPT).strip(), sectors
 
 
+def sn_follow_vi(sn, ifname, sectors):
+    """The SN's side of a VI change, in the background: once the disk of the
+    VI on ifname (the target's LUN, reached as the host) is there, the
+    multipath device's path is it; /tmp/vi2.disk then names it."""
+    sn.run("rm -f /tmp/vi2.*; (while :; do d=$(fcr_disk %s); "
+           "[ -n \"$d\" ] && [ \"$(cat /sys/block/$d/size 2>/dev/null)\" = %s ] && break; "
+           "sleep 0.2; done; dmsetup suspend --noflush fcrmp && dmsetup load fcrmp --table "
+           "\"0 %s multipath 1 queue_if_no_path 0 1 1 round-robin 0 1 1 /dev/$d 1\" && "
+           "dmsetup resume fcrmp && echo $d > /tmp/vi2.disk) > /tmp/vi2.log 2>&1 &"
+           % (ifname, sectors, sectors))
+
+
 def scenario_g(c, R, timings):
     """A new VI for the redirect while the host writes and reads: the pair
     drains on the old rules, the old VI and the new one are told to log in
@@ -758,14 +770,7 @@ def scenario_g(c, R, timings):
     # waits in the multipath device for the new VI's disk)
     sn.run("for r in /sys/class/net/eth0/ctlr_*/host*/rport-*/fc_remote_ports/rport-*; do "
            "[ -e $r/fast_io_fail_tmo ] && echo 2 > $r/fast_io_fail_tmo; done; true")
-    # the SN's side of a VI change: once the new VI's disk (the target's LUN,
-    # reached as the host) is there, the multipath device's path is it
-    sn.run("rm -f /tmp/vi2.*; (while :; do d=$(fcr_disk eth2); "
-           "[ -n \"$d\" ] && [ \"$(cat /sys/block/$d/size 2>/dev/null)\" = %s ] && break; "
-           "sleep 0.2; done; dmsetup suspend --noflush fcrmp && dmsetup load fcrmp --table "
-           "\"0 %s multipath 1 queue_if_no_path 0 1 1 round-robin 0 1 1 /dev/$d 1\" && "
-           "dmsetup resume fcrmp && echo $d > /tmp/vi2.disk) > /tmp/vi2.log 2>&1 &"
-           % (sectors, sectors))
+    sn_follow_vi(sn, "eth2", sectors)
     w = CutoverWatch(R, ((host, "eth0"), (tgt, "eth0"), (sn, "eth1"), (sn, "eth2")))
     st0, cut0 = w.st0, w.cut0
     # what reaches the target and leaves it, headers only: printed when it

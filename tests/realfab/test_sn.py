@@ -19,6 +19,23 @@ application answers above FIP, and the cleartext guard (fcredirect run with
        is never answered): `redirect list` says the service node is not
        answering (sn_stalls 1, logged); the mapping resumed, the VT answers,
        the host's read completes (sn_answering 1);
+  cluster the redirect named again as one of a cluster of two members
+       (the VI on eth0 and the VT; a second VI on eth2 with the same VT:
+       the service node's I/O on a multipath device whose path it moves to
+       the disk of whichever VI has it): it stays where it is; then the
+       first member is killed (its VI's link dead: no logout) while the
+       host reads its pattern back over and over: its VT's answers stop
+       (the I/O waits for a VI), the member is found not answering (or
+       unbound: the FCF's keep-alive timer), and after --sn-failover-ms
+       the pair moves to the second member through the exchange-safe
+       cutover (sn_moves 1, logged, `service-node list`); the second VI
+       is zoned with the target once the pair is on it (a standby VI that
+       logged in to the target as itself before would keep the empty scan
+       the target gave it: docs/deployment.md); the host's reads ride it
+       out (every round completes and matches, the disk never offlined,
+       4 MiB written afterwards read back identical), its pattern is never
+       in cleartext at the target, and the FCF timed out the killed VI
+       alone;
   clear the service node stops encrypting (its VT's mapping made linear
        over the VI's disk under the host's feet: the host's data now goes
        to the target as it came) and the host writes a new pattern: the
@@ -33,6 +50,7 @@ Root, KVM-less QEMU (TCG). Ends with "N passed, M failed".
 import os
 import re
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -63,6 +81,89 @@ def scenario_hung(c, R):
     host.wait_guest("grep -q done /tmp/hung.dd", lab.DEADLINE, "the host's read")
     out = host.run("cat /tmp/hung.dd")
     c.check("hung: the host's read completes", "1+0 records in" in out, out)
+
+
+def member_line(j, vi):
+    for line in j.query("service-node list").splitlines():
+        if (" vi %s " % vi.lower()) in line:
+            return line
+    return ""
+
+
+def scenario_cluster(c, R, timings):
+    j, sn, tgt, host, fcf = R.j, R.sn, R.tgt, R.host, R.fcf
+    vi, vt, vi2 = sn.nics[0], sn.nics[1], sn.nics[2]
+    table, sectors = tf.sn_path_on_multipath(sn, R.vdisk)
+    c.check("cluster: the SN's crypt mapping is over a multipath device on the VI's disk",
+            " 254:" in table, table)
+    sn.fcoe_up("eth2")
+    sn.wait_online(ifname="eth2")
+    fcf.wait_port(vi2.wwpn_text, fcp=True, scr=True)
+    lab.wait_for(lambda: (0, vi2.wwpn_text) in j.bindings(), lab.DEADLINE,
+                 "the second member's VI bound at fcredirect")
+    cut0 = j.fwd_stats()["tables"].get("cutovers", 0)
+    for v in (vi, vi2):
+        j.cmd("service-node add cluster sme vlan 0 vi %s vt %s" % (v.wwpn_text, vt.wwpn_text))
+    j.cmd("redirect add vlan 0 host %s target %s cluster sme restartable" % (
+        host.wwpn_text, tgt.wwpn_text))
+    rd = j.redirect(host.wwpn_text)
+    st = j.fwd_stats()
+    c.check("cluster: named as one of the cluster, the redirect stays on its member (no "
+            "cutover)", rd["state"] == "active" and rd["vi"] == vi.wwpn_text.lower() and
+            "cluster sme restartable" in rd["line"] and
+            st["tables"].get("cutovers", 0) == cut0, rd["line"])
+    # the service node's side: the old VI's disk fails fast once its path is
+    # gone, and the multipath device takes the new VI's disk once it is there
+    sn.run("for r in /sys/class/net/eth0/ctlr_*/host*/rport-*/fc_remote_ports/rport-*; do "
+           "[ -e $r/fast_io_fail_tmo ] && echo 2 > $r/fast_io_fail_tmo; done; true")
+    tf.sn_follow_vi(sn, "eth2", sectors)
+    w = tf.CutoverWatch(R, ((host, "eth0"), (tgt, "eth0"), (sn, "eth1"), (sn, "eth2")))
+    # the host reads across the kill (each read compared with the pattern):
+    # a write in flight to the target when the member's VI dies wedges the
+    # rig's LIO target once the second VI logs in as the host (tcm_fc never
+    # frees a write it was told to abort: README.md, "Restarts")
+    loop = tf.IoLoop(host, reads_only=True)
+    loop.wait_more(1, "the host's first I/O round")
+    t = time.monotonic()
+    # killed: its VI's link goes dead (no LOGO: a crash, a pulled cable); the
+    # FCF's keep-alive timer ends it, then fcredirect's
+    sn.run("ip link set eth0 down")
+    lab.wait_for(lambda: (lambda r: r and r["vi"] == vi2.wwpn_text.lower())(
+        j.redirect(host.wwpn_text)), lab.DEADLINE, "the pair moved to the second member")
+    # the second VI may reach the target now (as the host: the pair is on it)
+    fcf.set_zones([[vi.wwpn_text, tgt.wwpn_text], [vi2.wwpn_text, tgt.wwpn_text],
+                   [host.wwpn_text, tgt.wwpn_text]])
+    rd = j.wait_redirect(host.wwpn_text, "active")
+    timings["cluster_move"] = time.monotonic() - t
+    st = j.fwd_stats()
+    c.check("cluster: the first member killed, the pair moved to the second (sn_moves 1)",
+            st["tables"].get("sn_moves") == 1, "%s; %s" % (rd["line"], tf.fcr_stats_line(st)))
+    c.check("cluster: logged", bool(j.log_lines("moved from the service node of vi %s" %
+                                                vi.wwpn_text.lower())), "no line")
+    a, b = member_line(j, vi.wwpn_text), member_line(j, vi2.wwpn_text)
+    c.check("cluster: service-node list: the first member down (unbound, or not answering "
+            "first), moved_out 1; the second up, 1 pair, moved_in 1",
+            (" unbound " in a or " not-answering " in a) and "moved_out 1" in a and " up " in b and " pairs 1 " in b and
+            "moved_in 1" in b, "%s\n%s" % (a, b))
+    sn.wait_guest("[ -f /tmp/vi2.disk ]", lab.DEADLINE, "the SN's disk on the second VI")
+    R.vdisk = sn.run("cat /tmp/vi2.disk").strip()
+    loop.wait_more(3, "three I/O rounds after the move")
+    timings["cluster_3_reads"] = time.monotonic() - t
+    rp = tgt.run("fcr_rports")
+    c.check("cluster: the target never had the second VI as a remote port (it logged in as "
+            "the host)", "0x%016x" % vi2.wwpn not in rp, rp.strip().replace("\n", "; "))
+    tf.check_loop_rode_out(c, "cluster", loop, host, timings, "move")
+    nums = tf.sample_numbers(loop.start, loop.size)
+    n = tf.found_in_file(tgt, "/tmp/lun0.img", nums)
+    c.check("cluster: the loop's pattern is never in cleartext in the target's backing file",
+            n == 0, "%d of %d numbers found" % (n, len(nums)))
+    fcf_ka = tf.fcf_timeouts(fcf)
+    c.check("cluster: the FCF timed out the killed VI and no other ENode",
+            fcf_ka == w.fcf_ka0 + 1, "%d -> %d" % (w.fcf_ka0, fcf_ka))
+    for (gname, ifn), before in w.splits0.items():
+        after = tf.split_counts(w.guests[gname], ifn)
+        c.check("cluster: %s %s counted no frame of an exchange it never saw" % (gname, ifn),
+                after == before, "%s -> %s" % (before, after))
 
 
 def scenario_clear(c, R):
@@ -117,6 +218,7 @@ def main():
                     "added      mean" in out, out)
             if R.ok_b:
                 scenario_hung(c, R)
+                scenario_cluster(c, R, timings)
                 scenario_clear(c, R)
         tf.in_redirected_lab(c, binary, body,
                              extra=["--cleartext-guard", "drop", "--cleartext-sample", "1",
