@@ -17,10 +17,11 @@ through it:
     after --sn-failover-ms the restartable pair (H1's) moves to the other
     node (a cutover), counted and logged, and its frames reach the other
     VT; the pair that is not restartable (H2's) stays, dropping its frames;
-  * the other node hangs (the host's command is never answered): it is
-    not answering, H1's pair has no node up to move to: said once
-    (sn_failovers_stuck); the first node's VT logs in again: H1's pair
-    moves back to it and H2's is active again;
+  * the other node's VT hangs (the host's command is never answered): H1's
+    member is not answering (a stall is the member's), H1's pair moves to
+    the node's other VI; unanswered there too, it has no member up to
+    move to: said once (sn_failovers_stuck); the first node's VT logs in
+    again: H1's pair moves back to it and H2's is active again;
   * `save config` names the cluster, not the node;
   * a redirect of a cluster with no node on the VLAN is refused.
 
@@ -139,15 +140,29 @@ def main():
                 and not lab.ports[fl.SN].matching(lambda f: f["ox_id"] == 0x6003),
                 "and reaches neither the target nor a service node")
 
-        print("the other node hangs")
+        print("the other node's VT hangs")
+        first_vi = placed_on(lab, H1)[0]
         st[H1].send(FCIDS[T], payload=b"\0" * 32, ox_id=0x6004, r_ctl=FCP_CMND)
         got = lab.ports[fl.SN].wait(lambda f: f["ox_id"] == 0x6004)
         t.check(got is not None, "H1's command reaches the VT; it never answers")
-        ok, _, line = lab.node.poll("service-node list",
-                                    lambda o: " not-answering " in o, 30, 0.05)
-        t.check(ok, "service-node list: the node is not answering", line)
+        ok, _, line = lab.node.poll(
+            "service-node list", lambda o: re.search(r" vi %s vt %s not-answering " % (
+                first_vi, W(b)), o), 30, 0.05)
+        t.check(ok, "service-node list: H1's member is not answering (its other VI's "
+                "member is up: a stall is the member's)", line)
+        ok, _, line = lab.node.poll("redirect list", lambda o: re.search(
+            r" vi (?!%s)\S+ vt %s cluster sme restartable active " % (first_vi, W(b)), o),
+            30, 0.05)
+        t.check(ok and lab.wait_stat("sn_moves", 2) == 2,
+                "H1's pair moved to the node's other VI (sn_moves 2)", line)
+        st[H1].send(FCIDS[T], payload=b"\0" * 32, ox_id=0x6006, r_ctl=FCP_CMND)
+        got = lab.ports[fl.SN].wait(lambda f: f["ox_id"] == 0x6006)
+        ok, _, out = lab.node.poll("service-node list",
+                                   lambda o: o.count(" not-answering ") == 2, 30, 0.05)
+        t.check(got is not None and ok, "its next command unanswered there too: both of the "
+                "node's members not answering", out)
         t.check(lab.wait_stat("sn_failovers_stuck", 1) == 1,
-                "no node up to move H1's pair to: sn_failovers_stuck 1")
+                "no member up to move H1's pair to: sn_failovers_stuck 1")
         t.check(lab.node.logged("no other node of the cluster is up", timeout=10),
                 "logged", lab.node.log_tail())
 
@@ -158,8 +173,8 @@ def main():
                                                       r"id" % W(a), o)) == 2, 30, 0.05)
         t.check(st[a] is not None and ok,
                 "H1's pair moves to it, H2's is active on it again", out)
-        t.check(lab.stat("sn_moves") == 2 and lab.stat("sn_failovers_stuck") == 1,
-                "sn_moves 2, sn_failovers_stuck still 1")
+        t.check(lab.stat("sn_moves") == 3 and lab.stat("sn_failovers_stuck") == 1,
+                "sn_moves 3, sn_failovers_stuck still 1")
         reaches_vt(lab, t, st[H2], a, 0x6005, "H2's frame reaches the node's VT again")
 
         print("save config")

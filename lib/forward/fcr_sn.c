@@ -155,7 +155,7 @@ static enum fcr_sn_state judge(const struct fcr_redirect_table *rt, struct fcr_s
 static int port_bound(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t w,
 		      uint32_t *logins);
 
-/* Tiebreak among nodes of equal load: a hash of the target and the VI, so
+/* Tiebreak among members of equal load: a hash of the target and the VI, so
  * that targets spread and the choice does not depend on slots' order. */
 static uint64_t
 mix(uint64_t a, uint64_t b)
@@ -252,7 +252,7 @@ fcr_sn_place(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluste
 	return best >= 0 ? best : any ? -EBUSY : -ENOENT;
 }
 
-/* Put redirect id on node `slot`: its VI and VT become the node's, through
+/* Put redirect id on member `slot`: its VI and VT become the member's, through
  * a cutover when it had others (fcr_redirect_add). */
 static int
 put_on(struct fcr_redirect_table *rt, uint32_t id, int slot)
@@ -310,7 +310,7 @@ fcr_redirect_add_cluster(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t 
 	return id;
 }
 
-/* Move redirect id off its node to another of its cluster (none: stays).
+/* Move redirect id off its member to another of its cluster (none: stays).
  * Returns 1 when it moved. */
 static int
 move(struct fcr_redirect_table *rt, uint32_t id, int from)
@@ -414,7 +414,7 @@ port_bound(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t w, uint3
 	return rt->bindings->entry[b].fcid != FCR_FCID_NONE;
 }
 
-/* A node's state from its ports and its pairs' liveness. */
+/* A member's state from its ports and its pairs' liveness. */
 static enum fcr_sn_state
 judge(const struct fcr_redirect_table *rt, struct fcr_sn *s)
 {

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Service-node clusters. A service node is one (VI, VT) pair of WWPNs on a
- * VLAN; a cluster is the service nodes an operator names alike. A
- * redirect may name a cluster instead of a VI and a VT: it is placed on
- * one of its nodes, by target (every redirect of a target, in a cluster,
- * on the node its other redirects of that target use, so one target's I/O
- * stays on one node), else on the up node with the fewest pairs. A node is
- * up when its VI and VT are logged in and no pair on it found it not
- * answering (fcr_liveness.h) since they last logged in; down for `failover` ms, the pairs of its
- * restartable redirects move to another up node of the cluster, each
+ * Service-node clusters. A member is a VI and its node's VT, on a VLAN; a
+ * node (a VT) serving several hosts of one target has a member per VI, as
+ * the target's frames to a VI are rewritten back to one host by (VI,
+ * target). A cluster is the members an operator names alike. A redirect
+ * may name a cluster instead of a VI and a VT: it is placed on a member
+ * whose VI carries no other pair to its target, by target (on the node its
+ * target's other pairs of the cluster are on, so one target's I/O stays on
+ * one node), else on the up node with the fewest pairs. A member is up
+ * when its VI and VT are logged in and no pair on it found it not
+ * answering (fcr_liveness.h) since they last logged in; down for the
+ * failover time, the pairs of its restartable redirects move to other up
+ * members (one whose VI alone went: another VI of its node first), each
  * through the exchange-safe cutover (fcr_cutover.h), and never move back
- * by themselves. A redirect that is not restartable stays on its node and
- * fails closed, as one naming its VI and VT does. Deleting a node moves
- * its pairs (the operator's word); the last node of a cluster keeps them.
+ * by themselves. A redirect that is not restartable stays on its member
+ * and fails closed, as one naming its VI and VT does. Deleting a member
+ * moves its pairs (the operator's word); the last of a cluster keeps them.
  * The tables lcore's only.
  */
 #ifndef FCR_SN_H
@@ -20,7 +23,7 @@
 
 #include <stdint.h>
 
-/* Service nodes the tables hold, every cluster and VLAN together. */
+/* Members the tables hold, every cluster and VLAN together. */
 #define FCR_SN_MAX 1024
 
 /* A cluster's name: 1 to 8 of [A-Za-z0-9._-], kept as a number (its
@@ -59,9 +62,9 @@ struct fcr_sn {
 	 * service node restarted: latch_logins, their logins then) or an
 	 * operator adds it again */
 	uint8_t latched;
-	uint8_t stuck_told;     /* a failover that found no up node, said */
+	uint8_t stuck_told;     /* a failover that found no up member, said */
 	uint32_t latch_logins;
-	uint64_t moved_in;      /* pairs moved to it from another node */
+	uint64_t moved_in;      /* pairs moved to it from another member */
 	uint64_t moved_out;     /* pairs moved from it */
 	/* frames its pairs' hosts sent and got on their rules, as of the
 	 * last look (once a second), and the rate then */
@@ -73,11 +76,11 @@ struct fcr_sn {
 struct fcr_sn_table {
 	struct fcr_sn sn[FCR_SN_MAX];
 	uint32_t count;
-	uint32_t moving;        /* restartable pairs on a down node, as of the last tick */
-	uint64_t now_ms;        /* the last tick's time: a new node's since */
-	uint64_t counted_ms;    /* when the nodes' frames were last counted */
+	uint32_t moving;        /* restartable pairs on a down member, as of the last tick */
+	uint64_t now_ms;        /* the last tick's time: a new member's since */
+	uint64_t counted_ms;    /* when the members' frames were last counted */
 	uint64_t moves;         /* pairs moved, since the start */
-	uint64_t stuck;         /* failovers that found no up node to move to */
+	uint64_t stuck;         /* failovers that found no up member to move to */
 };
 
 struct fcr_redirect_table;
@@ -92,12 +95,12 @@ int fcr_sn_find(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t clu
 int fcr_sn_ports_taken(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluster,
 		       uint64_t vi, uint64_t vt, uint64_t *other);
 
-/* Add a service node, or give one its new VT (its pairs then move to the
+/* Add a member, or give one its new VT (its pairs then move to the
  * new VT, each through a cutover). Returns the slot, or -EINVAL (its VI or
- * VT is another node's port), -ENOSPC. */
+ * VT is another member's port: fcr_sn_ports_taken), -ENOSPC. */
 int fcr_sn_add(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluster, uint64_t vi,
 	       uint64_t vt);
-/* Remove one: its pairs move to the cluster's best other node, if it has
+/* Remove one: its pairs move to the cluster's best other member, if it has
  * one. 0 or -ENOENT. */
 int fcr_sn_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluster, uint64_t vi);
 
@@ -123,13 +126,13 @@ int fcr_redirect_add_cluster(struct fcr_redirect_table *rt, uint16_t vlan, uint6
 			     uint64_t target, uint64_t cluster, int restartable,
 			     uint64_t pref_vi);
 
-/* The redirect's node changed (slot, or -1: none); its counts follow. */
+/* The redirect's member changed (slot, or -1: none); the counts follow. */
 void fcr_sn_set(struct fcr_redirect_table *rt, uint32_t id, int slot);
 
 /*
- * Every node looked at (now: ms): its state from its ports and its pairs;
+ * Every member looked at (now: ms): its state from its ports and its pairs;
  * one down for failover_ms has its restartable pairs moved. Counts pairs,
- * and, once a second, each node's frames and rate. Returns the pairs
+ * and, once a second, each member's frames and rate. Returns the pairs
  * moved.
  */
 unsigned int fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms);
