@@ -172,8 +172,10 @@ def main():
               vals.get(("fcredirect_service_node_state", sn % ('state="up",', SN_VI, SN_VT)))
               == 0 and
               vals.get(("fcredirect_service_node_pairs", sn % ("", SN_VI, SN_VT))) == 1 and
-              vals.get(("fcredirect_service_node_moved_in_total", sn % ("", SN_VI, SN_VT))) == 0,
-              "the cluster member: state unbound 1, up 0; pairs 1; moved_in 0",
+              vals.get(("fcredirect_service_node_moved_in_total", sn % ("", SN_VI, SN_VT))) == 0
+              and vals.get(("fcredirect_service_node_frames_total", sn % ("", SN_VI, SN_VT)))
+              == 0,
+              "the cluster member: state unbound 1, up 0; pairs 1; moved_in 0, frames 0",
               "\n".join(line for line in body.splitlines() if "service_node" in line))
         if PROMTOOL is None:
             check(False, "promtool is installed (Debian package prometheus)")

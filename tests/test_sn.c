@@ -187,6 +187,25 @@ pairs_are_placed_by_target_then_by_load(void **state)
 	assert_int_equal(rt->r[r1].state, FCR_RS_ACTIVE);
 	assert_int_equal(rt->r[r2].state, FCR_RS_ACTIVE);
 	assert_int_equal(rule_did(t, 0x010001, 0x410001), vt_of(t, r1) == AVT ? 0x810002 : 0x820002);
+	/* its member's frames: counted from its first look on, a tenth of the
+	 * redirects a tick, published at a pass's end with the rate */
+	{
+		int idx = fcr_flow_find(t->flows, rt->r[r1].key[0]);
+		const struct fcr_sn *m = node(t, vi_of(t, r1));
+		unsigned int k;
+
+		assert_true(idx >= 0);
+		t->flows->counters[0][idx].frames += 100; /* its past: not the member's */
+		for (k = 0; k < 20; k++)
+			fcr_tables_sn(t, 1100 + 100 * k, FAILOVER);
+		assert_int_equal(m->frames, 0);
+		t->flows->counters[0][idx].frames += 50;
+		/* a pass is ten ticks: published within two passes */
+		for (k = 0; k < 20 && m->frames == 0; k++)
+			fcr_tables_sn(t, 3100 + 100 * k, FAILOVER);
+		assert_int_equal(m->frames, 50);
+		assert_int_equal(m->rate, 50); /* 50 frames in the pass's 1000 ms */
+	}
 	/* named again: it stays where it is */
 	assert_int_equal(fcr_redirect_add_cluster(rt, V, H1, T1, cluster("sme"), 1, 0), r1);
 	assert_int_equal(node(t, vi_of(t, r1))->pairs, 1);

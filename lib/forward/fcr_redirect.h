@@ -112,6 +112,7 @@ struct fcr_redirect {
 	uint64_t cluster;
 	uint8_t restartable;
 	uint32_t sn;
+	uint64_t sn_frames;          /* its rules' host frames at its member's last look */
 };
 
 enum {

@@ -147,6 +147,7 @@ fcr_sn_set(struct fcr_redirect_table *rt, uint32_t id, int slot)
 	if (r->sn != 0)
 		count_pair(rt->sns, (int)r->sn - 1, -1);
 	r->sn = slot < 0 ? 0 : (uint32_t)slot + 1;
+	r->sn_frames = UINT64_MAX; /* counted from its next look on */
 	if (slot >= 0)
 		count_pair(rt->sns, slot, 1);
 }
@@ -449,8 +450,11 @@ unsigned int
 fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms)
 {
 	struct fcr_sn_table *st = rt->sns;
-	int count_frames = now_ms - st->counted_ms >= 1000;
-	uint64_t frames[FCR_SN_MAX];
+	/* the members' frames: a tenth of the redirects a tick, so that no
+	 * tick takes a pass of hash lookups over them all; published when a
+	 * pass ends (about a second) */
+	uint32_t slice = rt->capacity / 10 + 1, lo = st->frames_pos, hi = lo + slice;
+	int count_frames = hi >= rt->capacity;
 	uint32_t restartable[FCR_SN_MAX];
 	uint8_t fail[FCR_SN_MAX];
 	unsigned int moved = 0;
@@ -460,22 +464,27 @@ fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms
 	st->now_ms = now_ms;
 	if (st->count == 0)
 		return 0;
-	if (count_frames)
-		st->counted_ms = now_ms;
+	st->frames_pos = count_frames ? 0 : hi;
 	for (i = 0; i < FCR_SN_MAX; i++) {
 		st->sn[i].stalled = 0;
-		frames[i] = 0;
 		restartable[i] = 0;
 	}
 	for (id = 0; id < rt->capacity; id++) {
-		const struct fcr_redirect *r = &rt->r[id];
+		struct fcr_redirect *r = &rt->r[id];
 
 		if (!r->in_use || r->sn == 0)
 			continue;
 		st->sn[r->sn - 1].stalled += r->live.stalled;
 		restartable[r->sn - 1] += r->restartable;
-		if (count_frames && r->nb_keys == FCR_REDIRECT_KEYS && !r->blocking)
-			frames[r->sn - 1] += rule_frames(rt, r->key[0]) + rule_frames(rt, r->key[3]);
+		if (id >= lo && id < hi && r->nb_keys == FCR_REDIRECT_KEYS && !r->blocking) {
+			uint64_t f = rule_frames(rt, r->key[0]) + rule_frames(rt, r->key[3]);
+
+			/* the frames since its last look on this member (none at
+			 * the first: a pair moved in brings its whole past) */
+			if (r->sn_frames != UINT64_MAX && f >= r->sn_frames)
+				st->sn[r->sn - 1].frames_acc += f - r->sn_frames;
+			r->sn_frames = f;
+		}
 	}
 	st->moving = 0;
 	for (i = 0; i < FCR_SN_MAX; i++) {
@@ -489,10 +498,9 @@ fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms
 		if (count_frames) {
 			uint64_t ms = now_ms - s->frames_ms;
 
-			/* a pair that moved away takes its frames along: no rate below 0 */
-			s->rate = ms != 0 && frames[i] >= s->frames ?
-					  (frames[i] - s->frames) * 1000 / ms : 0;
-			s->frames = frames[i];
+			s->rate = ms != 0 ? s->frames_acc * 1000 / ms : 0;
+			s->frames += s->frames_acc;
+			s->frames_acc = 0;
 			s->frames_ms = now_ms;
 		}
 		now = judge(rt, s);

@@ -66,9 +66,11 @@ struct fcr_sn {
 	uint32_t latch_logins;
 	uint64_t moved_in;      /* pairs moved to it from another member */
 	uint64_t moved_out;     /* pairs moved from it */
-	/* frames its pairs' hosts sent and got on their rules, as of the
-	 * last look (once a second), and the rate then */
+	/* frames its pairs' hosts sent and got on their rules while on it,
+	 * counted in passes over the redirects (about a second: a tenth a
+	 * tick); the last pass's rate, and the pass under way's frames */
 	uint64_t frames;
+	uint64_t frames_acc;
 	uint64_t rate;          /* frames per second */
 	uint64_t frames_ms;     /* when frames was counted */
 };
@@ -78,7 +80,7 @@ struct fcr_sn_table {
 	uint32_t count;
 	uint32_t moving;        /* restartable pairs on a down member, as of the last tick */
 	uint64_t now_ms;        /* the last tick's time: a new member's since */
-	uint64_t counted_ms;    /* when the members' frames were last counted */
+	uint32_t frames_pos;    /* where the pass counting frames goes on */
 	uint64_t moves;         /* pairs moved, since the start */
 	uint64_t stuck;         /* failovers that found no up member to move to */
 };
@@ -132,7 +134,7 @@ void fcr_sn_set(struct fcr_redirect_table *rt, uint32_t id, int slot);
 /*
  * Every member looked at (now: ms): its state from its ports and its pairs;
  * one down for failover_ms has its restartable pairs moved. Counts pairs,
- * and, once a second, each member's frames and rate. Returns the pairs
+ * and each member's frames and rate, a tenth of the redirects a tick. Returns the pairs
  * moved.
  */
 unsigned int fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms);

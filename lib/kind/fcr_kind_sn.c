@@ -173,6 +173,8 @@ fields(struct fcr_tables *t, uint32_t idx, struct fcr_field *f, int *config)
 	f[n++] = (struct fcr_field){ .name = "pairs", .flags = FCR_FIELD_NUM, .num = s->pairs };
 	f[n++] = (struct fcr_field){ .name = "frames_per_s", .flags = FCR_FIELD_NUM,
 				     .num = s->rate };
+	f[n++] = (struct fcr_field){ .name = "frames", .flags = FCR_FIELD_NUM | FCR_FIELD_DATA,
+				     .num = s->frames };
 	f[n++] = (struct fcr_field){ .name = "moved_in", .flags = FCR_FIELD_NUM,
 				     .num = s->moved_in };
 	f[n++] = (struct fcr_field){ .name = "moved_out", .flags = FCR_FIELD_NUM,
