@@ -420,10 +420,13 @@ deleting_a_node_moves_its_pairs_and_the_last_keeps_them(void **state)
 	assert_int_equal(rt->sns->count, 0);
 	assert_int_equal(rt->r[r1].sn, 0);
 	assert_int_equal(rt->r[r1].state, FCR_RS_ACTIVE);
-	/* a member again, with a new VT: the pair on it follows */
+	/* a member again: the pair goes on it at the next look */
 	assert_true(fcr_sn_add(rt, V, cluster("sme"), AVI, AVT) >= 0);
-	assert_int_equal(fcr_redirect_add_cluster(rt, V, H1, T1, cluster("sme"), 0, 0), r1);
+	fcr_tables_sn(t, 5000, FAILOVER);
 	assert_true(vi_of(t, r1) == AVI);
+	assert_int_equal(node(t, AVI)->pairs, 1);
+	assert_int_equal(fcr_redirect_add_cluster(rt, V, H1, T1, cluster("sme"), 0, 0), r1);
+	/* a new VT: the pair on it follows */
 	assert_true(fcr_sn_add(rt, V, cluster("sme"), AVI, BVT) >= 0);
 	assert_int_equal(rule_did(t, 0x010001, 0x410001), 0x820002);
 	fcr_tables_free(t);

@@ -457,7 +457,7 @@ fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms
 	int count_frames = hi >= rt->capacity;
 	uint32_t restartable[FCR_SN_MAX];
 	uint8_t fail[FCR_SN_MAX];
-	unsigned int moved = 0;
+	unsigned int moved = 0, orphans = 0;
 	int any = 0;
 	uint32_t i, id;
 
@@ -472,6 +472,8 @@ fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms
 	for (id = 0; id < rt->capacity; id++) {
 		struct fcr_redirect *r = &rt->r[id];
 
+		if (r->in_use && r->sn == 0 && r->cluster != 0)
+			orphans++;
 		if (!r->in_use || r->sn == 0)
 			continue;
 		st->sn[r->sn - 1].stalled += r->live.stalled;
@@ -536,6 +538,32 @@ fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms
 			moved++;
 		else
 			restartable[from]++;
+	}
+	/* pairs whose member was deleted with none up to take them: on an up
+	 * member as soon as there is one */
+	for (id = 0; orphans != 0 && id < rt->capacity; id++) {
+		struct fcr_redirect *r = &rt->r[id];
+		uint64_t was;
+		int to;
+
+		if (!r->in_use || r->sn != 0 || r->cluster == 0)
+			continue;
+		orphans--;
+		was = wwpn_of(rt, r, FCR_M_VI);
+		to = fcr_sn_place(rt, r->vlan, r->cluster, wwpn_of(rt, r, FCR_M_TARGET), -1, id, 0);
+		if (to >= 0 && st->sn[to].state == FCR_SN_UP && put_on(rt, id, to) == 0) {
+			struct fcr_note n = { .kind = FCR_NOTE_SN_MOVED, .vlan = r->vlan,
+					      .redirect = id, .wwpn = wwpn_of(rt, r, FCR_M_HOST),
+					      .cluster = r->cluster, .other_wwpn = was,
+					      .new_vi = st->sn[to].vi };
+
+			st->sn[to].moved_in++;
+			st->moves++;
+			moved++;
+			if (rt->log != NULL)
+				fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, id);
+			fcr_note_tell(rt->note_hook, &n);
+		}
 	}
 	for (i = 0; any && i < FCR_SN_MAX; i++) {
 		struct fcr_sn *s = &st->sn[i];
