@@ -258,20 +258,36 @@ fcr_sn_place(const struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluste
 static int
 put_on(struct fcr_redirect_table *rt, uint32_t id, int slot)
 {
-	struct fcr_redirect *r = &rt->r[id];
+	const struct fcr_redirect *r = &rt->r[id];
 	const struct fcr_sn *s = &rt->sns->sn[slot];
-	uint64_t cluster = r->cluster;
-	uint8_t restartable = r->restartable;
-	int rc;
+	int rc = fcr_redirect_add(rt, r->vlan, wwpn_of(rt, r, FCR_M_HOST),
+				  wwpn_of(rt, r, FCR_M_TARGET), s->vi, s->vt);
 
-	rc = fcr_redirect_add(rt, r->vlan, wwpn_of(rt, r, FCR_M_HOST),
-			      wwpn_of(rt, r, FCR_M_TARGET), s->vi, s->vt);
 	if (rc < 0)
 		return rc;
-	r->cluster = cluster;
-	r->restartable = restartable;
 	fcr_sn_set(rt, id, slot);
 	return 0;
+}
+
+/* Its cluster and restartable flag, noted for replication when they change. */
+static void
+set_cluster(struct fcr_redirect_table *rt, uint32_t id, uint64_t cluster, int restartable)
+{
+	struct fcr_redirect *r = &rt->r[id];
+
+	if (r->cluster == cluster && r->restartable == (restartable != 0))
+		return;
+	r->cluster = cluster;
+	r->restartable = restartable != 0;
+	if (rt->log != NULL)
+		fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, id);
+}
+
+void
+fcr_redirect_leave_cluster(struct fcr_redirect_table *rt, uint32_t id)
+{
+	set_cluster(rt, id, 0, 0);
+	fcr_sn_set(rt, id, -1);
 }
 
 int
@@ -301,36 +317,32 @@ fcr_redirect_add_cluster(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t 
 			      rt->sns->sn[slot].vt);
 	if (id < 0)
 		return id;
-	if (rt->r[id].cluster != cluster || rt->r[id].restartable != (restartable != 0)) {
-		rt->r[id].cluster = cluster;
-		rt->r[id].restartable = restartable != 0;
-		if (rt->log != NULL)
-			fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &rt->r[id].sflags, (uint32_t)id);
-	}
+	set_cluster(rt, (uint32_t)id, cluster, restartable);
 	fcr_sn_set(rt, (uint32_t)id, slot);
 	return id;
 }
 
-/* Move redirect id off its member to another of its cluster (none: stays).
- * Returns 1 when it moved. */
+/* Move redirect id off member `from` (-1: its member was deleted) to an up
+ * member of its cluster (none: it stays). Returns 1 when it moved. */
 static int
 move(struct fcr_redirect_table *rt, uint32_t id, int from)
 {
 	struct fcr_redirect *r = &rt->r[id];
-	const struct fcr_sn *f = &rt->sns->sn[from];
+	const struct fcr_sn *f = from >= 0 ? &rt->sns->sn[from] : NULL;
 	uint32_t logins = 0;
 	/* its VI gone and its VT there: another VI of the same node first */
-	uint64_t near = f->state == FCR_SN_UNBOUND && port_bound(rt, f->vlan, f->vt, &logins) ?
-				f->vt : 0;
+	uint64_t near = f != NULL && f->state == FCR_SN_UNBOUND &&
+				port_bound(rt, f->vlan, f->vt, &logins) ? f->vt : 0;
 	int to = fcr_sn_place(rt, r->vlan, r->cluster, wwpn_of(rt, r, FCR_M_TARGET), from, id,
 			      near);
 	struct fcr_note n = { .kind = FCR_NOTE_SN_MOVED, .vlan = r->vlan, .redirect = id,
 			      .wwpn = wwpn_of(rt, r, FCR_M_HOST), .cluster = r->cluster,
-			      .other_wwpn = rt->sns->sn[from].vi };
+			      .other_wwpn = wwpn_of(rt, r, FCR_M_VI) };
 
-	if (to < 0 || put_on(rt, id, to) < 0)
+	if (to < 0 || rt->sns->sn[to].state != FCR_SN_UP || put_on(rt, id, to) < 0)
 		return 0;
-	rt->sns->sn[from].moved_out++;
+	if (from >= 0)
+		rt->sns->sn[from].moved_out++;
 	rt->sns->sn[to].moved_in++;
 	rt->sns->moves++;
 	if (rt->log != NULL)
@@ -391,7 +403,7 @@ fcr_sn_del(struct fcr_redirect_table *rt, uint16_t vlan, uint64_t cluster, uint6
 	for (id = 0; id < rt->capacity && st->sn[slot].pairs != 0; id++)
 		if (rt->r[id].in_use && rt->r[id].sn == (uint32_t)slot + 1 &&
 		    !move(rt, id, slot))
-			fcr_sn_set(rt, id, -1); /* the last node: it keeps its VI and VT */
+			fcr_sn_set(rt, id, -1); /* none up: it keeps its VI and VT */
 	st->sn[slot].in_use = 0;
 	st->count--;
 	recount_nodes(st);
@@ -542,28 +554,12 @@ fcr_sn_tick(struct fcr_redirect_table *rt, uint64_t now_ms, uint64_t failover_ms
 	/* pairs whose member was deleted with none up to take them: on an up
 	 * member as soon as there is one */
 	for (id = 0; orphans != 0 && id < rt->capacity; id++) {
-		struct fcr_redirect *r = &rt->r[id];
-		uint64_t was;
-		int to;
+		const struct fcr_redirect *r = &rt->r[id];
 
 		if (!r->in_use || r->sn != 0 || r->cluster == 0)
 			continue;
 		orphans--;
-		was = wwpn_of(rt, r, FCR_M_VI);
-		to = fcr_sn_place(rt, r->vlan, r->cluster, wwpn_of(rt, r, FCR_M_TARGET), -1, id, 0);
-		if (to >= 0 && st->sn[to].state == FCR_SN_UP && put_on(rt, id, to) == 0) {
-			struct fcr_note n = { .kind = FCR_NOTE_SN_MOVED, .vlan = r->vlan,
-					      .redirect = id, .wwpn = wwpn_of(rt, r, FCR_M_HOST),
-					      .cluster = r->cluster, .other_wwpn = was,
-					      .new_vi = st->sn[to].vi };
-
-			st->sn[to].moved_in++;
-			st->moves++;
-			moved++;
-			if (rt->log != NULL)
-				fcr_change_mark(rt->log, FCR_KIND_REDIRECT, &r->sflags, id);
-			fcr_note_tell(rt->note_hook, &n);
-		}
+		moved += (unsigned int)move(rt, id, -1);
 	}
 	for (i = 0; any && i < FCR_SN_MAX; i++) {
 		struct fcr_sn *s = &st->sn[i];

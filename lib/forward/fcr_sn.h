@@ -128,6 +128,9 @@ int fcr_redirect_add_cluster(struct fcr_redirect_table *rt, uint16_t vlan, uint6
 			     uint64_t target, uint64_t cluster, int restartable,
 			     uint64_t pref_vi);
 
+/* The redirect names its VI and VT now: no cluster's any more. */
+void fcr_redirect_leave_cluster(struct fcr_redirect_table *rt, uint32_t id);
+
 /* The redirect's member changed (slot, or -1: none); the counts follow. */
 void fcr_sn_set(struct fcr_redirect_table *rt, uint32_t id, int slot);
 

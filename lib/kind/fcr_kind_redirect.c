@@ -164,15 +164,8 @@ set(struct fcr_tables *t, const struct fcr_rec *r)
 		return rc < 0 ? rc : 0;
 	}
 	rc = fcr_redirect_add(t->redirects, k->vlan, k->k1, k->k2, v->vi, v->vt);
-	if (rc >= 0 && t->redirects->r[rc].cluster != 0) {
-		/* it names its VI and VT now: no cluster's any more */
-		t->redirects->r[rc].cluster = 0;
-		t->redirects->r[rc].restartable = 0;
-		fcr_sn_set(t->redirects, (uint32_t)rc, -1);
-		if (t->redirects->log != NULL)
-			fcr_change_mark(t->redirects->log, FCR_KIND_REDIRECT,
-					&t->redirects->r[rc].sflags, (uint32_t)rc);
-	}
+	if (rc >= 0)
+		fcr_redirect_leave_cluster(t->redirects, (uint32_t)rc);
 	return rc < 0 ? rc : 0;
 }
 
